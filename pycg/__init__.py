@@ -1,0 +1,33 @@
+"""pycg: custom gradients in every published convention, with a tape-based
+reverse-mode autodiff on TensorFlow or NumPy kernels."""
+from pycg import backends as _backends
+
+_backends.set_backend(_backends.default_name())
+
+from pycg import config, debug, ops  # noqa: E402
+from pycg.check import check_gradients  # noqa: E402
+from pycg.custom_gradient import custom_gradient, with_signature  # noqa: E402
+from pycg.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
+                             jvp, value_and_grad, vjp)
+from pycg.ops import stop_gradient  # noqa: E402
+from pycg.tape import GradientTape  # noqa: E402
+from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GradientTape", "Tensor", "Variable", "check_gradients", "config",
+    "constant", "convert_to_tensor", "custom_gradient", "debug", "grad",
+    "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
+    "value_and_grad", "vjp", "with_signature", "__version__",
+]
+
+
+def __getattr__(name):
+    if name == "r":
+        import importlib
+        return importlib.import_module("pycg.r")
+    if name == "function":
+        from pycg.compile import function
+        return function
+    raise AttributeError(f"module 'pycg' has no attribute {name!r}")

@@ -1,0 +1,47 @@
+"""Kernel backends: array kernels only, no gradients.
+
+`active` is the backend module that ops dispatch to; `set_backend` swaps it.
+"""
+import importlib
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+
+NAMES = ("tensorflow", "numpy")
+active = None
+
+
+def load(name):
+    if name not in NAMES:
+        raise ValueError(
+            f"pycg: unknown backend {name!r}; valid backends are "
+            + ", ".join(repr(n) for n in NAMES))
+    return importlib.import_module(f"pycg.backends.{name}")
+
+
+def set_backend(name):
+    global active
+    active = load(name)
+    return active
+
+
+def default_name():
+    env = os.environ.get("PYCG_BACKEND")
+    if env:
+        return env
+    try:
+        importlib.import_module("tensorflow")
+    except ImportError:
+        return "numpy"
+    return "tensorflow"
+
+
+def for_value(value):
+    """The backend module whose array type `value` is."""
+    from pycg.backends import numpy as np_backend
+    if np_backend.owns(value):
+        return np_backend
+    return load("tensorflow")
+
+
+from pycg.backends import numpy  # noqa: E402  (always there; cheap)

@@ -1,0 +1,249 @@
+"""NumPy kernels. Values are numpy arrays or numpy scalars."""
+import math
+
+import numpy as np
+
+name = "numpy"
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def owns(value):
+    return isinstance(value, (np.ndarray, np.generic))
+
+
+# ---- conversion ---------------------------------------------------------
+def convert(value, dtype=None):
+    return np.asarray(value, dtype=dtype)
+
+
+def scalar(value, dtype):
+    return np.dtype(dtype).type(value)
+
+
+def cast(x, dtype):
+    return np.asarray(x).astype(dtype, copy=False)
+
+
+def to_numpy(x):
+    return np.asarray(x)
+
+
+def dtype_of(x):
+    return x.dtype
+
+
+def shape_of(x):
+    return x.shape
+
+
+# ---- elementwise ----------------------------------------------------------
+abs = np.abs
+negative = np.negative
+sqrt = np.sqrt
+square = np.square
+exp = np.exp
+expm1 = np.expm1
+log = np.log
+log1p = np.log1p
+log2 = np.log2
+log10 = np.log10
+sin = np.sin
+cos = np.cos
+tan = np.tan
+arcsin = np.arcsin
+arccos = np.arccos
+arctan = np.arctan
+sinh = np.sinh
+cosh = np.cosh
+tanh = np.tanh
+sign = np.sign
+floor = np.floor
+ceil = np.ceil
+reciprocal = np.reciprocal
+isnan = np.isnan
+isfinite = np.isfinite
+logical_not = np.logical_not
+add = np.add
+subtract = np.subtract
+multiply = np.multiply
+divide = np.divide
+power = np.power
+maximum = np.maximum
+minimum = np.minimum
+arctan2 = np.arctan2
+logaddexp = np.logaddexp
+equal = np.equal
+not_equal = np.not_equal
+less = np.less
+less_equal = np.less_equal
+greater = np.greater
+greater_equal = np.greater_equal
+logical_and = np.logical_and
+logical_or = np.logical_or
+where = np.where
+
+
+def round(x, decimals=0):
+    return np.round(x, decimals)
+
+
+def rsqrt(x):
+    return 1 / np.sqrt(x)
+
+
+def sigmoid(x):
+    # exp of a non-positive number only: no overflow warning at either end
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)[()]
+
+
+def softplus(x):
+    return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype)
+
+
+def relu(x):
+    return np.maximum(x, np.zeros((), x.dtype))
+
+
+def erf(x):
+    return np.asarray(_erf(x), dtype=np.asarray(x).dtype)[()]
+
+
+def clip(x, lo, hi):
+    return np.clip(x, lo, hi)
+
+
+# ---- reductions -----------------------------------------------------------
+def sum(x, axis=None, keepdims=False):
+    return np.sum(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def prod(x, axis=None, keepdims=False):
+    return np.prod(x, axis=axis, keepdims=keepdims)
+
+
+def max(x, axis=None, keepdims=False):
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, axis=None, keepdims=False):
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def argmax(x, axis=None, keepdims=False):
+    return np.argmax(x, axis=axis, keepdims=keepdims).astype(np.int32)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return np.argmin(x, axis=axis, keepdims=keepdims).astype(np.int32)
+
+
+def cumsum(x, axis=None):
+    return np.cumsum(x, axis=axis)
+
+
+# ---- shapes -----------------------------------------------------------------
+def reshape(x, shape):
+    return np.reshape(x, shape)
+
+
+def transpose(x, axes=None):
+    return np.transpose(x, axes)
+
+
+def broadcast_to(x, shape):
+    return np.broadcast_to(x, shape)
+
+
+def concatenate(xs, axis=0):
+    return np.concatenate(xs, axis=axis)
+
+
+def tile(x, repeats):
+    return np.tile(x, repeats)
+
+
+def repeat(x, repeats, axis=None):
+    return np.repeat(x, repeats, axis=axis)
+
+
+def flip(x, axis=None):
+    return np.flip(x, axis=axis)
+
+
+def pad(x, pad_width, constant_values=0):
+    return np.pad(x, pad_width, constant_values=constant_values)
+
+
+def take(x, indices, axis=None):
+    return np.take(x, indices, axis=axis)
+
+
+def take_along_axis(x, indices, axis):
+    return np.take_along_axis(x, indices, axis=axis)
+
+
+def gather_flat(x, positions):
+    return np.reshape(x, -1)[positions]
+
+
+def scatter_flat(values, positions, size):
+    """Sum `values` into a zero vector of length `size` at `positions`."""
+    out = np.zeros(size, dtype=values.dtype)
+    np.add.at(out, np.reshape(positions, -1), np.reshape(values, -1))
+    return out
+
+
+def strided_slice(x, index):
+    return x[index]
+
+
+# ---- linear algebra -------------------------------------------------------
+matmul = np.matmul
+
+
+def tensordot(x, y, axes):
+    return np.tensordot(x, y, axes=axes)
+
+
+def einsum(subscripts, *operands):
+    return np.einsum(subscripts, *operands)
+
+
+cholesky = np.linalg.cholesky
+inv = np.linalg.inv
+solve = np.linalg.solve
+det = np.linalg.det
+
+
+def slogdet(x):
+    return np.linalg.slogdet(x)
+
+
+# ---- creation -------------------------------------------------------------
+def zeros(shape, dtype):
+    return np.zeros(shape, dtype=dtype)
+
+
+def ones(shape, dtype):
+    return np.ones(shape, dtype=dtype)
+
+
+def full(shape, value, dtype):
+    return np.full(shape, value, dtype=dtype)
+
+
+def eye(n, m, k, dtype):
+    return np.eye(n, m, k, dtype=dtype)
+
+
+def arange(start, stop, step, dtype):
+    return np.arange(start, stop, step, dtype=dtype)
+
+
+def linspace(start, stop, num, endpoint, dtype):
+    return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)

@@ -1,0 +1,32 @@
+"""Run-time settings: the kernel backend and the default float type."""
+from pycg import backends
+
+_floatx = "float32"
+
+
+def floatx():
+    """The dtype Python floats become (Keras' floatx)."""
+    return _floatx
+
+
+def set_floatx(dtype):
+    global _floatx
+    if dtype not in ("float16", "float32", "float64"):
+        raise ValueError(
+            f"pycg.config.set_floatx: expected 'float16', 'float32' or "
+            f"'float64', got {dtype!r}")
+    _floatx = dtype
+
+
+def backend():
+    """The name of the active kernel backend: 'tensorflow' or 'numpy'."""
+    return backends.active.name
+
+
+def set_backend(name):
+    """Switch the kernel backend at run time ('tensorflow' or 'numpy').
+
+    Tensors made under the other backend are converted when an op meets them.
+    """
+    backends.set_backend(name)
+    return name

@@ -1,0 +1,212 @@
+"""custom_gradient: a function with its own gradient rule, in every
+published calling convention (TensorFlow, Keras 3, JAX, keras3 for R).
+
+How `grad_fn` is called is decided once, from its signature, the first time
+the decorated function runs:
+
+=======================================  ====================================
+grad_fn's signature                      pycg calls it as
+=======================================  ====================================
+``upstream`` after ``*args``, keyword-    ``grad_fn(*inputs, upstream=dy)``
+only, or after other parameters (Keras:   (the forward inputs positionally,
+``(*args, upstream=None)``, PyTorch-      dy one tensor, or a tuple for
+style ``(*args, upstream)``, R            several outputs)
+``function(x, upstream)``)
+has a parameter named ``variables``       ``grad_fn(*dys, variables=[...])``,
+(TensorFlow with variables)               returns ``(grad_inputs, grad_vars)``
+anything else (TensorFlow, JAX, and       ``grad_fn(*dys)``, one dy per
+``def grad(upstream)``)                   flattened output
+=======================================  ====================================
+
+``**kwargs`` never counts as taking ``upstream`` or ``variables``. The
+gradients may come back as one value (one input), a tuple or list (flat, or
+in the inputs' structure), or a dict keyed by parameter name (and by
+Variable); ``None`` means no gradient. Forward ops inside ``f`` stay on the
+tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
+"""
+import functools
+import inspect
+import numbers
+
+import numpy as np
+
+from pycg import structure
+from pycg import tape as _tape
+from pycg.custom_gradient_check import (Signature, bind_inputs,
+                                        match_gradients, name_of)
+from pycg.tensor import Tensor, convert_to_tensor
+
+UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"
+
+
+def custom_gradient(f):
+    """Decorate ``f(*args) -> (output, grad_fn)`` to give it a custom gradient.
+
+    >>> import pycg
+    >>> from pycg import ops
+    >>> @pycg.custom_gradient
+    ... def log1pexp(x):
+    ...     e = ops.exp(x)
+    ...     def grad(upstream):
+    ...         return upstream * (1 - 1 / (1 + e))
+    ...     return ops.log(1 + e), grad
+    >>> float(pycg.grad(log1pexp)(100.0))
+    1.0
+    """
+    if not callable(f):
+        raise TypeError(f"pycg.custom_gradient: expected a function, got "
+                        f"{type(f).__name__}")
+    state = {"convention": None, "signature": None}
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        return _call(f, state, args, kwargs)
+
+    decorated.__pycg_custom_gradient__ = True
+    return decorated
+
+
+def with_signature(fn, spec):
+    """A proxy of `fn` whose inspect.signature is `spec`, e.g.
+    ``"(*args, upstream=None)"``. For bridges (R, reticulate) whose
+    callables hide their parameters behind ``(*args, **kwargs)``."""
+    ns = {}
+    exec(f"def _proxy{spec}: pass", {"None": None}, ns)
+    sig = inspect.signature(ns["_proxy"])
+
+    @functools.wraps(fn)
+    def proxy(*args, **kwargs):
+        return fn(*args, **kwargs)
+    proxy.__signature__ = sig
+    proxy.__name__ = getattr(fn, "__name__", "grad_fn")
+    return proxy
+
+
+def _convention(name, grad_fn):
+    try:
+        params = list(inspect.signature(grad_fn).parameters.values())
+    except (TypeError, ValueError):
+        return TENSORFLOW
+    names = [p.name for p in params]
+    if "upstream" in names:
+        i = names.index("upstream")
+        p = params[i]
+        # `def grad(upstream)` is the TensorFlow/JAX form; `upstream` after
+        # *args, keyword-only, or after other parameters is the Keras one
+        if p.kind == p.KEYWORD_ONLY or (
+                p.kind == p.POSITIONAL_OR_KEYWORD and i > 0):
+            return UPSTREAM
+    if any(p.name == "variables" and p.kind in (
+            p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+        return VARIABLES
+    return TENSORFLOW
+
+
+def _call(f, state, args, kwargs):
+    name = name_of(f)
+    if state["signature"] is None:
+        state["signature"] = Signature(f)
+    inputs = bind_inputs(name, state["signature"], args, kwargs)
+    recording = _tape.is_recording()
+    marks = [(t, len(t._entries)) for t in _tape._tls.tapes]
+    try:
+        with _tape.watch_variables() as seen:
+            result = f(*inputs.call_args, **inputs.call_kwargs)
+        output, grad_fn = _split_result(name, result)
+    except BaseException:
+        for t, n in marks:  # nothing half-recorded: drop f's partial record
+            del t._entries[n:]
+        raise
+    if state["convention"] is None:
+        state["convention"] = _convention(name, grad_fn)
+    if not recording:
+        return output
+    flat_out = [_as_output(name, o) for o in structure.flatten(output)]
+    outs = [Tensor(o._value) for o in flat_out]
+    variables = [v for v in seen.values() if v._id not in inputs.ids]
+    rule = _Backward(name, state["convention"], grad_fn, inputs, output,
+                     outs, variables)
+    _tape.record_multi(rule, inputs.tensors + variables, outs)
+    return structure.unflatten(output, outs)
+
+
+def _split_result(name, result):
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        got = f"a {type(result).__name__}" + (
+            f" of length {len(result)}" if isinstance(result, (tuple, list))
+            else "")
+        raise TypeError(
+            f"{name}: a custom_gradient function must return a pair "
+            f"(output, grad_fn), got {got}")
+    output, grad_fn = result
+    if not callable(grad_fn):
+        raise TypeError(
+            f"{name}: the second element returned must be the gradient "
+            f"function grad_fn, a callable; got {type(grad_fn).__name__}")
+    return output, grad_fn
+
+
+def _as_output(name, o):
+    if isinstance(o, Tensor):
+        return o
+    if isinstance(o, (numbers.Number, np.ndarray, np.generic)):
+        return convert_to_tensor(o)
+    raise TypeError(f"{name}: outputs must be tensors or numbers, got "
+                    f"{type(o).__name__}")
+
+
+class _Backward:
+    """The recorded backward of one custom_gradient call."""
+
+    def __init__(self, name, convention, grad_fn, inputs, output, outs,
+                 variables):
+        self.name, self.convention, self.grad_fn = name, convention, grad_fn
+        self.inputs, self.output, self.outs = inputs, output, outs
+        self.variables = variables
+
+    def __call__(self, ups):
+        ups = [u if u is not None else _tape.zeros_like(o)
+               for u, o in zip(ups, self.outs)]
+        try:
+            returned = self._invoke(ups)
+        except Exception as e:
+            raise _wrapped(e, f"{self.name}: its gradient function raised "
+                              f"{type(e).__name__}: {e}") from e
+        grads, var_grads = self._split_variables(returned)
+        return match_gradients(self.name, self.inputs, grads, var_grads,
+                               self.variables)
+
+    def _invoke(self, ups):
+        g = self.grad_fn
+        if self.convention == UPSTREAM:
+            up = ups[0] if not structure.is_nested(self.output) else \
+                structure.unflatten(self.output, ups)
+            return g(*self.inputs.positional, upstream=up)
+        if self.convention == VARIABLES and self.variables:
+            return g(*ups, variables=list(self.variables))
+        return g(*ups)
+
+    def _split_variables(self, returned):
+        if self.convention != VARIABLES or not self.variables:
+            return returned, None
+        if not isinstance(returned, (tuple, list)) or len(returned) != 2:
+            raise TypeError(
+                f"{self.name}: grad_fn takes `variables`, so it must return "
+                f"a pair (grad_inputs, grad_variables); got "
+                f"{type(returned).__name__}")
+        grad_inputs, grad_vars = returned
+        grad_vars = list(grad_vars) if isinstance(grad_vars, (list, tuple)) \
+            else [grad_vars]
+        if len(grad_vars) != len(self.variables):
+            raise ValueError(
+                f"{self.name}: grad_fn returned {len(grad_vars)} variable "
+                f"gradients for {len(self.variables)} variables")
+        return grad_inputs, dict(zip(map(id, self.variables), grad_vars))
+
+
+def _wrapped(e, message):
+    """The same exception type with `message`, when the type allows it."""
+    try:
+        return type(e)(message)
+    except Exception:
+        return RuntimeError(message)

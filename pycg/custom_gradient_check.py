@@ -1,0 +1,232 @@
+"""custom_gradient's contracts: bind a call to f's parameters, and check
+every gradient that grad_fn returns against the input it belongs to."""
+import inspect
+import numbers
+
+import numpy as np
+
+from pycg import structure
+from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+
+
+def name_of(f):
+    return getattr(f, "__name__", None) or type(f).__name__
+
+
+class Signature:
+    def __init__(self, f):
+        try:
+            self.sig = inspect.signature(f)
+        except (TypeError, ValueError):
+            self.sig = None
+
+
+class Inputs:
+    """One call's arguments: how to call f, and its tensor leaves."""
+
+    def __init__(self):
+        self.call_args, self.call_kwargs = [], {}
+        self.positional = []
+        self.tensors, self.labels = [], []
+        self.params = []   # (parameter name, value tree, tensor indices)
+        self.n_leaves = 0
+        self.leaf_tensor = []  # for each leaf: index into tensors, or None
+
+    @property
+    def ids(self):
+        return {t._id for t in self.tensors}
+
+
+def _leaf(x):
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and \
+            np.asarray(x).dtype.kind in "fiu":
+        return convert_to_tensor(x)
+    return x  # strings, ints, flags, None: passed through, no gradient
+
+
+def _add(inputs, label, value, name):
+    leaves = structure.flatten(value)
+    conv, idx = [], []
+    for i, leaf in enumerate(leaves):
+        t = _leaf(leaf)
+        conv.append(t)
+        if isinstance(t, Tensor):
+            idx.append(len(inputs.tensors))
+            inputs.leaf_tensor.append(len(inputs.tensors))
+            inputs.labels.append(label if not structure.is_nested(value)
+                                 else f"{label}[{i}]")
+            inputs.tensors.append(t)
+        else:
+            inputs.leaf_tensor.append(None)
+    inputs.n_leaves += len(leaves)
+    new = structure.unflatten(value, conv)
+    inputs.params.append((label, value, idx))
+    return new
+
+
+def bind_inputs(name, signature, args, kwargs):
+    inputs = Inputs()
+    sig = signature.sig
+    if sig is None:
+        for i, a in enumerate(args):
+            v = _add(inputs, f"args[{i}]", a, name)
+            inputs.call_args.append(v)
+            inputs.positional.append(v)
+        for k, a in kwargs.items():
+            inputs.call_kwargs[k] = _add(inputs, k, a, name)
+        return inputs
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}: {e}") from None
+    for pname, p in sig.parameters.items():
+        if pname not in bound.arguments:
+            continue
+        value = bound.arguments[pname]
+        if p.kind == p.VAR_POSITIONAL:
+            for i, a in enumerate(value):
+                v = _add(inputs, f"{pname}[{i}]", a, name)
+                inputs.call_args.append(v)
+                inputs.positional.append(v)
+        elif p.kind == p.VAR_KEYWORD:
+            for k, a in value.items():
+                inputs.call_kwargs[k] = _add(inputs, k, a, name)
+        elif p.kind == p.KEYWORD_ONLY:
+            inputs.call_kwargs[pname] = _add(inputs, pname, value, name)
+        else:
+            v = _add(inputs, pname, value, name)
+            inputs.call_args.append(v)
+            inputs.positional.append(v)
+    return inputs
+
+
+def match_gradients(name, inputs, returned, var_grads, variables):
+    """One checked gradient per input tensor, then one per variable."""
+    n = len(inputs.tensors)
+    per_tensor = [None] * n
+    var_grads = dict(var_grads or {})
+    if isinstance(returned, dict):
+        _from_dict(name, inputs, returned, per_tensor, var_grads)
+    elif isinstance(returned, (list, tuple)):
+        _from_sequence(name, inputs, list(returned), per_tensor)
+    elif n == 1:
+        per_tensor[0] = returned
+    elif returned is not None or n == 0:
+        _count_error(name, inputs, 1)
+    out = [_check(name, label, g, x)
+           for label, g, x in zip(inputs.labels, per_tensor, inputs.tensors)]
+    if variables:
+        missing = [v for v in variables if id(v) not in var_grads]
+        if missing:
+            names = ", ".join(v.name or f"<Variable shape={v.shape}>"
+                              for v in missing)
+            raise ValueError(
+                f"{name}: it reads trainable variable(s) {names} that are not "
+                f"among its inputs, and grad_fn gives no gradient for them. "
+                f"Either give grad_fn a `variables` parameter, as in "
+                f"`def grad_fn(*upstream, variables=None)`, and return "
+                f"(grad_inputs, grad_variables); or return a dict with an "
+                f"entry keyed by each Variable, e.g. {{'x': dx, v: dv}}")
+        out += [_check(name, v.name or "variable", var_grads[id(v)], v)
+                for v in variables]
+    return out
+
+
+def _from_dict(name, inputs, returned, per_tensor, var_grads):
+    by_label = {label: (value, idx) for label, value, idx in inputs.params}
+    for key, g in returned.items():
+        if isinstance(key, Variable):
+            var_grads[id(key)] = g
+            continue
+        if key not in by_label:
+            raise ValueError(
+                f"{name}: grad_fn returned a gradient for {key!r}, which is "
+                f"not a parameter; the parameters are "
+                + ", ".join(repr(k) for k in by_label))
+        value, idx = by_label[key]
+        _fill(name, key, value, idx, g, per_tensor)
+
+
+def _fill(name, label, value, idx, g, per_tensor):
+    """Put the gradient tree g for one argument into per_tensor."""
+    if not structure.is_nested(value):
+        if idx:
+            per_tensor[idx[0]] = g
+        return
+    if g is None:
+        return
+    if not structure.same_structure(value, g):
+        raise ValueError(
+            f"{name}: gradient for {label!r} must have the structure of "
+            f"{label!r} ({_describe(value)}), got {_describe(g)}")
+    leaves = structure.flatten(g)
+    arg_leaves = structure.flatten(value)
+    k = 0
+    for leaf, arg in zip(leaves, arg_leaves):
+        if isinstance(_leaf(arg), Tensor):
+            per_tensor[idx[k]] = leaf
+            k += 1
+
+
+def _from_sequence(name, inputs, items, per_tensor):
+    params = inputs.params
+    if len(items) == len(params) and all(
+            not structure.is_nested(v) or g is None or
+            structure.same_structure(v, g)
+            for (_, v, _), g in zip(params, items)):
+        for (label, value, idx), g in zip(params, items):
+            _fill(name, label, value, idx, g, per_tensor)
+    elif len(items) == len(inputs.tensors):
+        per_tensor[:] = items
+    elif len(items) == inputs.n_leaves:
+        for g, ti in zip(items, inputs.leaf_tensor):
+            if ti is not None:
+                per_tensor[ti] = g
+    else:
+        _count_error(name, inputs, len(items))
+
+
+def _count_error(name, inputs, got):
+    n = len(inputs.tensors)
+    raise ValueError(
+        f"{name}: grad_fn returned {got} gradient{'s' * (got != 1)}, "
+        f"expected {n} (one per input: "
+        + ", ".join(repr(label) for label in inputs.labels) + ")")
+
+
+def _describe(tree):
+    if isinstance(tree, dict):
+        return "a dict with keys " + ", ".join(map(repr, tree))
+    if isinstance(tree, (list, tuple)):
+        return f"a {type(tree).__name__} of length {len(tree)}"
+    return f"a {type(tree).__name__}"
+
+
+def _check(name, label, g, x):
+    if g is None or not is_float(x.dtype):
+        return None
+    if isinstance(g, bool) or isinstance(g, str) or not isinstance(
+            g, (Tensor, numbers.Number, np.ndarray, np.generic)):
+        raise TypeError(
+            f"{name}: gradient for {label!r} is a {type(g).__name__}; "
+            f"expected a tensor, a number or None")
+    if not isinstance(g, Tensor):
+        if isinstance(g, numbers.Number) and x.shape != ():
+            raise ValueError(
+                f"{name}: gradient for {label!r} is a number but {label!r} "
+                f"has shape {x.shape}; return a tensor of that shape")
+        g = convert_to_tensor(np.asarray(g), x.dtype)
+    if g.shape != x.shape:
+        raise ValueError(
+            f"{name}: gradient for {label!r} has shape {g.shape} but "
+            f"{label!r} has shape {x.shape}")
+    if g.dtype != x.dtype:
+        if not is_float(g.dtype):
+            raise TypeError(
+                f"{name}: gradient for {label!r} has dtype {g.dtype}, "
+                f"expected a floating dtype ({x.dtype})")
+        from pycg.ops import cast
+        g = cast(g, x.dtype)
+    return g

@@ -1,0 +1,56 @@
+"""Debugging aids for the backward pass."""
+import contextlib
+
+import numpy as np
+
+from pycg import tape as _tape
+
+
+def _ranges(tensors):
+    parts = []
+    for t in tensors:
+        a = np.asarray(t.numpy(), dtype=np.float64) if t.dtype.kind in "fiu" \
+            else None
+        if a is not None and a.size:
+            parts.append(f"[{np.nanmin(a):.4g}, {np.nanmax(a):.4g}]")
+    return ", ".join(parts)
+
+
+def _check(rule, i, g, ins, out):
+    a = g.numpy()
+    if np.all(np.isfinite(a)):
+        return
+    kind = "NaN" if np.any(np.isnan(a)) else "Inf"
+    labels = getattr(rule, "inputs", None)
+    if labels is not None:
+        label = labels.labels[i] if i < len(labels.labels) else "a variable"
+        what = f"the custom-gradient function {rule.name!r}"
+    else:
+        label, what = f"input {i}", f"the op {rule.name!r}"
+    raise FloatingPointError(
+        f"pycg.debug.check_numerics: {kind} appeared in the gradient for "
+        f"{label} of {what}; its forward inputs range over {_ranges(ins)}")
+
+
+@contextlib.contextmanager
+def check_numerics():
+    """Stop the backward pass at the first NaN or Inf gradient, naming the
+    op or custom-gradient function and the parameter where it appeared.
+
+    >>> import pycg
+    >>> from pycg import ops
+    >>> x = pycg.constant(100.0)
+    >>> with pycg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = ops.log(1 + ops.exp(x))
+    >>> with pycg.debug.check_numerics():
+    ...     tape.gradient(y, x)
+    Traceback (most recent call last):
+    FloatingPointError: pycg.debug.check_numerics: NaN appeared in the gradient for input 0 of the op 'exp'; ...
+    """
+    previous = _tape.numerics_check
+    _tape.numerics_check = _check
+    try:
+        yield
+    finally:
+        _tape.numerics_check = previous

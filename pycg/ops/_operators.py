@@ -1,0 +1,32 @@
+"""Python operators on Tensor, each one a pycg op."""
+from pycg.ops import elementwise as E
+from pycg.ops import linalg as L
+from pycg.ops import manipulation as S
+from pycg.tensor import Tensor
+
+
+def _r(op):
+    return lambda self, other: op(other, self)
+
+
+def install():
+    ops = {
+        "__add__": E.add, "__radd__": _r(E.add),
+        "__sub__": E.subtract, "__rsub__": _r(E.subtract),
+        "__mul__": E.multiply, "__rmul__": _r(E.multiply),
+        "__truediv__": E.divide, "__rtruediv__": _r(E.divide),
+        "__pow__": E.power, "__rpow__": _r(E.power),
+        "__matmul__": L.matmul, "__rmatmul__": _r(L.matmul),
+        "__eq__": E.equal, "__ne__": E.not_equal,
+        "__lt__": E.less, "__le__": E.less_equal,
+        "__gt__": E.greater, "__ge__": E.greater_equal,
+        "__and__": E.logical_and, "__or__": E.logical_or,
+        "__neg__": E.negative, "__abs__": E.abs,
+        "__invert__": E.logical_not,
+        "__getitem__": S.getitem,
+    }
+    for name, fn in ops.items():
+        setattr(Tensor, name, fn)
+    Tensor.__pos__ = lambda self: self
+    Tensor.__hash__ = object.__hash__
+    Tensor.T = property(lambda self: S.transpose(self))

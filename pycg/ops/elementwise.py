@@ -1,0 +1,89 @@
+"""Elementwise ops (keras.ops names)."""
+from pycg import backends
+from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary,
+                                check_broadcast, promote, unary)
+
+abs = unary("abs")
+negative = unary("negative")
+sqrt = unary("sqrt")
+rsqrt = unary("rsqrt")
+square = unary("square")
+reciprocal = unary("reciprocal")
+exp = unary("exp")
+expm1 = unary("expm1")
+log = unary("log")
+log1p = unary("log1p")
+log2 = unary("log2")
+log10 = unary("log10")
+sin = unary("sin")
+cos = unary("cos")
+tan = unary("tan")
+arcsin = unary("arcsin")
+arccos = unary("arccos")
+arctan = unary("arctan")
+sinh = unary("sinh")
+cosh = unary("cosh")
+tanh = unary("tanh")
+erf = unary("erf")
+sign = unary("sign", doc="Elementwise sign; its gradient is zero.")
+floor = unary("floor", doc="Elementwise floor; its gradient is zero.")
+ceil = unary("ceil", doc="Elementwise ceil; its gradient is zero.")
+
+add = binary("add")
+subtract = binary("subtract")
+multiply = binary("multiply")
+divide = binary("divide")
+true_divide = divide
+power = binary("power")
+maximum = binary("maximum")
+minimum = binary("minimum")
+arctan2 = binary("arctan2")
+logaddexp = binary("logaddexp")
+equal = binary("equal", grad=False)
+not_equal = binary("not_equal", grad=False)
+less = binary("less", grad=False)
+less_equal = binary("less_equal", grad=False)
+greater = binary("greater", grad=False)
+greater_equal = binary("greater_equal", grad=False)
+logical_and = binary("logical_and", grad=False)
+logical_or = binary("logical_or", grad=False)
+
+
+def round(x, decimals=0):
+    """Round half to even; its gradient is zero."""
+    x = as_tensor(x, "round")
+    return apply("round", backends.active.round, (x,),
+                 {"decimals": int(decimals)} if decimals else None)
+
+
+def logical_not(x):
+    return apply_nograd(backends.active.logical_not, (as_tensor(x),))
+
+
+def isnan(x):
+    return apply_nograd(backends.active.isnan, (as_tensor(x),))
+
+
+def isfinite(x):
+    return apply_nograd(backends.active.isfinite, (as_tensor(x),))
+
+
+def clip(x, x_min, x_max):
+    """Clip x to [x_min, x_max]; the gradient passes where x is inside."""
+    x = as_tensor(x, "clip")
+    return minimum(maximum(x, x_min), x_max)
+
+
+def where(condition, x1=None, x2=None):
+    """Pick x1 where condition is true, else x2 (both differentiable)."""
+    if x1 is None or x2 is None:
+        raise ValueError(
+            "pycg.ops.where: pass both x1 and x2 (the one-argument form that "
+            "returns indices is not differentiable and not supported)")
+    c = as_tensor(condition, "where")
+    if c.dtype != bool:
+        c = not_equal(c, 0)
+    x1, x2 = promote(x1, x2, "where")
+    for a in (x1, x2):
+        check_broadcast("where", c, a)
+    return apply("where", backends.active.where, (c, x1, x2))

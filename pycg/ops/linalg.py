@@ -1,0 +1,188 @@
+"""Products and linear algebra (keras.ops names)."""
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import apply, apply_nograd, as_tensor, promote
+from pycg.ops.elementwise import abs, multiply, sqrt
+from pycg.ops.reduction import max, sum
+from pycg.ops.manipulation import expand_dims, reshape, squeeze, transpose
+
+
+def matmul(x1, x2):
+    """Matrix product with NumPy's rules (1-d operands, batch broadcast)."""
+    a, b = promote(x1, x2, "matmul")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"pycg.ops.matmul: operands must be at least 1-d, "
+                         f"got shapes {a.shape} and {b.shape}")
+    squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
+    if squeeze_a:
+        a = reshape(a, (1,) + a.shape)
+    if squeeze_b:
+        b = reshape(b, b.shape + (1,))
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(
+            f"pycg.ops.matmul: shapes {x_shape(x1)} and {x_shape(x2)} are "
+            f"incompatible ({a.shape[-1]} != {b.shape[-2]})")
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise ValueError(f"pycg.ops.matmul: batch shapes of {a.shape} and "
+                         f"{b.shape} do not broadcast") from None
+    if a.ndim > 2 and b.ndim > 2 and a.shape[:-2] != b.shape[:-2]:
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        from pycg.ops.manipulation import broadcast_to
+        a = broadcast_to(a, batch + a.shape[-2:])
+        b = broadcast_to(b, batch + b.shape[-2:])
+    out = apply("matmul", backends.active.matmul, (a, b))
+    if squeeze_a:
+        out = squeeze(out, -2)
+    if squeeze_b:
+        out = squeeze(out, -1)
+    return out
+
+
+def x_shape(x):
+    return getattr(x, "shape", np.shape(x))
+
+
+def _mT(x):
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return transpose(x, perm)
+
+
+def dot(x1, x2):
+    """np.dot: matmul for 1-d and 2-d, sum over last/second-to-last else."""
+    a, b = promote(x1, x2, "dot")
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    if b.ndim <= 2:
+        return matmul(a, b)
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
+
+
+def tensordot(x1, x2, axes=2):
+    """Sum products over the given axes (as np.tensordot)."""
+    a, b = promote(x1, x2, "tensordot")
+    if isinstance(axes, (int, np.integer)):
+        ax_a = list(range(a.ndim - int(axes), a.ndim))
+        ax_b = list(range(int(axes)))
+    else:
+        ax_a, ax_b = ([int(i) % max_(a.ndim, 1) for i in np.atleast_1d(v)]
+                      for v in axes)
+        ax_b = [i % max_(b.ndim, 1) for i in ax_b]
+    for i, j in zip(ax_a, ax_b):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(
+                f"pycg.ops.tensordot: shapes {a.shape} and {b.shape} do not "
+                f"match on axes {ax_a} and {ax_b}")
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [i for i in range(b.ndim) if i not in ax_b]
+    k = int(np.prod([a.shape[i] for i in ax_a], dtype=np.int64))
+    a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
+    b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
+    return reshape(matmul(a2, b2), [a.shape[i] for i in free_a] +
+                   [b.shape[i] for i in free_b])
+
+
+def max_(a, b):
+    return a if a > b else b
+
+
+def outer(x1, x2):
+    """Outer product of the flattened inputs."""
+    a, b = promote(x1, x2, "outer")
+    return reshape(a, (-1, 1)) * reshape(b, (1, -1))
+
+
+def einsum(subscripts, *operands):
+    """Einstein summation (explicit '->' form; no ellipsis)."""
+    ops_ = [as_tensor(o, "einsum") for o in operands]
+    if "..." in subscripts:
+        raise ValueError("pycg.ops.einsum: '...' is not supported; write the "
+                         "axes out")
+    if "->" not in subscripts:
+        ins = subscripts.replace(" ", "")
+        letters = sorted(c for c in set(ins.replace(",", ""))
+                         if ins.replace(",", "").count(c) == 1)
+        subscripts = ins + "->" + "".join(letters)
+    lhs, _ = subscripts.replace(" ", "").split("->")
+    if len(lhs.split(",")) != len(ops_):
+        raise ValueError(f"pycg.ops.einsum: {subscripts!r} names "
+                         f"{len(lhs.split(','))} operands, got {len(ops_)}")
+    if len(ops_) > 1:
+        dt = np.result_type(*[o.dtype for o in ops_])
+        from pycg.ops.creation import cast
+        ops_ = [cast(o, dt) for o in ops_]
+    try:
+        return apply("einsum", _einsum_kernel, tuple(ops_),
+                     {"subscripts": subscripts.replace(" ", "")})
+    except Exception as e:
+        if type(e).__module__.startswith("pycg"):
+            raise
+        raise ValueError(f"pycg.ops.einsum: {subscripts!r} does not fit "
+                         f"shapes {[o.shape for o in ops_]}: {e}") from None
+
+
+def _einsum_kernel(*operands, subscripts):
+    return backends.active.einsum(subscripts, *operands)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Vector 2-norm (default), 1-norm, inf-norm, or Frobenius norm."""
+    x = as_tensor(x, "norm")
+    if ord in (None, 2, "fro", "euclidean") and (
+            ord != 2 or axis is None or isinstance(axis, int) or x.ndim == 1):
+        return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
+    if ord == 1:
+        return sum(abs(x), axis=axis, keepdims=keepdims)
+    if ord in (np.inf, "inf"):
+        return max(abs(x), axis=axis, keepdims=keepdims)
+    raise ValueError(f"pycg.ops.norm: ord={ord!r} is not supported (use "
+                     f"None, 'fro', 1, 2 for vectors, or inf)")
+
+
+def _square(op, x):
+    x = as_tensor(x, op)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"pycg.ops.{op}: expected a square matrix (or a "
+                         f"batch of them), got shape {x.shape}")
+    return x
+
+
+def cholesky(x):
+    """Lower-triangular L with L @ L^T = x."""
+    return apply("cholesky", backends.active.cholesky,
+                 (_square("cholesky", x),))
+
+
+def inv(x):
+    """Matrix inverse."""
+    return apply("inv", backends.active.inv, (_square("inv", x),))
+
+
+def det(x):
+    """Matrix determinant."""
+    return apply("det", backends.active.det, (_square("det", x),))
+
+
+def solve(a, b):
+    """x with a @ x = b (b a vector or a matrix of right-hand sides)."""
+    a = _square("solve", a)
+    a, b = promote(a, b, "solve")
+    vec = b.ndim == a.ndim - 1
+    if vec:
+        b = expand_dims(b, -1)
+    if b.shape[-2] != a.shape[-1]:
+        raise ValueError(f"pycg.ops.solve: a has shape {a.shape} but b has "
+                         f"shape {b.shape if not vec else b.shape[:-1]}")
+    out = apply("solve", backends.active.solve, (a, b))
+    return squeeze(out, -1) if vec else out
+
+
+def slogdet(x):
+    """(sign, log|det x|); only the log-determinant has a gradient."""
+    x = _square("slogdet", x)
+    sign = apply_nograd(lambda v: backends.active.slogdet(v)[0], (x,))
+    logdet = apply("logabsdet", lambda v: backends.active.slogdet(v)[1], (x,))
+    return sign, logdet

@@ -1,0 +1,285 @@
+"""Shape and indexing ops (keras.ops names).
+
+Ops that pick elements of x by a static pattern (indexing, take, tile,
+repeat, flip, slice) are one gather of flat positions, computed with NumPy
+from the static shape; their gradient is one scatter-add of the same
+positions (and the scatter's gradient is the gather), so they share a rule.
+"""
+import builtins
+
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import apply, as_tensor, norm_axis
+from pycg.ops.creation import cast
+from pycg.tensor import Tensor
+
+_slice = builtins.slice
+
+
+def _positions_of(op, shape, pick):
+    grid = np.arange(int(np.prod(shape, dtype=np.int64)),
+                     dtype=np.int64).reshape(shape)
+    try:
+        return np.asarray(pick(grid))
+    except (IndexError, ValueError, TypeError) as e:
+        raise type(e)(f"pycg.ops.{op}: {e} (tensor shape {shape})") from None
+
+
+def _gather(x, positions):
+    return apply("_gather", backends.active.gather_flat, (x,),
+                 {"positions": positions})
+
+
+def _scatter(g, positions, shape):
+    """Sum g into zeros of `shape` at flat `positions`."""
+    size = int(np.prod(shape, dtype=np.int64))
+    return apply("_scatter", _scatter_kernel, (g,),
+                 {"positions": positions, "shape": shape, "size": size})
+
+
+def _scatter_kernel(g, positions, shape, size):
+    K = backends.active
+    return K.reshape(K.scatter_flat(g, positions, size), shape)
+
+
+def _pick(op, x, pick, key=None):
+    x = as_tensor(x, op)
+    if key is None:
+        pos = _positions_of(op, x.shape, pick)
+    else:
+        pos = _positions_cached(op, x.shape, key, pick)
+    return _gather(x, pos)
+
+
+_pos_cache = {}
+
+
+def _positions_cached(op, shape, key, pick):
+    k = (op, shape, key)
+    pos = _pos_cache.get(k)
+    if pos is None:
+        if len(_pos_cache) > 1024:
+            _pos_cache.clear()
+        pos = _pos_cache[k] = _positions_of(op, shape, pick)
+    return pos
+
+
+def _index_key(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    out = []
+    for p in parts:
+        if isinstance(p, _slice):
+            out.append(("s", p.start, p.stop, p.step))
+        elif p is None or p is Ellipsis or isinstance(p, (int, np.integer)):
+            out.append(p if p is not Ellipsis else "...")
+        else:
+            return None
+    return tuple(out)
+
+
+def getitem(x, index):
+    """NumPy indexing (ints, slices, None, Ellipsis, int or bool arrays)."""
+    if isinstance(index, Tensor):
+        index = index.numpy()
+    elif isinstance(index, (tuple, list)) and any(
+            isinstance(i, Tensor) for i in index):
+        index = tuple(i.numpy() if isinstance(i, Tensor) else i
+                      for i in index)
+    if isinstance(index, list):
+        index = np.asarray(index)
+    key = _index_key(index)
+    return _pick("getitem", x, lambda grid: grid[index], key)
+
+
+def slice(inputs, start_indices, shape):
+    """The block of `shape` starting at `start_indices`."""
+    idx = tuple(_slice(int(s), int(s) + int(n))
+                for s, n in zip(start_indices, shape))
+    return _pick("slice", inputs, lambda grid: grid[idx], ("slice", idx))
+
+
+def take(x, indices, axis=None):
+    """Elements of x at `indices` along `axis` (None: flattened x)."""
+    ind = np.asarray(indices.numpy() if isinstance(indices, Tensor)
+                     else indices)
+    if ind.dtype.kind not in "iu":
+        raise TypeError(f"pycg.ops.take: indices must be integers, got "
+                        f"dtype {ind.dtype}")
+    return _pick("take", x, lambda grid: np.take(grid, ind, axis=axis))
+
+
+def take_along_axis(x, indices, axis=None):
+    """np.take_along_axis: indices broadcast against x along other axes."""
+    ind = np.asarray(indices.numpy() if isinstance(indices, Tensor)
+                     else indices)
+    if axis is None:
+        return _pick("take_along_axis", reshape(x, (-1,)),
+                     lambda grid: np.take_along_axis(grid, ind, axis=0))
+    return _pick("take_along_axis", x,
+                 lambda grid: np.take_along_axis(grid, ind, axis=axis))
+
+
+def flip(x, axis=None):
+    """Reverse the order of elements along `axis` (None: all axes)."""
+    return _pick("flip", x, lambda grid: np.flip(grid, axis=axis),
+                 ("flip", axis if not isinstance(axis, list) else tuple(axis)))
+
+
+def tile(x, repeats):
+    """Repeat the whole tensor `repeats` times along each axis."""
+    reps = tuple(np.atleast_1d(repeats).tolist())
+    return _pick("tile", x, lambda grid: np.tile(grid, reps), ("tile", reps))
+
+
+def repeat(x, repeats, axis=None):
+    """Repeat each element `repeats` times along `axis`."""
+    reps = np.asarray(repeats)
+    return _pick("repeat", x, lambda grid: np.repeat(grid, reps, axis=axis))
+
+
+def reshape(x, newshape):
+    """The same elements in a new shape (one entry may be -1)."""
+    x = as_tensor(x, "reshape")
+    if isinstance(newshape, (int, np.integer)):
+        newshape = (int(newshape),)
+    newshape = tuple(int(s) for s in newshape)
+    try:
+        target = np.empty(x.shape, dtype=bool).reshape(newshape).shape
+    except ValueError:
+        raise ValueError(
+            f"pycg.ops.reshape: cannot reshape a tensor of shape {x.shape} "
+            f"({x.size} elements) into shape {newshape}") from None
+    if target == x.shape:
+        return x
+    return apply("reshape", backends.active.reshape, (x,),
+                 {"shape": target})
+
+
+def transpose(x, axes=None):
+    """Permute the axes (default: reverse them)."""
+    x = as_tensor(x, "transpose")
+    perm = tuple(range(x.ndim))[::-1] if axes is None else \
+        norm_axis(axes, x.ndim, "transpose")
+    if sorted(perm) != list(range(x.ndim)):
+        raise ValueError(f"pycg.ops.transpose: axes {axes} is not a "
+                         f"permutation of the {x.ndim} axes")
+    return apply("transpose", backends.active.transpose, (x,),
+                 {"axes": perm})
+
+
+def swapaxes(x, axis1, axis2):
+    x = as_tensor(x, "swapaxes")
+    perm = list(range(x.ndim))
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    """Insert a length-1 axis at `axis`."""
+    x = as_tensor(x, "expand_dims")
+    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    shape = list(x.shape)
+    nd = x.ndim + len(axes)
+    for a in sorted(a % nd for a in axes):
+        shape.insert(a, 1)
+    return reshape(x, shape)
+
+
+def squeeze(x, axis=None):
+    """Remove length-1 axes (all of them, or those in `axis`)."""
+    x = as_tensor(x, "squeeze")
+    axes = norm_axis(axis, x.ndim, "squeeze")
+    if axes is None:
+        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError(f"pycg.ops.squeeze: axis {a} has length "
+                             f"{x.shape[a]}, not 1 (shape {x.shape})")
+    return reshape(x, [n for i, n in enumerate(x.shape) if i not in axes])
+
+
+def broadcast_to(x, shape):
+    """x broadcast to `shape` (NumPy rules)."""
+    x = as_tensor(x, "broadcast_to")
+    shape = tuple(int(s) for s in shape)
+    try:
+        np.broadcast_shapes(x.shape, shape)
+    except ValueError:
+        raise ValueError(f"pycg.ops.broadcast_to: cannot broadcast shape "
+                         f"{x.shape} to {shape}") from None
+    if shape == x.shape:
+        return x
+    return apply("broadcast_to", backends.active.broadcast_to, (x,),
+                 {"shape": shape})
+
+
+def concatenate(xs, axis=0):
+    """Join tensors along an existing axis."""
+    xs = tuple(as_tensor(x, "concatenate") for x in xs)
+    if not xs:
+        raise ValueError("pycg.ops.concatenate: needs at least one tensor")
+    dt = np.result_type(*[x.dtype for x in xs])
+    xs = tuple(cast(x, dt) for x in xs)
+    (ax,) = norm_axis(axis, xs[0].ndim, "concatenate")
+    for x in xs[1:]:
+        if x.ndim != xs[0].ndim or any(
+                a != b for i, (a, b) in enumerate(zip(x.shape, xs[0].shape))
+                if i != ax):
+            raise ValueError(
+                f"pycg.ops.concatenate: shapes {xs[0].shape} and {x.shape} "
+                f"differ outside axis {ax}")
+    return apply("concatenate", _concatenate_kernel, xs, {"axis": ax})
+
+
+def _concatenate_kernel(*values, axis):
+    return backends.active.concatenate(values, axis)
+
+
+def stack(x, axis=0):
+    """Join tensors along a new axis."""
+    xs = [as_tensor(t, "stack") for t in x]
+    if not xs:
+        raise ValueError("pycg.ops.stack: needs at least one tensor")
+    for t in xs[1:]:
+        if t.shape != xs[0].shape:
+            raise ValueError(f"pycg.ops.stack: shapes {xs[0].shape} and "
+                             f"{t.shape} differ")
+    nd = xs[0].ndim + 1
+    return concatenate([expand_dims(t, axis % nd) for t in xs], axis % nd)
+
+
+def split(x, indices_or_sections, axis=0):
+    """Split into equal sections, or at the given indices, along `axis`."""
+    x = as_tensor(x, "split")
+    (ax,) = norm_axis(axis, x.ndim, "split")
+    n = x.shape[ax]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0 or n % k:
+            raise ValueError(f"pycg.ops.split: axis {ax} of length {n} "
+                             f"cannot be split into {k} equal sections")
+        cuts = [n // k * i for i in range(1, k)]
+    else:
+        cuts = [int(i) for i in indices_or_sections]
+    bounds = [0] + cuts + [n]
+    pre = (_slice(None),) * ax
+    return [getitem(x, pre + (_slice(a, b),))
+            for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    """Pad with a constant (mode 'constant' only)."""
+    if mode != "constant":
+        raise ValueError(f"pycg.ops.pad: only mode='constant' is supported, "
+                         f"got {mode!r}")
+    x = as_tensor(x, "pad")
+    pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64),
+                         (x.ndim, 2)).tolist()
+    return apply("pad", backends.active.pad, (x,),
+                 {"pad_width": tuple(map(tuple, pw)),
+                  "constant_values": constant_values or 0})
+
+
+def ravel(x):
+    return reshape(x, (-1,))

@@ -1,0 +1,73 @@
+"""Activations and log-space ops (keras.ops names); most are compositions
+of differentiable ops, so they need no rule of their own."""
+import math
+
+from pycg import backends
+from pycg.ops._dispatch import apply, as_tensor
+from pycg.ops.creation import stop_gradient
+from pycg.ops.elementwise import (erf, exp, expm1, greater, isfinite, log,
+                                  minimum, tanh, where)
+from pycg.ops.reduction import max, sum
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)), computed without overflow."""
+    return apply("sigmoid", backends.active.sigmoid, (as_tensor(x, "sigmoid"),))
+
+
+def softplus(x):
+    """log(1 + exp(x)), computed without overflow."""
+    return apply("softplus", backends.active.softplus,
+                 (as_tensor(x, "softplus"),))
+
+
+def relu(x):
+    """max(x, 0); the gradient at 0 is 0."""
+    return apply("relu", backends.active.relu, (as_tensor(x, "relu"),))
+
+
+def silu(x):
+    """x * sigmoid(x)."""
+    x = as_tensor(x, "silu")
+    return x * sigmoid(x)
+
+
+def gelu(x, approximate=True):
+    """Gaussian error linear unit (tanh approximation by default, as Keras)."""
+    x = as_tensor(x, "gelu")
+    if approximate:
+        c = math.sqrt(2 / math.pi)
+        return 0.5 * x * (1 + tanh(c * (x + 0.044715 * x * x * x)))
+    return 0.5 * x * (1 + erf(x * (1 / math.sqrt(2))))
+
+
+def elu(x, alpha=1.0):
+    """x where x > 0, else alpha * (exp(x) - 1)."""
+    x = as_tensor(x, "elu")
+    return where(greater(x, 0), x, alpha * expm1(minimum(x, 0)))
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) along axis, shifted by the max for stability."""
+    x = as_tensor(x, "logsumexp")
+    m = stop_gradient(max(x, axis=axis, keepdims=True))
+    m = where(isfinite(m), m, 0)
+    out = log(sum(exp(x - m), axis=axis, keepdims=True)) + m
+    if keepdims:
+        return out
+    from pycg.ops.manipulation import squeeze
+    return squeeze(out, axis=axis) if axis is not None else \
+        squeeze(out)
+
+
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along axis."""
+    x = as_tensor(x, "softmax")
+    e = exp(x - stop_gradient(max(x, axis=axis, keepdims=True)))
+    return e / sum(e, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    """x - logsumexp(x) along axis."""
+    x = as_tensor(x, "log_softmax")
+    return x - logsumexp(x, axis=axis, keepdims=True)

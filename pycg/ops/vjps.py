@@ -1,0 +1,250 @@
+"""The table of VJP rules: one registration per differentiable op.
+
+Each rule is fn(g, ans, *inputs, **params) -> gradient for one input,
+written with pycg ops so that it is itself differentiable (higher order).
+Broadcasting is undone by the backward loop for rules registered with
+broadcast=True, never inside a rule.
+"""
+import itertools
+import math
+from functools import partial
+
+import numpy as np
+
+from pycg.ops import creation as C
+from pycg.ops import elementwise as E
+from pycg.ops import linalg as L
+from pycg.ops import nn as N
+from pycg.ops import reduction as R
+from pycg.ops import manipulation as S
+from pycg.ops._dispatch import RULES, defvjp
+from pycg.tape import Rule
+from pycg.tensor import is_float
+
+
+def _zero(g, ans, x, **_):
+    return C.zeros_like(x)
+
+
+# ---- elementwise, one input -------------------------------------------------
+defvjp("abs", lambda g, ans, x: g * E.sign(x))
+defvjp("negative", lambda g, ans, x: -g)
+defvjp("sqrt", lambda g, ans, x: g * 0.5 / ans)
+defvjp("rsqrt", lambda g, ans, x: g * -0.5 * ans / x)
+defvjp("square", lambda g, ans, x: g * 2 * x)
+defvjp("reciprocal", lambda g, ans, x: -g * ans * ans)
+defvjp("exp", lambda g, ans, x: g * ans)
+defvjp("expm1", lambda g, ans, x: g * (ans + 1))
+defvjp("log", lambda g, ans, x: g / x)
+defvjp("log1p", lambda g, ans, x: g / (x + 1))
+defvjp("log2", lambda g, ans, x: g / (x * math.log(2)))
+defvjp("log10", lambda g, ans, x: g / (x * math.log(10)))
+defvjp("sin", lambda g, ans, x: g * E.cos(x))
+defvjp("cos", lambda g, ans, x: -g * E.sin(x))
+defvjp("tan", lambda g, ans, x: g * (1 + ans * ans))
+defvjp("arcsin", lambda g, ans, x: g * E.rsqrt(1 - x * x))
+defvjp("arccos", lambda g, ans, x: -g * E.rsqrt(1 - x * x))
+defvjp("arctan", lambda g, ans, x: g / (1 + x * x))
+defvjp("sinh", lambda g, ans, x: g * E.cosh(x))
+defvjp("cosh", lambda g, ans, x: g * E.sinh(x))
+defvjp("tanh", lambda g, ans, x: g * (1 - ans * ans))
+defvjp("erf", lambda g, ans, x: g * (2 / math.sqrt(math.pi)) * E.exp(-x * x))
+defvjp("sigmoid", lambda g, ans, x: g * ans * (1 - ans))
+defvjp("softplus", lambda g, ans, x: g * N.sigmoid(x))
+defvjp("relu", lambda g, ans, x: E.where(E.greater(x, 0), g, 0))
+defvjp("sign", _zero)
+defvjp("floor", _zero)
+defvjp("ceil", _zero)
+defvjp("round", _zero)
+defvjp("cast", lambda g, ans, x, dtype: C.cast(g, x.dtype)
+       if is_float(x.dtype) else None)
+
+
+# ---- elementwise, two inputs (broadcasting undone by the loop) ----------------
+def _power_exponent(g, ans, x, y):
+    safe = E.where(E.greater(x, 0), x, 1)
+    return g * ans * E.where(E.greater(x, 0), E.log(safe), 0)
+
+
+def _arctan2(g, ans, x1, x2, which):
+    d = x1 * x1 + x2 * x2
+    return g * x2 / d if which == 0 else -g * x1 / d
+
+
+defvjp("add", lambda g, ans, x, y: g, lambda g, ans, x, y: g, broadcast=True)
+defvjp("subtract", lambda g, ans, x, y: g, lambda g, ans, x, y: -g,
+       broadcast=True)
+defvjp("multiply", lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x,
+       broadcast=True)
+defvjp("divide", lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y,
+       broadcast=True)
+defvjp("power", lambda g, ans, x, y: g * y * E.power(x, y - 1),
+       _power_exponent, broadcast=True)
+defvjp("maximum", lambda g, ans, x, y: E.where(E.greater_equal(x, y), g, 0),
+       lambda g, ans, x, y: E.where(E.greater_equal(x, y), 0, g),
+       broadcast=True)
+defvjp("minimum", lambda g, ans, x, y: E.where(E.less_equal(x, y), g, 0),
+       lambda g, ans, x, y: E.where(E.less_equal(x, y), 0, g),
+       broadcast=True)
+defvjp("arctan2", partial(_arctan2, which=0), partial(_arctan2, which=1),
+       broadcast=True)
+defvjp("logaddexp", lambda g, ans, x, y: g * E.exp(x - ans),
+       lambda g, ans, x, y: g * E.exp(y - ans), broadcast=True)
+defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
+       lambda g, ans, c, x, y: E.where(c, 0, g), broadcast=True)
+
+
+# ---- reductions -------------------------------------------------------------
+def _expand(g, x, axis, keepdims):
+    """g of a reduction over `axis`, broadcast back to x's shape."""
+    if not keepdims and axis is not None:
+        g = S.reshape(g, [1 if i in axis else n for i, n in enumerate(x.shape)])
+    return S.broadcast_to(g, x.shape)
+
+
+def _prod(g, ans, x, axis, keepdims):
+    # product of the others, right when x has zeros (one zero or several)
+    zero = E.equal(x, 0)
+    nonzero_prod = R.prod(E.where(zero, 1, x), axis, keepdims=True)
+    n_zero = R.sum(C.cast(zero, x.dtype), axis, keepdims=True)
+    others = E.where(zero, E.where(E.equal(n_zero, 1), nonzero_prod, 0),
+                     E.where(E.equal(n_zero, 0),
+                             nonzero_prod / E.where(zero, 1, x), 0))
+    return _expand(g, x, axis, keepdims) * others
+
+
+def _extremum(g, ans, x, axis, keepdims):
+    # ties share the gradient equally, as TensorFlow does
+    hit = C.cast(E.equal(x, _expand(ans, x, axis, keepdims)), x.dtype)
+    count = R.sum(hit, axis, keepdims=True)
+    return _expand(g, x, axis, keepdims) * hit / count
+
+
+defvjp("sum", lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims))
+defvjp("prod", _prod)
+defvjp("max", _extremum)
+defvjp("min", _extremum)
+defvjp("cumsum", lambda g, ans, x, axis:
+       S.flip(R.cumsum(S.flip(g, axis), axis), axis))
+
+
+# ---- shapes and indexing ----------------------------------------------------
+def _concatenate(i, g, ans, *xs, axis):
+    start = sum(x.shape[axis] for x in xs[:i])
+    index = (slice(None),) * axis + (slice(start, start + xs[i].shape[axis]),)
+    return S.getitem(g, index)
+
+
+def _pad(g, ans, x, pad_width, constant_values):
+    return S.getitem(g, tuple(slice(lo, lo + n)
+                              for (lo, _), n in zip(pad_width, x.shape)))
+
+
+defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, x.shape))
+defvjp("transpose", lambda g, ans, x, axes:
+       S.transpose(g, tuple(np.argsort(axes))))
+defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape))
+defvjp("pad", _pad)
+defvjp("_gather", lambda g, ans, x, positions: S._scatter(g, positions,
+                                                          x.shape))
+defvjp("_scatter", lambda g, ans, x, positions, shape, size:
+       S._gather(g, positions))
+
+
+# ---- linear algebra ---------------------------------------------------------
+def _mT(x):
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return S.transpose(x, perm)
+
+
+def _einsum(i, g, ans, *xs, subscripts):
+    lhs, out = subscripts.split("->")
+    ins = lhs.split(",")
+    others = [s for j, s in enumerate(ins) if j != i]
+    present = set(out + "".join(others))
+    reduced = "".join(c for c in ins[i] if c in present)
+    if len(set(ins[i])) != len(ins[i]):
+        raise NotImplementedError(
+            f"pycg.ops.einsum: no gradient for repeated index in "
+            f"{ins[i]!r} (a diagonal); use ops.diagonal-free formulations")
+    spec = ",".join([out] + others) + "->" + reduced
+    gi = L.einsum(spec, g, *[x for j, x in enumerate(xs) if j != i])
+    if reduced != ins[i]:
+        shape = [xs[i].shape[k] if c in present else 1
+                 for k, c in enumerate(ins[i])]
+        order = [c for c in ins[i] if c in present]
+        perm = [order.index(c) for c in reduced]
+        gi = S.reshape(S.transpose(gi, perm) if perm != sorted(perm) else gi,
+                       shape)
+        gi = S.broadcast_to(gi, xs[i].shape)
+    return gi
+
+
+def _cholesky(g, ans, x):
+    n = x.shape[-1]
+    lower = C.convert_to_tensor(np.tril(np.ones((n, n))), x.dtype)
+    half_diag = C.convert_to_tensor(1 - 0.5 * np.eye(n), x.dtype)
+    l_inv = L.inv(ans)
+    middle = L.matmul(_mT(ans), g) * lower * half_diag
+    grad = L.matmul(L.matmul(_mT(l_inv), middle), l_inv)
+    return 0.5 * (grad + _mT(grad))
+
+
+def _solve_b(g, ans, a, b):
+    return L.solve(_mT(a), g)
+
+
+def _solve_a(g, ans, a, b):
+    return -L.matmul(L.solve(_mT(a), g), _mT(ans))
+
+
+def _scalar_of_matrix(g):
+    return S.expand_dims(S.expand_dims(g, -1), -1)
+
+
+defvjp("matmul", lambda g, ans, a, b: L.matmul(g, _mT(b)),
+       lambda g, ans, a, b: L.matmul(_mT(a), g), broadcast=True)
+defvjp("cholesky", _cholesky)
+defvjp("inv", lambda g, ans, x: -L.matmul(L.matmul(_mT(ans), g), _mT(ans)))
+defvjp("det", lambda g, ans, x: _scalar_of_matrix(g * ans) * _mT(L.inv(x)))
+defvjp("logabsdet", lambda g, ans, x: _scalar_of_matrix(g) * _mT(L.inv(x)))
+defvjp("solve", _solve_a, _solve_b)
+
+
+# ---- ops with any number of inputs ------------------------------------------
+class _PerIndex:
+    """fns for a variadic op: fn(i, ...) for input i."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __iter__(self):
+        return (partial(self.fn, i) for i in itertools.count())
+
+
+RULES["concatenate"] = Rule("concatenate", (), False)
+RULES["concatenate"].fns = _PerIndex(_concatenate)
+RULES["einsum"] = Rule("einsum", (), False)
+RULES["einsum"].fns = _PerIndex(_einsum)
+
+
+# ---- broadcasting, undone in one place ----------------------------------------
+def unbroadcast(g, shape):
+    """Sum g down to `shape` (the inverse of NumPy broadcasting)."""
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, n in enumerate(shape) if n == 1 and
+        g.shape[i + extra] != 1)
+    if axes:
+        g = R.sum(g, axes, keepdims=True)
+    return S.reshape(g, shape)
+
+
+# Ops that never carry a gradient (their outputs are not recorded).
+NON_DIFFERENTIABLE = (
+    "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+    "logical_and", "logical_or", "logical_not", "isnan", "isfinite",
+    "argmax", "argmin", "zeros", "ones", "full", "zeros_like", "ones_like",
+    "full_like", "eye", "arange", "linspace", "shape", "convert_to_numpy",
+    "stop_gradient")

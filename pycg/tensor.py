@@ -1,0 +1,215 @@
+"""Tensor and Variable: a backend value with an identity, plus operators.
+
+A Tensor knows nothing about tapes; `pycg.tape` records the ops that touch
+it by the tensor's `_id`. The operators are installed by `pycg.ops`.
+"""
+import itertools
+import numbers
+
+import numpy as np
+
+from pycg import backends, config
+
+_next_id = itertools.count().__next__
+_FLOATS = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
+
+
+def is_float(dtype):
+    return dtype in _FLOATS or np.dtype(dtype).kind == "f"
+
+
+class Tensor:
+    """An immutable array on the active backend.
+
+    >>> import pycg
+    >>> x = pycg.constant([1.0, 2.0])
+    >>> (x * 3).numpy().tolist()
+    [3.0, 6.0]
+    """
+
+    __slots__ = ("_value", "_id", "__weakref__")
+    __array_priority__ = 1000
+    _trainable_var = False
+
+    def __init__(self, value):
+        self._value = value
+        self._id = _next_id()
+
+    @property
+    def shape(self):
+        return tuple(self._value.shape)
+
+    @property
+    def dtype(self):
+        return _backend(self._value).dtype_of(self._value)
+
+    @property
+    def ndim(self):
+        return len(self._value.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def numpy(self):
+        return np.asarray(_backend(self._value).to_numpy(self._value))
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d pycg.Tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self):
+        return bool(self._to_concrete("bool()"))
+
+    def __float__(self):
+        return float(self._to_concrete("float()"))
+
+    def __int__(self):
+        return int(self._to_concrete("int()"))
+
+    def __index__(self):
+        return int(self._to_concrete("an index"))
+
+    def _to_concrete(self, what):
+        v = self._value
+        if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
+            raise TypeError(
+                f"pycg: a traced tensor was used as {what}: Python control "
+                "flow on tensor values cannot be compiled. Use ops.where / "
+                "ops.cond-style selection instead, or call the function "
+                "without pycg.function")
+        return self.numpy()
+
+    def __repr__(self):
+        return (f"<pycg.Tensor shape={self.shape} dtype={self.dtype.name} "
+                f"numpy={np.array2string(self.numpy(), threshold=20)}>")
+
+    __hash__ = object.__hash__
+
+
+class Variable(Tensor):
+    """A mutable tensor; trainable variables read under a tape are watched.
+
+    >>> import pycg
+    >>> v = pycg.Variable(2.0)
+    >>> with pycg.GradientTape() as tape:
+    ...     y = v * v
+    >>> float(tape.gradient(y, v))
+    4.0
+    """
+
+    __slots__ = ("trainable", "name")
+
+    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+        value = convert_to_tensor(initial_value, dtype)._value
+        if trainable and not is_float(_backend(value).dtype_of(value)):
+            raise TypeError(
+                f"pycg.Variable: a trainable variable must have a floating "
+                f"dtype, got {_backend(value).dtype_of(value)}; pass "
+                "trainable=False or a float initial value")
+        super().__init__(value)
+        self.trainable = bool(trainable)
+        self.name = name
+
+    @property
+    def _trainable_var(self):
+        return self.trainable
+
+    def assign(self, value):
+        new = convert_to_tensor(value, self.dtype)
+        if new.shape != self.shape:
+            raise ValueError(
+                f"pycg.Variable.assign: value has shape {new.shape} but "
+                f"the variable {self.name or ''} has shape {self.shape}")
+        self._value = new._value
+        return self
+
+    def assign_add(self, delta):
+        return self.assign(self.numpy() + np.asarray(delta, self.dtype))
+
+    def assign_sub(self, delta):
+        return self.assign(self.numpy() - np.asarray(delta, self.dtype))
+
+    def __repr__(self):
+        return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
+
+
+def _backend(value):
+    return backends.numpy if backends.numpy.owns(value) else \
+        backends.for_value(value)
+
+
+def _check_numeric(value, dtype):
+    a = np.asarray(value, dtype=dtype)
+    if a.dtype == object or a.dtype.kind in "USV":
+        raise TypeError(
+            f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
+            f"got {type(value).__name__} {value!r:.60}")
+    return a
+
+
+def convert_to_tensor(value, dtype=None):
+    """A Tensor on the active backend. Python floats become
+    `config.floatx()` (float32), NumPy arrays keep their dtype.
+
+    >>> import pycg
+    >>> pycg.convert_to_tensor(1.5).dtype.name
+    'float32'
+    """
+    K = backends.active
+    if isinstance(value, Tensor):
+        v = value._value
+        if not K.owns(v):
+            v = K.convert(_backend(v).to_numpy(v))
+        if dtype is not None and _backend(v).dtype_of(v) != np.dtype(dtype):
+            v = K.cast(v, np.dtype(dtype))
+        return value if v is value._value else Tensor(v)
+    if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
+        t = Tensor(value)
+        return t if dtype is None else convert_to_tensor(t, dtype)
+    if dtype is None:
+        dtype = _default_dtype(value)
+    if isinstance(value, numbers.Number) and not isinstance(value, bool) \
+            and dtype is not None:
+        return Tensor(K.scalar(value, np.dtype(dtype)))
+    if hasattr(value, "numpy") and not isinstance(value, np.generic):
+        value = value.numpy()
+    a = _check_numeric(value, None if dtype is None else np.dtype(dtype))
+    return Tensor(K.convert(a))
+
+
+def _default_dtype(value):
+    """Keras' rule: Python floats are floatx, Python ints int32."""
+    if isinstance(value, bool):
+        return np.dtype(bool)
+    if isinstance(value, numbers.Integral):
+        return np.dtype("int32")
+    if isinstance(value, numbers.Real):
+        return np.dtype(config.floatx())
+    if isinstance(value, (list, tuple)):
+        try:
+            a = np.asarray(value)
+        except ValueError as e:
+            raise ValueError(
+                f"pycg.convert_to_tensor: ragged or mixed nested list "
+                f"({e})") from None
+        if a.dtype == np.float64:
+            return np.dtype(config.floatx())
+        if a.dtype == np.int64:
+            return np.dtype("int32")
+        return None
+    return None
+
+
+def constant(value, dtype=None):
+    """A Tensor holding `value` (see convert_to_tensor)."""
+    return convert_to_tensor(value, dtype)
