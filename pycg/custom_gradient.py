@@ -106,28 +106,43 @@ def _call(f, state, args, kwargs):
     name = name_of(f)
     if state["signature"] is None:
         state["signature"] = Signature(f)
+    tls = _tape._tls
     inputs = bind_inputs(name, state["signature"], args, kwargs)
-    recording = _tape.is_recording()
-    marks = [(t, len(t._entries)) for t in _tape._tls.tapes]
+    if not tls.active:  # nothing records: f's output is all that matters
+        output, grad_fn = _split_result(
+            name, f(*inputs.call_args, **inputs.call_kwargs))
+        if state["convention"] is None:
+            state["convention"] = _convention(name, grad_fn)
+        return output
+    marks = [(t, len(t._entries)) for t in tls.tapes]
+    seen = {}
+    tls.watchers.append(seen)
     try:
-        with _tape.watch_variables() as seen:
-            result = f(*inputs.call_args, **inputs.call_kwargs)
+        result = f(*inputs.call_args, **inputs.call_kwargs)
         output, grad_fn = _split_result(name, result)
     except BaseException:
         for t, n in marks:  # nothing half-recorded: drop f's partial record
             del t._entries[n:]
         raise
+    finally:
+        tls.watchers.remove(seen)
+        _tape._refresh()
     if state["convention"] is None:
         state["convention"] = _convention(name, grad_fn)
-    if not recording:
+    if not tls.tapes:
         return output
-    flat_out = [_as_output(name, o) for o in structure.flatten(output)]
-    outs = [Tensor(o._value) for o in flat_out]
-    variables = [v for v in seen.values() if v._id not in inputs.ids]
+    if type(output) is Tensor:
+        outs = [Tensor(output._value)]
+    else:
+        outs = [Tensor(_as_output(name, o)._value)
+                for o in structure.flatten(output)]
+    variables = [v for v in seen.values() if v._id not in inputs.ids] \
+        if seen else []
     rule = _Backward(name, state["convention"], grad_fn, inputs, output,
                      outs, variables)
     _tape.record_multi(rule, inputs.tensors + variables, outs)
-    return structure.unflatten(output, outs)
+    return outs[0] if type(output) is Tensor else \
+        structure.unflatten(output, outs)
 
 
 def _split_result(name, result):
@@ -165,8 +180,9 @@ class _Backward:
         self.variables = variables
 
     def __call__(self, ups):
-        ups = [u if u is not None else _tape.zeros_like(o)
-               for u, o in zip(ups, self.outs)]
+        if any(u is None for u in ups):
+            ups = [u if u is not None else _tape.zeros_like(o)
+                   for u, o in zip(ups, self.outs)]
         try:
             returned = self._invoke(ups)
         except Exception as e:

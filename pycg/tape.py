@@ -75,9 +75,12 @@ def record_multi(backward, inputs, outputs):
     outputs = tuple(outputs)
     for tape in _tls.tapes:
         ids = tape._ids
-        if any(x._id in ids for x in inputs):
-            tape._entries.append((backward, tuple(inputs), outputs, None))
-            ids.update(o._id for o in outputs)
+        for x in inputs:
+            if x._id in ids:
+                tape._entries.append((backward, tuple(inputs), outputs, None))
+                for o in outputs:
+                    ids.add(o._id)
+                break
 
 
 def is_recording():

@@ -189,6 +189,8 @@ def convert_to_tensor(value, dtype=None):
 
 def _default_dtype(value):
     """Keras' rule: Python floats are floatx, Python ints int32."""
+    if isinstance(value, np.generic):
+        return value.dtype
     if isinstance(value, bool):
         return np.dtype(bool)
     if isinstance(value, numbers.Integral):

@@ -7,8 +7,12 @@ name = "numpy"
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
+# types whose values this backend owns, for a fast `type(v) in types` test
+types = frozenset([np.ndarray] + [t for t in set(np.sctypeDict.values())])
+
+
 def owns(value):
-    return isinstance(value, (np.ndarray, np.generic))
+    return type(value) in types or isinstance(value, (np.ndarray, np.generic))
 
 
 # ---- conversion ---------------------------------------------------------
@@ -18,6 +22,24 @@ def convert(value, dtype=None):
 
 def scalar(value, dtype):
     return np.dtype(dtype).type(value)
+
+
+_scalars = {}
+
+
+def scalar_like(number, x):
+    """`number` as a scalar of x's dtype (a weakly typed Python number)."""
+    dt = x.dtype
+    key = (number, type(number), dt)
+    c = _scalars.get(key)
+    if c is None:
+        if dt.kind in "iub" and type(number) is float and \
+                not number.is_integer():
+            return np.float32(number)
+        if len(_scalars) > 4096:
+            _scalars.clear()
+        c = _scalars[key] = dt.type(number)
+    return c
 
 
 def cast(x, dtype):

@@ -30,7 +30,7 @@ def _no_grad(*_, **__):
 
 
 def as_tensor(x, op=None):
-    if type(x) is Tensor and backends.active.owns(x._value):
+    if type(x) is Tensor and type(x._value) in backends.active.types:
         return x
     try:
         return convert_to_tensor(x)
@@ -54,16 +54,35 @@ def apply_nograd(kernel, inputs, params=None):
     return Tensor(kernel(*vals, **params) if params else kernel(*vals))
 
 
+_NUMBERS = (float, int)
+
+
 def promote(x, y, op):
     """Two tensors of one dtype; Python numbers take the other's dtype."""
+    tx, ty = type(x), type(y)
+    if tx is Tensor and ty is Tensor:
+        vx, vy = x._value, y._value
+        types = backends.active.types
+        if type(vx) in types and type(vy) in types and vx.dtype == vy.dtype:
+            return x, y
+    elif tx is Tensor and ty in _NUMBERS:
+        x = as_tensor(x, op)
+        return x, Tensor(backends.active.scalar_like(y, x._value))
+    elif ty is Tensor and tx in _NUMBERS:
+        y = as_tensor(y, op)
+        return Tensor(backends.active.scalar_like(x, y._value)), y
+    return _promote_slow(x, y, op)
+
+
+def _promote_slow(x, y, op):
     xn = isinstance(x, numbers.Number) and not isinstance(x, Tensor)
     yn = isinstance(y, numbers.Number) and not isinstance(y, Tensor)
     if xn and not yn:
         y = as_tensor(y, op)
-        return _scalar_like(x, y), y
+        return Tensor(backends.active.scalar_like(x, y._value)), y
     if yn and not xn:
         x = as_tensor(x, op)
-        return x, _scalar_like(y, x)
+        return x, Tensor(backends.active.scalar_like(y, x._value))
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
     if dx != dy:
@@ -73,29 +92,28 @@ def promote(x, y, op):
     return x, y
 
 
-def _scalar_like(number, t):
-    dt = t.dtype
-    if dt.kind in "iub" and isinstance(number, float) and \
-            not float(number).is_integer():
-        dt = np.dtype("float32")
-    return Tensor(backends.active.scalar(number, dt))
-
-
 def check_broadcast(op, x, y):
+    """Raise a clear error if x and y (tensors or values) do not broadcast."""
+    sx, sy = tuple(x.shape), tuple(y.shape)
     try:
-        np.broadcast_shapes(x.shape, y.shape)
+        np.broadcast_shapes(sx, sy)
     except ValueError:
         raise ValueError(
-            f"pycg.ops.{op}: shapes {x.shape} and {y.shape} cannot be "
-            f"broadcast together") from None
+            f"pycg.ops.{op}: shapes {sx} and {sy} cannot be broadcast "
+            f"together") from None
 
 
 def unary(name, kernel_name=None, doc=None):
     kernel_name = kernel_name or name
 
     def op(x):
-        x = as_tensor(x, name)
-        return apply(name, getattr(backends.active, kernel_name), (x,))
+        if type(x) is not Tensor or \
+                type(x._value) not in backends.active.types:
+            x = as_tensor(x, name)
+        out = Tensor(getattr(backends.active, kernel_name)(x._value))
+        if _tls.active:
+            record(RULES[name], (x,), out)
+        return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc or f"Elementwise {name}(x), differentiable."
     return op
@@ -105,13 +123,28 @@ def binary(name, kernel_name=None, grad=True):
     kernel_name = kernel_name or name
 
     def op(x1, x2):
-        x1, x2 = promote(x1, x2, name)
-        if x1._value.shape != x2._value.shape:
-            check_broadcast(name, x1, x2)
-        kernel = getattr(backends.active, kernel_name)
-        if grad:
-            return apply(name, kernel, (x1, x2))
-        return apply_nograd(kernel, (x1, x2))
+        K = backends.active
+        t1, t2 = type(x1), type(x2)
+        if t1 is Tensor and t2 in _NUMBERS and type(x1._value) in K.types:
+            v1 = x1._value
+            v2 = K.scalar_like(x2, v1)
+            x2 = None
+        elif t2 is Tensor and t1 in _NUMBERS and type(x2._value) in K.types:
+            v2 = x2._value
+            v1 = K.scalar_like(x1, v2)
+            x1 = None
+        else:
+            x1, x2 = promote(x1, x2, name)
+            v1, v2 = x1._value, x2._value
+        try:
+            out = Tensor(getattr(K, kernel_name)(v1, v2))
+        except Exception:
+            check_broadcast(name, v1, v2)
+            raise
+        if grad and _tls.active:
+            record(RULES[name], (Tensor(v1) if x1 is None else x1,
+                                  Tensor(v2) if x2 is None else x2), out)
+        return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
     return op

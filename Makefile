@@ -1,0 +1,46 @@
+# The two commands a user types: `make demo` and `make test`. Each sets up
+# what it needs on first use (idempotently) under .venv/.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(abspath $(VENV))/bin/python
+RLIB := $(abspath $(VENV))/lib/R
+DOCS := $(abspath $(VENV))/share/pycg-docs
+
+export R_LIBS := $(RLIB)
+export RETICULATE_PYTHON := $(PY)
+export PYCG_PYTHON := $(PY)
+export TF_CPP_MIN_LOG_LEVEL := 3
+
+.PHONY: demo test bench soak setup check-r
+
+demo: setup
+	$(PY) -m pycg
+
+test: setup
+	$(PY) -m pytest -q tests pycg
+
+bench: setup
+	bash bench/setup_peers.sh
+	$(PY) bench/run.py
+
+soak: setup
+	PYCG_SOAK=1 $(PY) -m pytest -q tests -k "soak or fuzz or leak"
+
+setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
+
+$(VENV)/.system-ok: tools/setup-system.sh
+	bash tools/setup-system.sh
+	mkdir -p $(VENV) && touch $@
+
+$(VENV)/.python-ok: pyproject.toml $(VENV)/.system-ok
+	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r]'
+	touch $@
+
+$(VENV)/.r-ok: DESCRIPTION NAMESPACE $(wildcard R/*.R) $(VENV)/.python-ok
+	mkdir -p $(RLIB)
+	R CMD INSTALL --no-test-load -l $(RLIB) . >$(VENV)/r-install.log 2>&1 || \
+	  { cat $(VENV)/r-install.log; exit 1; }
+	touch $@
