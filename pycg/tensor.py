@@ -107,37 +107,54 @@ class Variable(Tensor):
     4.0
     """
 
-    __slots__ = ("trainable", "name")
+    __slots__ = ("trainable", "name", "_store", "_kernels")
 
     def __init__(self, initial_value, trainable=True, name=None, dtype=None):
         value = convert_to_tensor(initial_value, dtype)._value
-        if trainable and not is_float(_backend(value).dtype_of(value)):
+        K = backends.active
+        if trainable and not is_float(K.dtype_of(value)):
             raise TypeError(
                 f"pycg.Variable: a trainable variable must have a floating "
-                f"dtype, got {_backend(value).dtype_of(value)}; pass "
-                "trainable=False or a float initial value")
-        super().__init__(value)
+                f"dtype, got {K.dtype_of(value)}; pass trainable=False or a "
+                f"float initial value")
+        self._id = _next_id()
+        self._kernels, self._store = K, K.variable(value)
         self.trainable = bool(trainable)
         self.name = name
+
+    @property
+    def _value(self):
+        # The storage lives on the backend that made it (a tf.Variable on
+        # tensorflow, so compiled graphs read its current value); a backend
+        # switch moves it over, keeping the variable's identity.
+        K = backends.active
+        if self._kernels is not K:
+            old = self._kernels.to_numpy(self._kernels.read(self._store))
+            self._kernels, self._store = K, K.variable(K.convert(old))
+        return K.read(self._store)
 
     @property
     def _trainable_var(self):
         return self.trainable
 
     def assign(self, value):
+        """Set the value (same shape; cast to the variable's dtype)."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
             raise ValueError(
                 f"pycg.Variable.assign: value has shape {new.shape} but "
                 f"the variable {self.name or ''} has shape {self.shape}")
-        self._value = new._value
+        self._value  # noqa: B018  (moves the storage to the active backend)
+        self._store = self._kernels.assign(self._store, new._value)
         return self
 
     def assign_add(self, delta):
-        return self.assign(self.numpy() + np.asarray(delta, self.dtype))
+        return self.assign(self._kernels.add(
+            self._value, convert_to_tensor(delta, self.dtype)._value))
 
     def assign_sub(self, delta):
-        return self.assign(self.numpy() - np.asarray(delta, self.dtype))
+        return self.assign(self._kernels.subtract(
+            self._value, convert_to_tensor(delta, self.dtype)._value))
 
     def __repr__(self):
         return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
@@ -166,13 +183,15 @@ def convert_to_tensor(value, dtype=None):
     'float32'
     """
     K = backends.active
+    if isinstance(value, Variable) and (
+            dtype is None or np.dtype(dtype) == value.dtype):
+        return value  # its storage follows the active backend itself
     if isinstance(value, Tensor):
-        v = value._value
-        if not K.owns(v):
-            v = K.convert(_backend(v).to_numpy(v))
-        if dtype is not None and _backend(v).dtype_of(v) != np.dtype(dtype):
-            v = K.cast(v, np.dtype(dtype))
-        return value if v is value._value else Tensor(v)
+        if not K.owns(value._value):
+            value = _moved(value, K)
+        if dtype is not None and value.dtype != np.dtype(dtype):
+            return Tensor(K.cast(value._value, np.dtype(dtype)))
+        return value
     if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
         t = Tensor(value)
         return t if dtype is None else convert_to_tensor(t, dtype)
@@ -185,6 +204,18 @@ def convert_to_tensor(value, dtype=None):
         value = value.numpy()
     a = _check_numeric(value, None if dtype is None else np.dtype(dtype))
     return Tensor(K.convert(a))
+
+
+def _moved(t, K):
+    """`t` on backend K, keeping its identity: a tape that watches it, or
+    records a variable read, still knows it after a backend switch."""
+    value = K.convert(_backend(t._value).to_numpy(t._value))
+    if isinstance(t, Variable):
+        t._value = value   # a variable's storage moves, as in assign
+        return t
+    moved = Tensor.__new__(Tensor)
+    moved._value, moved._id = value, t._id
+    return moved
 
 
 def _default_dtype(value):

@@ -269,3 +269,16 @@ def arange(start, stop, step, dtype):
 
 def linspace(start, stop, num, endpoint, dtype):
     return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+
+# ---- variables: storage that assign() replaces ---------------------------
+def variable(value):
+    return np.array(value)
+
+
+def read(store):
+    return store
+
+
+def assign(store, value):
+    return np.array(value, dtype=store.dtype)

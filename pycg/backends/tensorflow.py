@@ -36,7 +36,8 @@ def scalar(value, dtype):
     if c is None:
         if len(_scalars) > 4096:
             _scalars.clear()
-        c = _scalars[key] = tf.constant(value, dtype=dtype)
+        with tf.init_scope():  # eager even while tracing: safe to reuse
+            c = _scalars[key] = tf.constant(value, dtype=dtype)
     return c
 
 
@@ -51,7 +52,8 @@ def scalar_like(number, x):
             return scalar(number, np.float32)
         if len(_scalars) > 4096:
             _scalars.clear()
-        c = _scalars[key] = tf.constant(number, dtype=dt)
+        with tf.init_scope():  # eager even while tracing: safe to reuse
+            c = _scalars[key] = tf.constant(number, dtype=dt)
     return c
 
 
@@ -297,3 +299,17 @@ def arange(start, stop, step, dtype):
 
 def linspace(start, stop, num, endpoint, dtype):
     return tf.cast(tnp.linspace(start, stop, num, endpoint=endpoint), dtype)
+
+
+# ---- variables: a tf.Variable, read afresh (also inside tf.function) ------
+def variable(value):
+    return tf.Variable(value, trainable=False)
+
+
+def read(store):
+    return store.read_value()
+
+
+def assign(store, value):
+    store.assign(value)
+    return store

@@ -1,0 +1,104 @@
+"""pycg.function: trace a pycg function, tapes and custom gradients
+included, into one TensorFlow graph.
+
+Tracing runs `f` once per *input signature* (the shapes and dtypes of the
+tensor arguments, and the values of the other arguments); later calls with
+the same signature run the graph without Python. A new shape, dtype or
+non-tensor argument value traces again: `trace_count` says how often that
+happened. Python numbers and NumPy arrays passed in become tensors, so a new
+value does not retrace; ints, bools, strings and None stay Python values
+(flags), so each new value retraces.
+"""
+import functools
+import warnings
+
+import numpy as np
+
+from pycg import backends, structure
+from pycg.tensor import Tensor, convert_to_tensor
+
+
+def function(f=None, *, jit_compile=False, reduce_retracing=False):
+    """Compile `f` into a TensorFlow graph (tensorflow backend).
+
+    >>> import pycg
+    >>> from pycg import ops
+    >>> @pycg.function
+    ... def slope(x):
+    ...     return pycg.grad(lambda v: ops.sum(v ** 3))(x)
+    >>> slope(pycg.constant([1.0, 2.0])).numpy().tolist()
+    [3.0, 12.0]
+    >>> slope.trace_count
+    1
+
+    On the numpy backend `f` runs eagerly (with a warning, once).
+    Python control flow on tensor values (``if x > 0``) cannot be traced:
+    write it with ``ops.where``.
+    """
+    if f is None:
+        return functools.partial(function, jit_compile=jit_compile,
+                                 reduce_retracing=reduce_retracing)
+    return Function(f, jit_compile, reduce_retracing)
+
+
+class Function:
+    def __init__(self, f, jit_compile, reduce_retracing):
+        functools.update_wrapper(self, f)
+        self._f = f
+        self.jit_compile = jit_compile
+        self._reduce_retracing = reduce_retracing
+        self._graph = None
+        self._warned = False
+        self.trace_count = 0
+
+    def __call__(self, *args, **kwargs):
+        if backends.active.name != "tensorflow":
+            if not self._warned:
+                warnings.warn(
+                    f"pycg.function({self.__name__}): the numpy backend has "
+                    f"no graphs; {self.__name__} runs eagerly", stacklevel=2)
+                self._warned = True
+            return self._f(*args, **kwargs)
+        if self._graph is None:
+            import tensorflow as tf
+            self._graph = tf.function(
+                self._traced, jit_compile=self.jit_compile, autograph=False,
+                reduce_retracing=self._reduce_retracing)
+        args, kwargs = structure.unflatten(
+            (args, kwargs), [_to_graph_input(a) for a in
+                             structure.flatten((args, kwargs))])
+        out = self._graph(*args, **kwargs)
+        return structure.unflatten(out, [_from_graph_output(o) for o in
+                                         structure.flatten(out)])
+
+    def _traced(self, *args, **kwargs):
+        self.trace_count += 1
+        args, kwargs = structure.unflatten(
+            (args, kwargs), [_wrap(a) for a in structure.flatten(
+                (args, kwargs))])
+        out = self._f(*args, **kwargs)
+        return structure.unflatten(out, [o._value if isinstance(o, Tensor)
+                                         else o for o in
+                                         structure.flatten(out)])
+
+    def __repr__(self):
+        return f"<pycg.function {self.__name__} traces={self.trace_count}>"
+
+
+def _to_graph_input(a):
+    if isinstance(a, Tensor):
+        return convert_to_tensor(a)._value
+    if isinstance(a, float) or isinstance(a, (np.ndarray, np.generic)) and \
+            a.dtype.kind in "fiu":
+        return convert_to_tensor(a)._value
+    return a
+
+
+def _wrap(a):
+    import tensorflow as tf
+    return Tensor(a) if isinstance(a, tf.Tensor) else a
+
+
+def _from_graph_output(o):
+    import tensorflow as tf
+    return Tensor(o) if isinstance(o, tf.Tensor) else o
