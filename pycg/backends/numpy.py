@@ -136,8 +136,14 @@ def clip(x, lo, hi):
 
 
 # ---- reductions -----------------------------------------------------------
+def _int_dtype(x):
+    # NumPy sums int32 into int64; keep the input's integer type (bool: int32)
+    k = x.dtype.kind
+    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+
+
 def sum(x, axis=None, keepdims=False):
-    return np.sum(x, axis=axis, keepdims=keepdims)
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
 
 
 def mean(x, axis=None, keepdims=False):
@@ -145,7 +151,7 @@ def mean(x, axis=None, keepdims=False):
 
 
 def prod(x, axis=None, keepdims=False):
-    return np.prod(x, axis=axis, keepdims=keepdims)
+    return np.prod(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
 
 
 def max(x, axis=None, keepdims=False):
@@ -165,7 +171,7 @@ def argmin(x, axis=None, keepdims=False):
 
 
 def cumsum(x, axis=None):
-    return np.cumsum(x, axis=axis)
+    return np.cumsum(x, axis=axis, dtype=_int_dtype(x))
 
 
 # ---- shapes -----------------------------------------------------------------

@@ -158,6 +158,8 @@ def clip(x, lo, hi):
 
 # ---- reductions -----------------------------------------------------------
 def sum(x, axis=None, keepdims=False):
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
     return tf.math.reduce_sum(x, axis=axis, keepdims=keepdims)
 
 
@@ -166,6 +168,8 @@ def mean(x, axis=None, keepdims=False):
 
 
 def prod(x, axis=None, keepdims=False):
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
     return tf.math.reduce_prod(x, axis=axis, keepdims=keepdims)
 
 

@@ -57,6 +57,23 @@ def apply_nograd(kernel, inputs, params=None):
 _NUMBERS = (float, int)
 
 
+def _to_floatx(x):
+    from pycg import config
+    from pycg.ops.creation import cast
+    return cast(x, config.floatx())
+
+
+def _floats():
+    import numpy as np
+    out = set(np.dtype(d) for d in ("float16", "float32", "float64"))
+    try:
+        import tensorflow as tf
+        out |= {tf.float16, tf.float32, tf.float64, tf.bfloat16}
+    except ImportError:
+        pass
+    return frozenset(out)
+
+
 def promote(x, y, op):
     """Two tensors of one dtype; Python numbers take the other's dtype."""
     tx, ty = type(x), type(y)
@@ -74,14 +91,23 @@ def promote(x, y, op):
     return _promote_slow(x, y, op)
 
 
+def _needs_float(t, number):
+    """A non-integer Python float next to an integer tensor: Keras makes the
+    result floatx."""
+    return type(number) is float and t._value.dtype not in FLOATS and \
+        not number.is_integer()
+
+
 def _promote_slow(x, y, op):
     xn = isinstance(x, numbers.Number) and not isinstance(x, Tensor)
     yn = isinstance(y, numbers.Number) and not isinstance(y, Tensor)
     if xn and not yn:
         y = as_tensor(y, op)
+        y = _to_floatx(y) if _needs_float(y, x) else y
         return Tensor(backends.active.scalar_like(x, y._value)), y
     if yn and not xn:
         x = as_tensor(x, op)
+        x = _to_floatx(x) if _needs_float(x, y) else x
         return x, Tensor(backends.active.scalar_like(y, x._value))
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
@@ -103,13 +129,17 @@ def check_broadcast(op, x, y):
             f"together") from None
 
 
-def unary(name, kernel_name=None, doc=None):
+def unary(name, kernel_name=None, doc=None, float_only=False):
+    """An elementwise op; float_only ops take integer and bool inputs as
+    floatx (Keras' rule: ops.exp(1) is a float)."""
     kernel_name = kernel_name or name
 
     def op(x):
         if type(x) is not Tensor or \
                 type(x._value) not in backends.active.types:
             x = as_tensor(x, name)
+        if float_only and x._value.dtype not in FLOATS:
+            x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
         if _tls.active:
             record(RULES[name], (x,), out)
@@ -126,10 +156,14 @@ def binary(name, kernel_name=None, grad=True):
         K = backends.active
         t1, t2 = type(x1), type(x2)
         if t1 is Tensor and t2 in _NUMBERS and type(x1._value) in K.types:
+            if _needs_float(x1, x2):
+                x1 = _to_floatx(x1)
             v1 = x1._value
             v2 = K.scalar_like(x2, v1)
             x2 = None
         elif t2 is Tensor and t1 in _NUMBERS and type(x2._value) in K.types:
+            if _needs_float(x2, x1):
+                x2 = _to_floatx(x2)
             v2 = x2._value
             v1 = K.scalar_like(x1, v2)
             x1 = None
@@ -164,3 +198,6 @@ def norm_axis(axis, ndim, op):
                 f"rank {ndim}")
         out.append(a % ndim if ndim else 0)
     return tuple(out)
+
+
+FLOATS = _floats()

@@ -80,7 +80,10 @@ def cast(x, dtype):
 
 
 def convert_to_tensor(x, dtype=None, sparse=None):
-    """A pycg Tensor (Python floats become floatx, arrays keep dtype)."""
+    """A pycg Tensor (Python floats become floatx, arrays keep dtype);
+    a tensor given a new dtype is cast, so its gradient flows."""
+    if isinstance(x, Tensor) and dtype is not None:
+        return cast(_convert(x), dtype)
     return _convert(x, dtype)
 
 

@@ -2,7 +2,8 @@
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import apply, apply_nograd, as_tensor, promote
+from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, norm_axis,
+                                promote)
 from pycg.ops.elementwise import abs, multiply, sqrt
 from pycg.ops.reduction import max, sum
 from pycg.ops.manipulation import expand_dims, reshape, squeeze, transpose
@@ -56,6 +57,10 @@ def dot(x1, x2):
     a, b = promote(x1, x2, "dot")
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
+    k = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if a.shape[-1] != k:
+        raise ValueError(f"pycg.ops.dot: shapes {a.shape} and {b.shape} are "
+                         f"incompatible ({a.shape[-1]} != {k})")
     if b.ndim <= 2:
         return matmul(a, b)
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
@@ -129,17 +134,27 @@ def _einsum_kernel(*operands, subscripts):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """Vector 2-norm (default), 1-norm, inf-norm, or Frobenius norm."""
+    """np.linalg.norm: the 2-norm of all entries (ord=None); vector norms
+    (ord 2, 1, inf) along one axis or of a 1-d x; matrix norms ('fro', 1,
+    inf) over two axes or of a 2-d x. The spectral norm is not supported."""
     x = as_tensor(x, "norm")
-    if ord in (None, 2, "fro", "euclidean") and (
-            ord != 2 or axis is None or isinstance(axis, int) or x.ndim == 1):
+    if ord is None:
         return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
-    if ord == 1:
-        return sum(abs(x), axis=axis, keepdims=keepdims)
-    if ord in (np.inf, "inf"):
-        return max(abs(x), axis=axis, keepdims=keepdims)
-    raise ValueError(f"pycg.ops.norm: ord={ord!r} is not supported (use "
-                     f"None, 'fro', 1, 2 for vectors, or inf)")
+    axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis, x.ndim,
+                     "norm")
+    if len(axes) == 1 and ord == 2 or len(axes) == 2 and ord == "fro":
+        return sqrt(sum(x * x, axis=axes, keepdims=keepdims))
+    if len(axes) == 1 and ord in (1, np.inf):
+        reduce = sum if ord == 1 else max
+        return reduce(abs(x), axis=axes, keepdims=keepdims)
+    if len(axes) == 2 and ord in (1, np.inf):
+        inner, outer = axes if ord == 1 else axes[::-1]
+        out = max(sum(abs(x), axis=inner, keepdims=True), axis=outer,
+                  keepdims=True)
+        return out if keepdims else squeeze(out, axes)
+    raise ValueError(f"pycg.ops.norm: ord={ord!r} over {len(axes)} axes is "
+                     f"not supported (vectors: None, 1, 2, inf; matrices: "
+                     f"None, 'fro', 1, inf)")
 
 
 def _square(op, x):

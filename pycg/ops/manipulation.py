@@ -71,6 +71,8 @@ def _index_key(index):
     for p in parts:
         if isinstance(p, _slice):
             out.append(("s", p.start, p.stop, p.step))
+        elif isinstance(p, bool):
+            return None   # a bool indexes as a mask, yet True == 1 as a key
         elif p is None or p is Ellipsis or isinstance(p, (int, np.integer)):
             out.append(p if p is not Ellipsis else "...")
         else:
@@ -94,9 +96,10 @@ def getitem(x, index):
 
 def slice(inputs, start_indices, shape):
     """The block of `shape` starting at `start_indices`."""
-    idx = tuple(_slice(int(s), int(s) + int(n))
-                for s, n in zip(start_indices, shape))
-    return _pick("slice", inputs, lambda grid: grid[idx], ("slice", idx))
+    starts = tuple(int(s) for s in start_indices)
+    sizes = tuple(int(n) for n in shape)
+    idx = tuple(_slice(s, s + n) for s, n in zip(starts, sizes))
+    return _pick("slice", inputs, lambda grid: grid[idx], (starts, sizes))
 
 
 def take(x, indices, axis=None):

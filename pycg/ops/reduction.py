@@ -3,6 +3,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops._dispatch import apply, apply_nograd, as_tensor, norm_axis
+from pycg.tensor import is_float
 
 
 def _reduce(name, x, axis, keepdims):
@@ -33,8 +34,12 @@ def min(x, axis=None, keepdims=False, initial=None):
 
 
 def mean(x, axis=None, keepdims=False):
-    """Arithmetic mean over `axis`."""
+    """Arithmetic mean over `axis` (integers and bools average as floatx)."""
     x = as_tensor(x, "mean")
+    if not is_float(x.dtype):
+        from pycg import config
+        from pycg.ops.creation import cast
+        x = cast(x, config.floatx())
     axes = norm_axis(axis, x.ndim, "mean")
     n = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))
     return sum(x, axes, keepdims) * (1.0 / n if n else float("nan"))
