@@ -24,8 +24,10 @@ bench: setup
 	bash bench/setup_peers.sh
 	$(PY) bench/run.py
 
+# Longer fuzz and soak runs than `make test` affords (about 20 minutes).
 soak: setup
-	PYCG_SOAK=1 $(PY) -m pytest -q tests -k "soak or fuzz or leak"
+	PYCG_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/test_fuzz.py \
+	  tests/test_reliability.py tests/test_hostile.py
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 

@@ -4,6 +4,8 @@ Every public op goes through `apply` (differentiable) or `apply_nograd`.
 Dtype promotion for binary ops lives here too: Python numbers are weakly
 typed (they take the tensor's dtype), two tensors promote as NumPy does.
 """
+import functools
+import itertools
 import numbers
 
 import numpy as np
@@ -23,6 +25,23 @@ def defvjp(name, *fns, broadcast=False):
         raise ValueError(f"pycg: a VJP for {name!r} is registered twice")
     fns = tuple(fn if fn is not None else _no_grad for fn in fns)
     RULES[name] = Rule(name, fns, broadcast)
+
+
+def defvjp_each(name, fn):
+    """Register the VJP of an op with any number of inputs: fn(i, upstream,
+    output, *inputs, **params) gives the gradient for input i."""
+    defvjp(name)
+    RULES[name].fns = _PerInput(fn)
+
+
+class _PerInput:
+    """fns of a variadic rule: the backward loop zips it with the inputs."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __iter__(self):
+        return (functools.partial(self.fn, i) for i in itertools.count())
 
 
 def _no_grad(*_, **__):

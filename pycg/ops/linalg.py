@@ -22,7 +22,7 @@ def matmul(x1, x2):
         b = reshape(b, b.shape + (1,))
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(
-            f"pycg.ops.matmul: shapes {x_shape(x1)} and {x_shape(x2)} are "
+            f"pycg.ops.matmul: shapes {np.shape(x1)} and {np.shape(x2)} are "
             f"incompatible ({a.shape[-1]} != {b.shape[-2]})")
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
@@ -40,16 +40,6 @@ def matmul(x1, x2):
     if squeeze_b:
         out = squeeze(out, -1)
     return out
-
-
-def x_shape(x):
-    return getattr(x, "shape", np.shape(x))
-
-
-def _mT(x):
-    perm = list(range(x.ndim))
-    perm[-1], perm[-2] = perm[-2], perm[-1]
-    return transpose(x, perm)
 
 
 def dot(x1, x2):
@@ -73,9 +63,8 @@ def tensordot(x1, x2, axes=2):
         ax_a = list(range(a.ndim - int(axes), a.ndim))
         ax_b = list(range(int(axes)))
     else:
-        ax_a, ax_b = ([int(i) % max_(a.ndim, 1) for i in np.atleast_1d(v)]
-                      for v in axes)
-        ax_b = [i % max_(b.ndim, 1) for i in ax_b]
+        ax_a = [int(i) % a.ndim for i in np.atleast_1d(axes[0])]
+        ax_b = [int(i) % b.ndim for i in np.atleast_1d(axes[1])]
     for i, j in zip(ax_a, ax_b):
         if a.shape[i] != b.shape[j]:
             raise ValueError(
@@ -88,10 +77,6 @@ def tensordot(x1, x2, axes=2):
     b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
     return reshape(matmul(a2, b2), [a.shape[i] for i in free_a] +
                    [b.shape[i] for i in free_b])
-
-
-def max_(a, b):
-    return a if a > b else b
 
 
 def outer(x1, x2):

@@ -5,7 +5,6 @@ written with pycg ops so that it is itself differentiable (higher order).
 Broadcasting is undone by the backward loop for rules registered with
 broadcast=True, never inside a rule.
 """
-import itertools
 import math
 from functools import partial
 
@@ -17,8 +16,7 @@ from pycg.ops import linalg as L
 from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
-from pycg.ops._dispatch import RULES, defvjp
-from pycg.tape import Rule
+from pycg.ops._dispatch import defvjp, defvjp_each
 from pycg.tensor import is_float
 
 
@@ -212,21 +210,9 @@ defvjp("logabsdet", lambda g, ans, x: _scalar_of_matrix(g) * _mT(L.inv(x)))
 defvjp("solve", _solve_a, _solve_b)
 
 
-# ---- ops with any number of inputs ------------------------------------------
-class _PerIndex:
-    """fns for a variadic op: fn(i, ...) for input i."""
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __iter__(self):
-        return (partial(self.fn, i) for i in itertools.count())
-
-
-RULES["concatenate"] = Rule("concatenate", (), False)
-RULES["concatenate"].fns = _PerIndex(_concatenate)
-RULES["einsum"] = Rule("einsum", (), False)
-RULES["einsum"].fns = _PerIndex(_einsum)
+# ---- ops with any number of inputs -----------------------------------------------
+defvjp_each("concatenate", _concatenate)
+defvjp_each("einsum", _einsum)
 
 
 # ---- broadcasting, undone in one place ----------------------------------------
