@@ -292,7 +292,11 @@ class GradientTape:
                         f"{t.shape}")
             prev = seeds.get(t._id)
             seeds[t._id] = og if prev is None else prev + og
-        source_ids = {s._id for s in srcs if is_float(s.dtype)}
+        # only what this tape tracks can have a gradient (TensorFlow's rule:
+        # an unwatched source, or a variable under watch_accessed_variables
+        # =False, gets None even when it fed a recorded op)
+        source_ids = {s._id for s in srcs
+                      if s._id in self._ids and is_float(s.dtype)}
         paused = self in _tls.tapes
         if paused:
             i = _tls.tapes.index(self)

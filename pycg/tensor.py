@@ -141,9 +141,10 @@ class Variable(Tensor):
         """Set the value (same shape; cast to the variable's dtype)."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
+            who = f"variable {self.name!r}" if self.name else "the variable"
             raise ValueError(
                 f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"the variable {self.name or ''} has shape {self.shape}")
+                f"{who} has shape {self.shape}")
         self._value  # noqa: B018  (moves the storage to the active backend)
         self._store = self._kernels.assign(self._store, new._value)
         return self
@@ -207,14 +208,11 @@ def convert_to_tensor(value, dtype=None):
 
 
 def _moved(t, K):
-    """`t` on backend K, keeping its identity: a tape that watches it, or
-    records a variable read, still knows it after a backend switch."""
-    value = K.convert(_backend(t._value).to_numpy(t._value))
-    if isinstance(t, Variable):
-        t._value = value   # a variable's storage moves, as in assign
-        return t
+    """`t` on backend K, keeping its identity: a tape that watches it still
+    knows it after a backend switch."""
     moved = Tensor.__new__(Tensor)
-    moved._value, moved._id = value, t._id
+    moved._value = K.convert(_backend(t._value).to_numpy(t._value))
+    moved._id = t._id
     return moved
 
 

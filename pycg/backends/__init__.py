@@ -9,6 +9,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 NAMES = ("tensorflow", "numpy")
 active = None
+# dtype objects of every loaded backend that are floating (each backend adds
+# its own when it loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
+FLOAT_DTYPES = set()
 
 
 def load(name):

@@ -3,7 +3,11 @@ import math
 
 import numpy as np
 
+from pycg import backends as _registry  # noqa: E402
+
 name = "numpy"
+_registry.FLOAT_DTYPES.update(
+    np.dtype(d) for d in ("float16", "float32", "float64"))
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -33,9 +37,6 @@ def scalar_like(number, x):
     key = (number, type(number), dt)
     c = _scalars.get(key)
     if c is None:
-        if dt.kind in "iub" and type(number) is float and \
-                not number.is_integer():
-            return np.float32(number)
         if len(_scalars) > 4096:
             _scalars.clear()
         c = _scalars[key] = dt.type(number)

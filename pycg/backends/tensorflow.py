@@ -10,7 +10,11 @@ import tensorflow as tf  # noqa: E402
 
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
 
+from pycg import backends as _registry  # noqa: E402
+
 tnp = tf.experimental.numpy
+_registry.FLOAT_DTYPES.update(
+    (tf.float16, tf.bfloat16, tf.float32, tf.float64))
 name = "tensorflow"
 _scalars = {}
 
@@ -47,9 +51,6 @@ def scalar_like(number, x):
     key = (number, type(number), dt)
     c = _scalars.get(key)
     if c is None:
-        if dt.is_integer and type(number) is float and \
-                not number.is_integer():
-            return scalar(number, np.float32)
         if len(_scalars) > 4096:
             _scalars.clear()
         with tf.init_scope():  # eager even while tracing: safe to reuse

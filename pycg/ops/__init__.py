@@ -9,7 +9,8 @@ import sys as _sys
 from pycg import tape as _tape
 from pycg.ops import vjps as _vjps
 from pycg.ops.creation import (arange, cast, convert_to_numpy,
-                               convert_to_tensor, eye, full, full_like, ones,
+                               convert_to_tensor, eye, full, full_like,
+                               linspace, ones,
                                ones_like, shape, stop_gradient, zeros,
                                zeros_like, _one_hot_flat)
 from pycg.ops.elementwise import (abs, add, arccos, arcsin, arctan, arctan2,
@@ -40,7 +41,8 @@ _tape.unbroadcast = _vjps.unbroadcast
 _tape.array_ops = _sys.modules[__name__]
 _install_operators()
 
-__all__ = sorted(n for n in dir() if not n.startswith("_"))
+__all__ = sorted(n for n, v in list(globals().items())
+                 if not n.startswith("_") and callable(v))
 
 
 def __getattr__(name):

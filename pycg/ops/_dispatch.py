@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from pycg import backends
+from pycg.backends import FLOAT_DTYPES
 from pycg.tape import Rule, _tls, record
 from pycg.tensor import Tensor, convert_to_tensor
 
@@ -82,16 +83,6 @@ def _to_floatx(x):
     return cast(x, config.floatx())
 
 
-def _floats():
-    import numpy as np
-    out = set(np.dtype(d) for d in ("float16", "float32", "float64"))
-    try:
-        import tensorflow as tf
-        out |= {tf.float16, tf.float32, tf.float64, tf.bfloat16}
-    except ImportError:
-        pass
-    return frozenset(out)
-
 
 def promote(x, y, op):
     """Two tensors of one dtype; Python numbers take the other's dtype."""
@@ -111,10 +102,9 @@ def promote(x, y, op):
 
 
 def _needs_float(t, number):
-    """A non-integer Python float next to an integer tensor: Keras makes the
-    result floatx."""
-    return type(number) is float and t._value.dtype not in FLOATS and \
-        not number.is_integer()
+    """A Python float next to an integer or bool tensor: Keras makes the
+    result floatx, whatever the float's value."""
+    return type(number) is float and t._value.dtype not in FLOAT_DTYPES
 
 
 def _promote_slow(x, y, op):
@@ -131,10 +121,19 @@ def _promote_slow(x, y, op):
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
     if dx != dy:
-        dt = np.result_type(dx, dy)
+        dt = result_dtype(dx, dy)
         from pycg.ops.creation import cast
         x, y = cast(x, dt), cast(y, dt)
     return x, y
+
+
+def result_dtype(*dtypes):
+    """Keras' promotion: the widest float if any operand is a float (int32
+    with float32 stays float32), else NumPy's rule for ints and bools."""
+    floats = [np.dtype(d) for d in dtypes if np.dtype(d).kind == "f"]
+    if floats:
+        return max(floats, key=lambda d: d.itemsize)
+    return np.result_type(*dtypes)
 
 
 def check_broadcast(op, x, y):
@@ -157,7 +156,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
         if type(x) is not Tensor or \
                 type(x._value) not in backends.active.types:
             x = as_tensor(x, name)
-        if float_only and x._value.dtype not in FLOATS:
+        if float_only and x._value.dtype not in FLOAT_DTYPES:
             x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
         if _tls.active:
@@ -218,5 +217,3 @@ def norm_axis(axis, ndim, op):
         out.append(a % ndim if ndim else 0)
     return tuple(out)
 
-
-FLOATS = _floats()

@@ -3,7 +3,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, norm_axis,
-                                promote)
+                                promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, sqrt
 from pycg.ops.reduction import max, sum
 from pycg.ops.manipulation import expand_dims, reshape, squeeze, transpose
@@ -101,7 +101,7 @@ def einsum(subscripts, *operands):
         raise ValueError(f"pycg.ops.einsum: {subscripts!r} names "
                          f"{len(lhs.split(','))} operands, got {len(ops_)}")
     if len(ops_) > 1:
-        dt = np.result_type(*[o.dtype for o in ops_])
+        dt = result_dtype(*[o.dtype for o in ops_])
         from pycg.ops.creation import cast
         ops_ = [cast(o, dt) for o in ops_]
     try:

@@ -10,7 +10,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import apply, as_tensor, norm_axis
+from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
 from pycg.ops.creation import cast
 from pycg.tensor import Tensor
 
@@ -222,7 +222,7 @@ def concatenate(xs, axis=0):
     xs = tuple(as_tensor(x, "concatenate") for x in xs)
     if not xs:
         raise ValueError("pycg.ops.concatenate: needs at least one tensor")
-    dt = np.result_type(*[x.dtype for x in xs])
+    dt = result_dtype(*[x.dtype for x in xs])
     xs = tuple(cast(x, dt) for x in xs)
     (ax,) = norm_axis(axis, xs[0].ndim, "concatenate")
     for x in xs[1:]:
