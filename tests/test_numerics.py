@@ -179,3 +179,11 @@ def test_a_cast_sends_the_gradient_back_in_the_source_dtype(backend):
     g = tape.gradient(y, x)
     assert g.dtype == np.float16
     np.testing.assert_array_equal(g.numpy(), [3.0, 4.0])
+
+
+def test_cached_scalar_constants_keep_the_sign_of_zero(backend):
+    # 1 / (-0.0) is -inf and 1 / 0.0 is inf, whichever zero was used first
+    one = pycg.constant(1.0)
+    assert float(ops.divide(1.0, one * -0.0)) == -math.inf
+    assert float(ops.divide(1.0, one * 0.0)) == math.inf
+    assert float(ops.divide(1.0, ops.add(one * 0.0, -0.0))) == math.inf

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 import tensorflow as tf
+from tensorflow.python.ops import gen_math_ops as tf_raw
 
 import pycg
 from pycg import ops
+from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
 from pycg.ops.vjps import NON_DIFFERENTIABLE
@@ -266,6 +268,11 @@ CASES = {
                      (normal(3, 2),)),
                 Case(lambda x: x[..., 1, None], lambda x: x[..., 1, None],
                      (normal(2, 3),))],
+    # fused kernels: y and dy always share a shape (no broadcasting)
+    "_tanh_grad": binary(E._tanh_grad, tf_raw.tanh_grad,
+                         shapes=((2, 3), (2, 3))),
+    "_sigmoid_grad": binary(E._sigmoid_grad, tf_raw.sigmoid_grad,
+                            shapes=((2, 3), (2, 3))),
     "_gather": unary(lambda x: S._gather(x, POSITIONS),
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),

@@ -34,7 +34,7 @@ _scalars = {}
 def scalar_like(number, x):
     """`number` as a scalar of x's dtype (a weakly typed Python number)."""
     dt = x.dtype
-    key = (number, type(number), dt)
+    key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:
         if len(_scalars) > 4096:
@@ -130,6 +130,14 @@ def relu(x):
 
 def erf(x):
     return np.asarray(_erf(x), dtype=np.asarray(x).dtype)[()]
+
+
+def tanh_grad(y, dy):
+    return dy * (1 - y * y)
+
+
+def sigmoid_grad(y, dy):
+    return dy * y * (1 - y)
 
 
 def clip(x, lo, hi):

@@ -33,28 +33,34 @@ def convert(value, dtype=None):
     return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
 
 
+def _constant(value, dtype):
+    # eager even while tracing, so the cache is safe to reuse in any graph;
+    # from a NumPy array, because tf.constant's own scalar cache returns a
+    # cached -0.0 for 0.0
+    with tf.init_scope():
+        return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
+
+
 def scalar(value, dtype):
     """A cached constant: converting a Python number costs ~30 us."""
-    key = (value, dtype)
+    key = (value, dtype) if value else (repr(value), dtype)
     c = _scalars.get(key)
     if c is None:
         if len(_scalars) > 4096:
             _scalars.clear()
-        with tf.init_scope():  # eager even while tracing: safe to reuse
-            c = _scalars[key] = tf.constant(value, dtype=dtype)
+        c = _scalars[key] = _constant(value, dtype)
     return c
 
 
 def scalar_like(number, x):
     """`number` as a cached constant of x's dtype (weakly typed)."""
     dt = x.dtype
-    key = (number, type(number), dt)
+    key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:
         if len(_scalars) > 4096:
             _scalars.clear()
-        with tf.init_scope():  # eager even while tracing: safe to reuse
-            c = _scalars[key] = tf.constant(number, dtype=dt)
+        c = _scalars[key] = _constant(number, dt.as_numpy_dtype)
     return c
 
 
@@ -118,6 +124,10 @@ power = _gen._pow
 maximum = _gen.maximum
 minimum = _gen.minimum
 arctan2 = _gen.atan2
+
+
+tanh_grad = _gen.tanh_grad      # TensorFlow's fused gradient kernels
+sigmoid_grad = _gen.sigmoid_grad
 
 
 def divide(x, y):

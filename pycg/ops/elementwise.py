@@ -47,6 +47,10 @@ greater = binary("greater", grad=False)
 greater_equal = binary("greater_equal", grad=False)
 logical_and = binary("logical_and", grad=False)
 logical_or = binary("logical_or", grad=False)
+# fused backward kernels (one op instead of three, as TensorFlow does); they
+# are ops with rules of their own, so higher derivatives go through them
+_tanh_grad = binary("_tanh_grad", "tanh_grad")
+_sigmoid_grad = binary("_sigmoid_grad", "sigmoid_grad")
 
 
 def round(x, decimals=0):

@@ -45,9 +45,9 @@ defvjp("arccos", lambda g, ans, x: -g * E.rsqrt(1 - x * x))
 defvjp("arctan", lambda g, ans, x: g / (1 + x * x))
 defvjp("sinh", lambda g, ans, x: g * E.cosh(x))
 defvjp("cosh", lambda g, ans, x: g * E.sinh(x))
-defvjp("tanh", lambda g, ans, x: g * (1 - ans * ans))
+defvjp("tanh", lambda g, ans, x: E._tanh_grad(ans, g))
 defvjp("erf", lambda g, ans, x: g * (2 / math.sqrt(math.pi)) * E.exp(-x * x))
-defvjp("sigmoid", lambda g, ans, x: g * ans * (1 - ans))
+defvjp("sigmoid", lambda g, ans, x: E._sigmoid_grad(ans, g))
 defvjp("softplus", lambda g, ans, x: g * N.sigmoid(x))
 defvjp("relu", lambda g, ans, x: E.where(E.greater(x, 0), g, 0))
 defvjp("sign", _zero)
@@ -88,6 +88,10 @@ defvjp("arctan2", partial(_arctan2, which=0), partial(_arctan2, which=1),
        broadcast=True)
 defvjp("logaddexp", lambda g, ans, x, y: g * E.exp(x - ans),
        lambda g, ans, x, y: g * E.exp(y - ans), broadcast=True)
+defvjp("_tanh_grad", lambda g, ans, y, dy: -2 * g * dy * y,
+       lambda g, ans, y, dy: E._tanh_grad(y, g))
+defvjp("_sigmoid_grad", lambda g, ans, y, dy: g * dy * (1 - 2 * y),
+       lambda g, ans, y, dy: E._sigmoid_grad(y, g))
 defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
        lambda g, ans, c, x, y: E.where(c, 0, g), broadcast=True)
 
