@@ -9,16 +9,18 @@ this very interpreter. Two facts about that pair shape everything here:
   live in R, any R evaluation through plain rpy2 calls may abort the process
   ("Fatal Python error ... GIL is released"). A call into R made by calling a
   reticulate-wrapped R function from Python holds the GIL all along, and the
-  collector is then safe. So rpy2 is used only to start R and to run one
-  start-up expression; that expression hands Python a reticulate-wrapped
-  dispatcher (pycg/_r_bridge.R), and every later call into R goes through
-  it, or through R functions it returned, wrapped the same way.
+  collector is then safe. So rpy2 is used only to start R and to parse one
+  start-up expression, which is evaluated holding the GIL (through ctypes)
+  and hands Python a reticulate-wrapped dispatcher (pycg/_r_bridge.R); every
+  later call into R goes through it, or through R functions it returned,
+  wrapped the same way.
 
 * The exit abort. rpy2 registers `endr` with atexit; it runs R's exit
   finalizers and a last garbage collection with the GIL released, so once
   reticulate has started it aborts the interpreter at exit with
-  "PyThreadState_Get: the function must be called with the GIL held" (and
-  current reticulate, from 1.43, hangs there instead). The start-up removes
+  "PyThreadState_Get: the function must be called with the GIL held"
+  (current reticulate, from 1.43, is reported to hang there instead). The
+  start-up removes
   that handler and registers `_end_session`, which runs, through the
   dispatcher and so with the GIL held, the parts of R's shutdown that matter
   outside the process: `.Last`, closing graphics devices, removing R's
@@ -36,8 +38,9 @@ import threading
 LOCK = threading.RLock()
 _BRIDGE_R = os.path.join(os.path.dirname(__file__), "_r_bridge.R")
 _INSTALL_HINT = (
-    "pycg.r needs R and the Python package rpy2 (pip install 'pycg[r]'); "
-    "in a checkout of pycg, `make test` installs both")
+    "pycg.r needs R with the R packages reticulate and pycg, and the Python "
+    "package rpy2 (pip install 'pycg[r]'); in a checkout of pycg, `make "
+    "test` installs them all")
 
 _received = []
 
@@ -73,16 +76,47 @@ def _start():
     atexit.register(_end_session)
     argv, path = sys.argv[:], sys.path[:]
     try:
-        ri.evalr(_start_up_code())
-    except embedded.RRuntimeError as e:
-        raise ImportError(f"pycg.r could not start: {e}\n{_INSTALL_HINT}, "
-                          f"and the R package with R CMD INSTALL -l "
-                          f"{_venv_r_library()} <pycg checkout>") from e
+        error = _eval_holding_the_gil(ri, _start_up_code())
     finally:  # reticulate's start-up resets both for the process it embeds
         sys.argv[:], sys.path[:] = argv, path
+    if error:
+        raise ImportError(f"pycg.r could not start R: {error}\n"
+                          f"{_INSTALL_HINT} (the R package alone: R CMD "
+                          f"INSTALL -l {_venv_r_library()} <pycg checkout>)")
     if not _received:
-        raise ImportError("pycg.r: R started but did not hand over the "
-                          "bridge; is reticulate installed in R?")
+        raise ImportError(f"pycg.r: R started but did not hand over the "
+                          f"bridge. {_INSTALL_HINT}")
+
+
+def _eval_holding_the_gil(ri, code):
+    """Evaluate R code in R's global environment without releasing the GIL
+    (rpy2's calls release it; a ctypes.PyDLL call does not), so that the
+    start-up, which attaches Python to R, is safe from the GC abort too.
+    Returns R's error message, or None."""
+    import ctypes
+    import platform
+
+    from rpy2 import situation
+    from rpy2.rinterface_lib import openrlib
+
+    lib = ctypes.PyDLL(situation.get_rlib_path(openrlib.R_HOME,
+                                               platform.system()))
+    lib.R_tryEvalSilent.restype = ctypes.c_void_p
+    lib.R_tryEvalSilent.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                    ctypes.POINTER(ctypes.c_int)]
+    lib.R_curErrorBuf.restype = ctypes.c_char_p
+
+    def address(sexp):
+        return int(openrlib.ffi.cast("uintptr_t", sexp.__sexp__._cdata))
+
+    expr = ri.parse(code)  # kept alive (and so protected) by rpy2
+    failed = ctypes.c_int(0)
+    for i in range(len(expr)):
+        lib.R_tryEvalSilent(address(expr[i]), address(ri.globalenv),
+                            ctypes.byref(failed))
+        if failed.value:
+            return lib.R_curErrorBuf().decode(errors="replace").strip()
+    return None
 
 
 def _set_env(name, value):
@@ -97,9 +131,6 @@ def _venv_r_library():
 
 
 def _start_up_code():
-    # Everything before env$start() runs while no Python object lives in R,
-    # so R's collector is still harmless; gc() leaves the heap room enough
-    # that start() (which attaches Python) triggers no collection.
     return f"""local({{
       lib <- {_r_string(_venv_r_library())}
       r_libs <- strsplit(Sys.getenv("R_LIBS"), .Platform$path.sep)[[1L]]
@@ -108,7 +139,6 @@ def _start_up_code():
       suppressPackageStartupMessages(library(pycg))
       env <- new.env(parent = baseenv())
       sys.source({_r_string(_BRIDGE_R)}, envir = env, keep.source = FALSE)
-      invisible(gc())
       env$start()
     }})"""
 

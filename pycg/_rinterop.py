@@ -5,16 +5,21 @@ travel as raw bytes: R sends `{ARRAY_KEY: bytearray, "shape": [...], "dtype":
 "float64" | "int32" | "bool" | "complex128"}` (column-major bytes), 1-based
 index tensors as `{INDEX_KEY: tensor}` and tuples as `{TUPLE_KEY: [...]}`;
 `to_r` answers a tuple `(bytearray, shape, kind)` that R reads back with
-readBin(). Every R wrapper is one call to `call`, which decodes its
-arguments, runs the op and hands back either the result or a `Failure`
-(R re-raises it as an R error).
+readBin().
+
+Every function R calls here is `_guarded`: it decodes its arguments and
+returns a `Failure` instead of raising, so R re-raises a short R error.
+Ops and pycg functions are named by strings, because every Python object R
+passes as an argument costs reticulate an R-level S3 dispatch.
 """
+import functools
 import inspect
 import traceback
 
 import numpy as np
 
 import pycg
+from pycg._r_session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.tensor import Tensor
 
 ARRAY_KEY = "__pycg_r_array__"
@@ -22,15 +27,44 @@ INDEX_KEY = "__pycg_r_index__"
 TUPLE_KEY = "__pycg_r_tuple__"
 _R_TYPES = {"float64": "<f8", "int32": "<i4", "bool": "<i4",
             "complex128": "<c16"}
+_SIGNATURES = {}
 
 
 class Failure:
-    """An exception caught in `call`, handed to R as a value."""
+    """An exception caught for R, handed over as a value."""
 
     def __init__(self, exc):
         self.type = type(exc).__name__
         self.message = str(exc)
         self.traceback = "".join(traceback.format_exception(exc))
+
+
+def _guarded(fn):
+    """fn on decoded arguments; an exception becomes a Failure."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        try:
+            return fn(*[_decode(a) for a in args],
+                      **{k: _decode(v) for k, v in kwargs.items()})
+        except Exception as exc:  # R turns the Failure into an R error
+            return Failure(exc)
+    return guarded
+
+
+def _decode(x):
+    if type(x) is dict:
+        if ARRAY_KEY in x:
+            return from_r(x[ARRAY_KEY], x["shape"], x["dtype"])
+        if INDEX_KEY in x:
+            return pycg.ops.subtract(pycg.convert_to_tensor(x[INDEX_KEY]), 1)
+        if TUPLE_KEY in x:
+            return tuple(_decode(v) for v in x[TUPLE_KEY])
+        return {k: _decode(v) for k, v in x.items()}
+    if type(x) is list:
+        return [_decode(v) for v in x]
+    if type(x) is tuple:
+        return tuple(_decode(v) for v in x)
+    return x
 
 
 def from_r(buf, shape, dtype):
@@ -40,6 +74,7 @@ def from_r(buf, shape, dtype):
     return pycg.convert_to_tensor(a)
 
 
+@_guarded
 def to_r(x):
     """(bytes, shape, kind) of a tensor, array or number for R's readBin:
     kind is "double", "integer", "logical" or "complex"."""
@@ -62,74 +97,89 @@ def to_r(x):
     return bytearray(np.asfortranarray(a).T), list(a.shape), kind
 
 
-def _decode(x):
-    if type(x) is dict:
-        if ARRAY_KEY in x:
-            return from_r(x[ARRAY_KEY], x["shape"], x["dtype"])
-        if INDEX_KEY in x:
-            return pycg.ops.subtract(pycg.convert_to_tensor(x[INDEX_KEY]), 1)
-        if TUPLE_KEY in x:
-            return tuple(_decode(v) for v in x[TUPLE_KEY])
-        return {k: _decode(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_decode(v) for v in x]
-    if type(x) is tuple:
-        return tuple(_decode(v) for v in x)
-    return x
+@_guarded
+def call_op(name, /, *args, **kwargs):
+    """pycg.ops.<name>(*args, **kwargs)."""
+    return getattr(pycg.ops, name)(*args, **kwargs)
 
 
-def decode(x):
-    """The Python value of an argument marshalled by R/convert.R."""
-    return _decode(x)
+@_guarded
+def call_op_index(name, /, *args, **kwargs):
+    """pycg.ops.<name>(...) for ops returning 0-based indices: adds 1 to the
+    output (to each output of a tuple), for R."""
+    out = getattr(pycg.ops, name)(*args, **kwargs)
+    if isinstance(out, (tuple, list)):
+        return tuple(pycg.ops.add(o, 1) for o in out)
+    return pycg.ops.add(out, 1)
 
 
-def call(fn, *args, **kwargs):
-    """fn(*args, **kwargs) on decoded arguments, or a Failure."""
-    try:
-        return fn(*[_decode(a) for a in args],
-                  **{k: _decode(v) for k, v in kwargs.items()})
-    except Exception as exc:  # R turns the Failure into an R error
-        return Failure(exc)
+@_guarded
+def call_core(name, /, *args, **kwargs):
+    """pycg.<name>(*args, **kwargs); `name` may be dotted, e.g.
+    "config.backend"."""
+    return functools.reduce(getattr, name.split("."), pycg)(*args, **kwargs)
 
 
-def call_index(fn, which, *args, **kwargs):
-    """Like `call`, for ops returning 0-based indices: adds 1 to the output
-    (to output `which` of a tuple, or to every one when `which` is None),
-    for R."""
-    out = call(fn, *args, **kwargs)
-    if isinstance(out, Failure):
-        return out
-    try:
-        if which is None and isinstance(out, (tuple, list)):
-            return tuple(pycg.ops.add(o, 1) for o in out)
-        if which is None:
-            return pycg.ops.add(out, 1)
-        if isinstance(out, (tuple, list)):
-            out = list(out)
-            out[which] = pycg.ops.add(out[which], 1)
-            return tuple(out)
-        return pycg.ops.add(out, 1)
-    except Exception as exc:
-        return Failure(exc)
+@_guarded
+def call_method(obj, name, /, *args, **kwargs):
+    """obj.<name>(*args, **kwargs)."""
+    return getattr(obj, name)(*args, **kwargs)
 
 
-def r_function(fn, spec, name):
-    """An R function as a Python callable with signature `spec` and a name
-    that error messages can show."""
-    proxy = pycg.with_signature(fn, spec)
-    for attr in ("__name__", "__qualname__"):
-        try:
-            setattr(proxy, attr, name)
-        except (AttributeError, TypeError):
-            pass
-    return proxy
+def guard(fn):
+    """fn as R calls it: arguments decoded, exceptions as Failures."""
+    return _guarded(fn)
 
 
-def signature_of(fn):
-    """The signature string of a Python callable (tests use it)."""
-    return str(inspect.signature(fn))
+class RFunction:
+    """An R function (a reticulate callable) with the signature of its R
+    formals, which reticulate hides behind (*args, **kwargs), and a name for
+    error messages. The values it returns are decoded."""
+
+    def __init__(self, fn, signature, name):
+        self.fn = fn
+        self.__signature__ = signature
+        self.__name__ = self.__qualname__ = name
+
+    def __call__(self, *args, **kwargs):
+        with _R_LOCK:
+            return _decode(self.fn(*args, **kwargs))
 
 
+class RForward(RFunction):
+    """The forward function of an R op_custom_gradient: R returns
+    [output, grad_fn, grad_spec], grad_fn an R function whose signature is
+    grad_spec (None when grad_fn is already a Python callable)."""
+
+    def __call__(self, *args, **kwargs):
+        with _R_LOCK:
+            output, grad_fn, spec = self.fn(*args, **kwargs)
+        if spec is not None:
+            grad_fn = RFunction(grad_fn, _signature(spec), self.__name__)
+        return _decode(output), grad_fn
+
+
+@_guarded
+def r_function(fn, spec, name, kind="function"):
+    """An RFunction (kind "function") or RForward (kind "forward") for `fn`
+    with signature `spec`, in the spec language of pycg.with_signature."""
+    cls = RForward if kind == "forward" else RFunction
+    return cls(fn, _signature(spec), name)
+
+
+def _signature(spec):
+    sig = _SIGNATURES.get(spec)
+    if sig is None:
+        sig = _SIGNATURES[spec] = inspect.signature(
+            pycg.with_signature(_no_op, spec))
+    return sig
+
+
+def _no_op(*args, **kwargs):
+    return None
+
+
+@_guarded
 def r_subset(x, index, drop):
     """x[i, j, ...] with R's rules: 1-based positive indices select,
     negative ones exclude, logical ones mask (recycled), NULL (a missing
@@ -155,6 +205,7 @@ def r_subset(x, index, drop):
 
 def _r_positions(i, extent, axis):
     a = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
+    a = a.reshape(-1, order="F")  # an R matrix of indices reads by column
     if a.dtype == bool:
         if a.size > extent:
             raise IndexError(
@@ -164,7 +215,7 @@ def _r_positions(i, extent, axis):
     if a.dtype.kind not in "iuf":
         raise IndexError(f"pycg: indices must be numbers or logicals, "
                          f"got {a.dtype}")
-    a = np.trunc(a.reshape(-1)).astype(np.int64)
+    a = np.trunc(a).astype(np.int64)
     if (a > extent).any():
         raise IndexError(
             f"pycg: subscript out of bounds: index {a.max()} for an extent "
@@ -186,6 +237,7 @@ def r_ravel(x):
         ops.reshape(x, (-1,))
 
 
-def r_cumulative(fn, x):
+@_guarded
+def r_cumulative(name, x):
     """R's cumsum()/cumprod() on a tensor: along the column-major order."""
-    return fn(r_ravel(x), axis=0)
+    return getattr(pycg.ops, name)(r_ravel(x), axis=0)

@@ -1,0 +1,321 @@
+"""pycg.r: R functions called from Python, in this process, on the Python
+tape. The checks that could take the process down (threads) run in a fresh
+interpreter; tests/test_r_exit.py checks the exit."""
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+from r_bridge_helpers import require_r, run_python
+
+LOG1PEXP = """
+op_custom_gradient(function(x) {
+  e <- op_exp(x)
+  grad <- function(..., upstream = NULL) {
+    upstream <- upstream %||% ..1
+    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
+  }
+  tuple(op_log(1 + e), grad)
+})"""
+
+
+@pytest.fixture(scope="module")
+def r():
+    require_r()
+    import pycg.r
+    return pycg.r
+
+
+@pytest.fixture(scope="module")
+def log1pexp(r):
+    return r.function(LOG1PEXP)
+
+
+def values(t):
+    return np.asarray(t.numpy()).tolist()
+
+
+# ---- values across the boundary ---------------------------------------------
+
+def test_a_tensor_reaches_r_as_the_same_python_object(r, backend):
+    x = pycg.constant([1.0, 2.0])
+    same = r.function("function(x) list(x, x, reticulate::py_id(x))")
+    back, again, seen_id = same(x)
+    assert back is x and again is x
+    assert int(seen_id) == id(x)
+
+
+def test_tensors_inside_lists_and_dicts_keep_their_identity(r):
+    x, y = pycg.constant(1.0), pycg.constant(2.0)
+    out = r.function("function(l, d) list(l = l, d = d)")([x, y], {"k": y})
+    assert out["l"][0] is x and out["l"][1] is y and out["d"]["k"] is y
+
+
+@pytest.mark.parametrize("value, r_class", [
+    (1.5, "numeric"), (2, "integer"), (2 ** 40, "numeric"), (True, "logical"),
+    ("text", "character"), (None, "NULL"), (1 + 2j, "complex")])
+def test_python_scalars_become_r_scalars(r, value, r_class):
+    assert r.call("class", value) == r_class
+
+
+def test_a_large_python_int_keeps_its_value_in_r(r):
+    assert float(r.function("function(x) x")(2 ** 40)) == 2.0 ** 40
+
+
+def test_numpy_arrays_become_r_arrays_with_the_same_elements(r):
+    a = np.arange(6.0).reshape(2, 3)
+    inspect_r = r.function("function(m) c(dim(m), m[2, 3], m[1, 2])")
+    assert values(inspect_r(a)) == [2, 3, 5.0, 1.0]
+    b = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    back = r.function("function(a) a")(b)
+    assert back.dtype == "int32" and np.array_equal(back.numpy(), b)
+    assert r.call("is.logical", np.array([True, False])).numpy()
+
+
+def test_a_1d_array_becomes_an_r_vector(r):
+    assert values(r.function("function(v) length(dim(v))")(
+        np.array([1.0, 2.0]))) == 0
+
+
+def test_an_r_matrix_becomes_a_tensor_with_r_layout(r):
+    m = r.eval("matrix(1:6, nrow = 2)")
+    assert m.shape == (2, 3) and m.dtype == "int32"
+    assert values(m) == [[1, 3, 5], [2, 4, 6]]
+    a = r.eval("array(as.double(1:24), c(2, 3, 4))")
+    assert np.array_equal(a.numpy(), np.arange(1.0, 25).reshape(
+        (2, 3, 4), order="F"))
+
+
+def test_an_r_number_becomes_a_0d_tensor_and_a_vector_a_1d_one(r):
+    assert r.eval("2.5").shape == () and float(r.eval("2.5")) == 2.5
+    assert values(r.eval("c(TRUE, FALSE)")) == [True, False]
+    assert r.eval("c(1, 2, 3)").shape == (3,)
+
+
+def test_r_lists_strings_and_null_become_python_values(r):
+    assert r.eval("NULL") is None
+    assert r.eval("'a'") == "a"
+    assert r.eval("c('a', 'b')") == ["a", "b"]
+    named = r.eval("list(a = 'x', b = NULL)")
+    assert named == {"a": "x", "b": None}
+    assert r.eval("list('x', 'y')") == ["x", "y"]
+
+
+def test_python_lists_and_dicts_become_r_lists(r):
+    describe = r.function(
+        "function(l) c(length(l), if (is.null(names(l))) '' else names(l))")
+    assert describe([1, "a", None]) == ["3", ""]
+    assert describe({"p": 1, "q": 2}) == ["2", "p", "q"]
+
+
+def test_an_r_integer_na_is_refused_with_the_fix(r):
+    with pytest.raises(r.RError, match="NA"):
+        r.eval("c(1L, NA)")
+
+
+def test_an_r_environment_is_refused_with_the_fix(r):
+    with pytest.raises(r.RError, match="environment.*convert it in R"):
+        r.eval("new.env()")
+
+
+# ---- functions, names and files ---------------------------------------------
+
+def test_call_finds_base_package_and_global_functions(r):
+    assert float(r.call("sum", 1, 2, 3)) == 6
+    x = pycg.constant(2.0)
+    assert float(r.call("pycg::op_add", x, 1)) == 3.0
+    r.eval("pycg_bridge_twice <- function(v) 2 * v")
+    assert float(r.call("pycg_bridge_twice", 4)) == 8.0
+
+
+def test_keyword_arguments_bind_by_name(r):
+    minus = r.function("function(a, b) a - b")
+    assert float(minus(b=1, a=5)) == 4.0
+
+
+def test_an_r_function_shows_its_r_formals_as_its_signature(r):
+    fn = r.function("function(x, y = 2, ..., upstream = NULL) x")
+    assert str(inspect.signature(fn)) == "(x, y=None, *args, upstream=None)"
+
+
+def test_function_wants_code_whose_value_is_a_function(r):
+    with pytest.raises(TypeError, match="must evaluate to a function, got"):
+        r.function("1 + 1")
+
+
+def test_source_returns_the_functions_a_file_defines(r, tmp_path):
+    path = tmp_path / "rules.R"
+    path.write_text("scale_by <- 3\n"
+                    "triple <- function(x) x * scale_by\n"
+                    "half <- function(x) x / 2\n")
+    funs = r.source(path)
+    assert sorted(funs) == ["half", "triple"]
+    assert float(funs["triple"](2.0)) == 6.0
+    assert funs["half"].__name__ == "half"
+
+
+def test_source_of_a_missing_file_names_it(r, tmp_path):
+    with pytest.raises(FileNotFoundError, match="no-such.R"):
+        r.source(tmp_path / "no-such.R")
+
+
+# ---- errors and warnings ----------------------------------------------------
+
+def test_an_r_error_raises_rerror_with_the_r_message(r):
+    with pytest.raises(r.RError, match="bad input") as info:
+        r.function("function() stop('bad input')")()
+    assert "simpleError" in info.value.classes
+
+
+def test_an_unknown_r_function_name_is_an_rerror(r):
+    with pytest.raises(r.RError, match="no_such_function"):
+        r.call("no_such_function")
+
+
+def test_a_python_exception_inside_r_comes_out_as_itself(r):
+    class Refused(Exception):
+        pass
+
+    def refuse(v):
+        raise Refused("not this one")
+
+    with pytest.raises(Refused, match="not this one"):
+        r.function("function(f) f(1)")(refuse)
+
+
+def test_a_python_callable_is_an_r_function_in_r(r):
+    twice = r.function("function(f, v) f(f(v))")
+    assert float(twice(lambda v: ops.multiply(v, 2.0), 3.0)) == 12.0
+
+
+def test_r_calling_python_calling_r_reenters_safely(r):
+    inner = r.function("function(x) x * 10")
+    outer = r.function("function(f, x) f(x) + 1")
+    assert float(outer(inner, pycg.constant(2.0))) == 21.0
+
+
+def test_an_r_warning_is_a_python_warning(r):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r.eval("warning('careful'); 1")
+    assert [str(w.message) for w in seen] == ["careful"]
+    assert seen[0].category is r.RWarning
+
+
+# ---- gradients --------------------------------------------------------------
+
+def test_ops_applied_in_r_are_recorded_on_the_python_tape(r, backend):
+    square_sum = r.function("function(x) op_sum(x * x)")
+    x = pycg.constant([1.0, -2.0, 3.0])
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = square_sum(x)
+    assert values(tape.gradient(y, x)) == [2.0, -4.0, 6.0]
+
+
+def test_r_log1pexp_inside_a_python_tape_has_gradient_one(
+        r, log1pexp, backend):
+    x = pycg.constant(100.0, "float64")
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = log1pexp(x)
+    assert float(tape.gradient(y, x)) == 1.0
+
+
+def test_r_log1pexp_under_pycg_grad_has_gradient_one(r, log1pexp, backend):
+    assert float(pycg.grad(log1pexp)(pycg.constant(100.0, "float64"))) == 1.0
+
+
+@pytest.mark.parametrize("grad", [
+    "function(upstream) upstream * 3 * x^2",
+    "function(x, upstream) upstream * 3 * x^2",
+    "function(..., upstream = NULL) (upstream %||% ..1) * 3 * ..1^2",
+])
+def test_each_r_grad_signature_works_inside_a_python_tape(r, grad, backend):
+    cube = r.function(
+        f"op_custom_gradient(function(x) tuple(x^3, {grad}))")
+    x = pycg.constant(2.0)
+    assert float(pycg.grad(cube)(x)) == 12.0
+
+
+def test_python_custom_gradient_takes_an_r_forward_and_grad(r, backend):
+    forward = r.function("""function(x) {
+      e <- op_exp(x)
+      list(op_log(1 + e), function(upstream) upstream * (1 - 1 / (1 + e)))
+    }""")
+    log1pexp = pycg.custom_gradient(forward)
+    assert float(pycg.grad(log1pexp)(pycg.constant(100.0, "float64"))) == 1.0
+
+
+def test_an_r_function_mixing_r_and_python_ops_has_one_gradient(r, backend):
+    mixed = r.function("function(f, x) op_sum(f(x) * exp(x))")
+
+    def loss(x):
+        return mixed(ops.sin, x) + ops.sum(x * x)
+
+    xv = np.array([0.5, 1.0])
+    g = pycg.grad(loss)(pycg.constant(xv))
+    expected = (np.cos(xv) + np.sin(xv)) * np.exp(xv) + 2 * xv
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-5)
+
+
+def test_an_r_grad_error_reaches_python_with_the_r_message(r, backend):
+    broken = r.function(
+        "op_custom_gradient(function(x) tuple(x * 2, "
+        "function(upstream) stop('no gradient today')))")
+    with pytest.raises(Exception, match="no gradient today"):
+        pycg.grad(broken)(pycg.constant(1.0))
+
+
+# ---- threads ----------------------------------------------------------------
+
+THREADS = """
+import threading
+import pycg, pycg.r
+pycg.config.set_backend("tensorflow")
+add = pycg.r.function("function(x, i) { Sys.sleep(0.001); op_add(x, i) }")
+log1pexp = pycg.r.function('''@LOG1PEXP@''')
+X100 = pycg.constant(100.0, "float64")
+errors, done = [], []
+
+def work(k):
+    try:
+        x = pycg.constant(float(k))
+        for i in range(@ROUNDS@):
+            assert float(add(x, i)) == k + i
+            @EXTRA@
+        done.append(k)
+    except BaseException as e:
+        errors.append(repr(e))
+
+threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("done", sorted(done), errors[:3])
+"""
+
+
+def threads_script(rounds, extra):
+    return THREADS.replace("@LOG1PEXP@", LOG1PEXP).replace(
+        "@ROUNDS@", str(rounds)).replace("@EXTRA@", extra)
+
+
+def test_threads_calling_r_at_once_are_serialised():
+    require_r()
+    status, out = run_python(threads_script(
+        60, "assert float(log1pexp(pycg.constant(1.0))) > 1.3"))
+    assert status == 0, out
+    assert "done [0, 1, 2, 3, 4, 5, 6, 7] []" in out, out
+
+
+def test_threads_differentiating_r_rules_in_python_tapes_do_not_crash():
+    require_r()
+    status, out = run_python(threads_script(
+        60, "assert float(pycg.grad(log1pexp)(X100)) == 1.0"))
+    assert status == 0, out
+    assert "done [0, 1, 2, 3, 4, 5, 6, 7] []" in out, out
