@@ -11,11 +11,12 @@ value does not retrace; ints, bools, strings and None stay Python values
 """
 import functools
 import warnings
+import weakref
 
 import numpy as np
 
 from pycg import backends, structure
-from pycg.tensor import Tensor, convert_to_tensor
+from pycg.tensor import Tensor, Variable, convert_to_tensor
 
 
 def function(f=None, *, jit_compile=False, reduce_retracing=False):
@@ -49,6 +50,7 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._graph = None
         self._warned = False
+        self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
 
     def __call__(self, *args, **kwargs):
@@ -64,9 +66,12 @@ class Function:
             self._graph = tf.function(
                 self._traced, jit_compile=self.jit_compile, autograph=False,
                 reduce_retracing=self._reduce_retracing)
+        leaves = structure.flatten((args, kwargs))
+        for a in leaves:
+            if isinstance(a, Variable):  # its tf.Variable goes into the graph
+                self._variables[id(a._store)] = a
         args, kwargs = structure.unflatten(
-            (args, kwargs), [_to_graph_input(a) for a in
-                             structure.flatten((args, kwargs))])
+            (args, kwargs), [_to_graph_input(a) for a in leaves])
         out = self._graph(*args, **kwargs)
         return structure.unflatten(out, [_from_graph_output(o) for o in
                                          structure.flatten(out)])
@@ -74,7 +79,7 @@ class Function:
     def _traced(self, *args, **kwargs):
         self.trace_count += 1
         args, kwargs = structure.unflatten(
-            (args, kwargs), [_wrap(a) for a in structure.flatten(
+            (args, kwargs), [self._wrap(a) for a in structure.flatten(
                 (args, kwargs))])
         out = self._f(*args, **kwargs)
         return structure.unflatten(out, [o._value if isinstance(o, Tensor)
@@ -85,18 +90,25 @@ class Function:
         return f"<pycg.function {self.__name__} traces={self.trace_count}>"
 
 
+    def _wrap(self, a):
+        import tensorflow as tf
+        if isinstance(a, tf.Variable):
+            v = self._variables.get(id(a))
+            return Variable._view(a, v.trainable if v is not None else True,
+                                  v.name if v is not None else None)
+        return Tensor(a) if isinstance(a, tf.Tensor) else a
+
+
 def _to_graph_input(a):
+    if isinstance(a, Variable):
+        a._value  # noqa: B018  (moves its storage to the active backend)
+        return a._store
     if isinstance(a, Tensor):
         return convert_to_tensor(a)._value
     if isinstance(a, float) or isinstance(a, (np.ndarray, np.generic)) and \
             a.dtype.kind in "fiu":
         return convert_to_tensor(a)._value
     return a
-
-
-def _wrap(a):
-    import tensorflow as tf
-    return Tensor(a) if isinstance(a, tf.Tensor) else a
 
 
 def _from_graph_output(o):

@@ -114,9 +114,15 @@ def _call(f, state, args, kwargs):
         if state["convention"] is None:
             state["convention"] = _convention(name, grad_fn)
         return output
+    # With one tape recording, f's inner ops need no record: that tape is
+    # paused during its own backward, so nothing would differentiate them.
+    # With several (nested tapes, jvp), they stay, for higher derivatives.
+    alone = tls.tapes[0] if len(tls.tapes) == 1 else None
     marks = [(t, len(t._entries)) for t in tls.tapes]
     seen = {}
     tls.watchers.append(seen)
+    if alone is not None:
+        tls.tapes = []
     try:
         result = f(*inputs.call_args, **inputs.call_kwargs)
         output, grad_fn = _split_result(name, result)
@@ -125,8 +131,13 @@ def _call(f, state, args, kwargs):
             del t._entries[n:]
         raise
     finally:
+        if alone is not None:
+            tls.tapes = [alone]
         tls.watchers.remove(seen)
         _tape._refresh()
+    if alone is not None and alone._watch_accessed:
+        for v in seen.values():
+            alone._track_variable(v)
     if state["convention"] is None:
         state["convention"] = _convention(name, grad_fn)
     if not tls.tapes:
@@ -180,6 +191,9 @@ class _Backward:
         self.variables = variables
 
     def __call__(self, ups):
+        if len(ups) == 1 and len(self.inputs.tensors) == 1 and \
+                self.convention == TENSORFLOW and not self.variables:
+            return self._one_to_one(ups[0])
         if any(u is None for u in ups):
             ups = [u if u is not None else _tape.zeros_like(o)
                    for u, o in zip(ups, self.outs)]
@@ -191,6 +205,23 @@ class _Backward:
         grads, var_grads = self._split_variables(returned)
         return match_gradients(self.name, self.inputs, grads, var_grads,
                                self.variables)
+
+    def _one_to_one(self, up):
+        """The common case (one input, one output) without the general
+        matching; any surprise goes through the general path's checks."""
+        if up is None:
+            up = _tape.zeros_like(self.outs[0])
+        try:
+            g = self.grad_fn(up)
+        except Exception as e:
+            raise _wrapped(e, f"{self.name}: its gradient function raised "
+                              f"{type(e).__name__}: {e}") from e
+        x = self.inputs.tensors[0]
+        if type(g) is Tensor and type(g._value) is type(x._value) and \
+                g._value.dtype is x._value.dtype and \
+                g._value.shape == x._value.shape:
+            return [g]
+        return match_gradients(self.name, self.inputs, g, None, ())
 
     def _invoke(self, ups):
         g = self.grad_fn

@@ -122,6 +122,15 @@ class Variable(Tensor):
         self.trainable = bool(trainable)
         self.name = name
 
+    @classmethod
+    def _view(cls, store, trainable, name):
+        """A Variable over existing storage (a traced tf.Variable)."""
+        v = cls.__new__(cls)
+        v._id = _next_id()
+        v._kernels, v._store = backends.active, store
+        v.trainable, v.name = trainable, name
+        return v
+
     @property
     def _value(self):
         # The storage lives on the backend that made it (a tf.Variable on
@@ -136,6 +145,23 @@ class Variable(Tensor):
     @property
     def _trainable_var(self):
         return self.trainable
+
+    @property
+    def shape(self):
+        return tuple(self._store.shape)
+
+    @property
+    def dtype(self):
+        return self._kernels.dtype_of(self._store)
+
+    def read(self):
+        """The current value as a Tensor that shares the variable's identity
+        on tapes. Ops take this snapshot once, when they run, so a later
+        assign() never changes a recorded gradient (TensorFlow's rule)."""
+        snapshot = Tensor.__new__(Tensor)
+        snapshot._value = self._value
+        snapshot._id = self._id
+        return snapshot
 
     def assign(self, value):
         """Set the value (same shape; cast to the variable's dtype)."""

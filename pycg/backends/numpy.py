@@ -1,5 +1,6 @@
 """NumPy kernels. Values are numpy arrays or numpy scalars."""
 import math
+import operator
 
 import numpy as np
 
@@ -86,11 +87,13 @@ reciprocal = np.reciprocal
 isnan = np.isnan
 isfinite = np.isfinite
 logical_not = np.logical_not
-add = np.add
-subtract = np.subtract
-multiply = np.multiply
-divide = np.divide
-power = np.power
+# the operators, not the ufuncs: on NumPy scalars np.multiply costs ~1.2 us
+# and `*` ~0.1 us (NumPy's scalar fast path); on arrays they are the same
+add = operator.add
+subtract = operator.sub
+multiply = operator.mul
+divide = operator.truediv
+power = operator.pow
 maximum = np.maximum
 minimum = np.minimum
 arctan2 = np.arctan2
@@ -133,11 +136,11 @@ def erf(x):
 
 
 def tanh_grad(y, dy):
-    return dy * (1 - y * y)
+    return dy * (y.dtype.type(1) - y * y)
 
 
 def sigmoid_grad(y, dy):
-    return dy * y * (1 - y)
+    return dy * y * (y.dtype.type(1) - y)
 
 
 def clip(x, lo, hi):

@@ -322,7 +322,7 @@ def variable(value):
 
 
 def read(store):
-    return store.read_value()
+    return store.value()
 
 
 def assign(store, value):

@@ -12,8 +12,8 @@ import numpy as np
 
 from pycg import backends
 from pycg.backends import FLOAT_DTYPES
-from pycg.tape import Rule, _tls, record
-from pycg.tensor import Tensor, convert_to_tensor
+from pycg.tape import Rule, _saw_variable, _tls, record
+from pycg.tensor import Tensor, Variable, convert_to_tensor
 
 RULES = {}
 
@@ -52,6 +52,10 @@ def _no_grad(*_, **__):
 def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
         return x
+    if type(x) is Variable:
+        if x.trainable and _tls.active:
+            _saw_variable(x)
+        return x.read()
     try:
         return convert_to_tensor(x)
     except (TypeError, ValueError) as e:
@@ -90,7 +94,8 @@ def promote(x, y, op):
     if tx is Tensor and ty is Tensor:
         vx, vy = x._value, y._value
         types = backends.active.types
-        if type(vx) in types and type(vy) in types and vx.dtype == vy.dtype:
+        if type(vx) in types and type(vy) in types and (
+                vx.dtype is vy.dtype or vx.dtype == vy.dtype):
             return x, y
     elif tx is Tensor and ty in _NUMBERS:
         x = as_tensor(x, op)
