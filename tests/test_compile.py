@@ -168,3 +168,21 @@ def test_mirrored_strategy_all_reduced_gradients_equal_single_device():
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "replicas 2" in run.stdout and "ok" in run.stdout
+
+
+def test_variables_passed_as_arguments_get_gradients(tf_backend):
+    v = pycg.Variable(np.array([1.0, 2.0], np.float32), name="v")
+    w = pycg.Variable(np.array([3.0, 4.0], np.float32), name="w")
+
+    @pycg.function
+    def grads(x, variables):
+        with pycg.GradientTape() as tape:
+            loss = ops.sum(variables[0] * x * x)
+        return tape.gradient(loss, variables)
+
+    x = pycg.constant([1.0, 2.0])
+    assert grads(x, [v])[0].numpy().tolist() == [1.0, 4.0]
+    assert grads(x, [w])[0].numpy().tolist() == [1.0, 4.0]
+    w.assign([0.0, 0.0])
+    total = pycg.function(lambda vs: ops.sum(vs[0]))
+    assert float(total([v])) == 3.0 and float(total([w])) == 0.0

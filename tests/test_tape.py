@@ -463,3 +463,15 @@ def test_explain_a_used_tape(backend):
     tape.gradient(y, x)
     assert tape.explain(y, x).startswith("the tape was already used by "
                                          "gradient()")
+
+
+def test_variable_is_read_when_the_op_runs_not_at_gradient_time(backend):
+    # y = v0^2 * v1 with v0 = 2 and v1 = 5 (assigned in between):
+    # dy/dv = 2 * v0 * v1 + v0^2 = 24, TensorFlow's answer too
+    v = pycg.Variable(2.0)
+    with pycg.GradientTape() as tape:
+        y = v * v
+        v.assign(5.0)
+        z = y * v
+    v.assign(100.0)
+    assert float(tape.gradient(z, v)) == 24.0
