@@ -16,6 +16,7 @@ export TF_CPP_MIN_LOG_LEVEL := 3
 
 demo: setup
 	$(PY) -m pycg
+	Rscript tools/render-docs.R $(DOCS)
 
 test: setup
 	$(PY) -m pytest -q tests pycg

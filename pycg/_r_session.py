@@ -60,6 +60,11 @@ def dispatcher():
 
 
 def _start():
+    if "rpytools" in sys.modules:  # reticulate's helpers: R hosts us
+        raise RuntimeError(
+            "pycg.r: this Python runs inside R (through reticulate), and R "
+            "cannot be embedded a second time; call the R functions from R, "
+            "or use pycg.r from a Python process started on its own")
     try:
         import rpy2.rinterface as ri
         import rpy2.rinterface_lib.embedded as embedded

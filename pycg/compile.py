@@ -66,15 +66,25 @@ class Function:
             self._graph = tf.function(
                 self._traced, jit_compile=self.jit_compile, autograph=False,
                 reduce_retracing=self._reduce_retracing)
+        if not kwargs and all(type(a) is Tensor for a in args):
+            out = self._graph(*[a._value for a in args])  # the common call
+        else:
+            graph_args, graph_kwargs = self._graph_inputs(args, kwargs)
+            out = self._graph(*graph_args, **graph_kwargs)
+        if type(out) is not tuple and type(out) is not list and \
+                type(out) is not dict:
+            return _from_graph_output(out)
+        return structure.unflatten(out, [_from_graph_output(o) for o in
+                                         structure.flatten(out)])
+
+    def _graph_inputs(self, args, kwargs):
         leaves = structure.flatten((args, kwargs))
         for a in leaves:
             if isinstance(a, Variable):  # its tf.Variable goes into the graph
                 self._variables[id(a._store)] = a
         args, kwargs = structure.unflatten(
-            (args, kwargs), [_to_graph_input(a) for a in leaves])
-        out = self._graph(*args, **kwargs)
-        return structure.unflatten(out, [_from_graph_output(o) for o in
-                                         structure.flatten(out)])
+            (list(args), kwargs), [_to_graph_input(a) for a in leaves])
+        return args, kwargs
 
     def _traced(self, *args, **kwargs):
         self.trace_count += 1

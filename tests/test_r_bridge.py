@@ -2,6 +2,7 @@
 tape. The checks that could take the process down (threads) run in a fresh
 interpreter; tests/test_r_exit.py checks the exit."""
 import inspect
+import subprocess
 import warnings
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from r_bridge_helpers import require_r, run_python
+from r_bridge_helpers import r_env, require_r, run_python
 
 LOG1PEXP = """
 op_custom_gradient(function(x) {
@@ -319,3 +320,14 @@ def test_threads_differentiating_r_rules_in_python_tapes_do_not_crash():
         60, "assert float(pycg.grad(log1pexp)(X100)) == 1.0"))
     assert status == 0, out
     assert "done [0, 1, 2, 3, 4, 5, 6, 7] []" in out, out
+
+
+def test_bridge_refuses_clearly_inside_a_reticulate_hosted_python():
+    env = r_env()
+    code = ('library(reticulate); r <- tryCatch(py_run_string("import pycg.r;'
+            ' pycg.r.call(\\"sum\\", 1)"), error = function(e) '
+            'conditionMessage(e)); cat(r)')
+    run = subprocess.run(["Rscript", "-e", code], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "this Python runs inside R (through reticulate)" in run.stdout

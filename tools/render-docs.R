@@ -1,0 +1,78 @@
+# Renders the vignettes to HTML and prints where they are and the numbers
+# they show. Used by `make demo`:
+#
+#   Rscript tools/render-docs.R [output-dir]   (default .venv/share/pycg-docs)
+#
+# Run from the repository root with the R package installed (R_LIBS) and
+# PYCG_PYTHON or RETICULATE_PYTHON naming a Python that can import pycg.
+# All vignettes render in this one R process, as R CMD build does, so Python
+# and TensorFlow start once. The headline numbers are read from variables the
+# vignettes compute (named below), so what is printed is what the pages show.
+
+args <- commandArgs(trailingOnly = TRUE)
+out_dir <- if (length(args)) args[[1]] else file.path(".venv", "share",
+                                                       "pycg-docs")
+if (!file.exists(file.path("vignettes", "pycg.Rmd")))
+  stop("run tools/render-docs.R from the root of a pycg checkout",
+       call. = FALSE)
+for (pkg in c("rmarkdown", "knitr", "pycg")) {
+  if (!requireNamespace(pkg, quietly = TRUE))
+    stop("the R package `", pkg, "` is not installed; `make demo` installs ",
+         "it (R_LIBS=", Sys.getenv("R_LIBS"), ")", call. = FALSE)
+}
+if (!rmarkdown::pandoc_available())
+  stop("pandoc is needed to render the vignettes (apt-get install pandoc)",
+       call. = FALSE)
+
+# The pages overflow exp() on purpose; NumPy's RuntimeWarnings about it would
+# only clutter the console (set before Python starts, on first pycg use).
+if (!nzchar(Sys.getenv("PYTHONWARNINGS")))
+  Sys.setenv(PYTHONWARNINGS = "ignore::RuntimeWarning")
+
+dir.create(out_dir, recursive = TRUE, showWarnings = FALSE)
+out_dir <- normalizePath(out_dir)
+work <- tempfile("pycg-docs-")
+dir.create(work)
+on.exit(unlink(work, recursive = TRUE), add = TRUE)
+
+vignettes <- c("pycg", "custom-gradients", "r-and-python", "fitting-a-model")
+envs <- list()
+started <- Sys.time()
+for (name in vignettes) {
+  # render a copy, so knitr's intermediate files stay out of vignettes/
+  file.copy(file.path("vignettes", paste0(name, ".Rmd")), work,
+            overwrite = TRUE)
+  env <- new.env(parent = globalenv())
+  t0 <- Sys.time()
+  rmarkdown::render(file.path(work, paste0(name, ".Rmd")),
+                    output_dir = out_dir, intermediates_dir = work,
+                    knit_root_dir = work, envir = env, quiet = TRUE)
+  cat(sprintf("rendered %-18s in %5.1f s\n", name,
+              as.numeric(Sys.time() - t0, units = "secs")))
+  envs[[name]] <- env
+}
+
+headline <- function(vignette, names) {
+  env <- envs[[vignette]]
+  missing <- names[!vapply(names, exists, NA, envir = env, inherits = FALSE)]
+  if (length(missing))
+    stop("vignettes/", vignette, ".Rmd no longer defines ",
+         paste0("`", missing, "`", collapse = ", "),
+         ", which tools/render-docs.R prints", call. = FALSE)
+  mget(names, envir = env)
+}
+g <- headline("pycg", c("naive_at_100", "custom_at_100"))
+m <- headline("fitting-a-model", c("accuracy_pycg", "accuracy_glm",
+                                   "max_coef_diff"))
+
+cat(sprintf("\nThe walkthroughs (%.0f s in all), open them in a browser:\n",
+            as.numeric(Sys.time() - started, units = "secs")))
+cat(paste0("  ", file.path(out_dir, paste0(vignettes, ".html")), "\n"),
+    "\n", sep = "")
+cat("Headline numbers, as the pages show them:\n")
+cat(sprintf("  gradient of log(1 + exp(x)) at x = 100: naive %s, custom %s\n",
+            format(g$naive_at_100), format(g$custom_at_100)))
+cat(sprintf(paste0("  logistic regression on mtcars (am ~ wt + hp): ",
+                   "accuracy %.4f with pycg, %.4f with glm;\n",
+                   "  largest coefficient difference from glm %.2g\n"),
+            m$accuracy_pycg, m$accuracy_glm, m$max_coef_diff))
