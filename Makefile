@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(abspath $(VENV))/bin/python
 RLIB := $(abspath $(VENV))/lib/R
 DOCS := $(abspath $(VENV))/share/pycg-docs
+RCHECK := $(abspath $(VENV))/rcheck
 
 export R_LIBS := $(RLIB)
 export RETICULATE_PYTHON := $(PY)
@@ -20,6 +21,20 @@ demo: setup
 
 test: setup
 	$(PY) -m pytest -q tests pycg
+	$(MAKE) --no-print-directory check-r
+
+# R CMD build (which runs every vignette) and R CMD check --as-cran on the
+# tarball, from a copy of the tree without .venv (R would copy it first).
+# No network and no LaTeX here: remote checks and the PDF manual are skipped.
+check-r: setup
+	rm -rf $(RCHECK) && mkdir -p $(RCHECK)/pycg
+	tar --exclude=./.venv --exclude=./.git -cf - . | tar -xf - -C $(RCHECK)/pycg
+	cd $(RCHECK) && R CMD build pycg >build.log 2>&1 || { cat build.log; exit 1; }
+	cd $(RCHECK) && _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=0 \
+	  R CMD check --as-cran --no-manual pycg_*.tar.gz >check.log 2>&1; \
+	  sed -n '/^Status:/p;/^\* checking.*\(NOTE\|WARNING\|ERROR\)$$/,/^\* /p' check.log; \
+	  grep -q '^Status: \(OK\|[0-9]* NOTEs\?\)$$' check.log || \
+	  { tail -n 60 check.log; exit 1; }
 
 bench: setup
 	bash bench/setup_peers.sh

@@ -100,6 +100,8 @@ VALUES = {
     "divide": binary("divide", np.divide, b=P[0]),
     "true_divide": binary("true_divide", np.true_divide, b=P[0]),
     "power": binary("power", np.power, P, Y),
+    "mod": binary("mod", np.mod, b=P[0]),
+    "floor_divide": binary("floor_divide", np.floor_divide, b=P[0]),
     "maximum": binary("maximum", np.maximum),
     "minimum": binary("minimum", np.minimum),
     "arctan2": binary("arctan2", np.arctan2),

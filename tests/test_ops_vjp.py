@@ -41,6 +41,10 @@ def uniform(lo, hi, *shape):
     return lambda rng: rng.uniform(lo, hi, shape)
 
 
+def uniform_(lo, hi):
+    return lambda *shape: uniform(lo, hi, *shape)
+
+
 def positive(*shape):
     return uniform(0.5, 2.0, *shape)
 
@@ -174,6 +178,12 @@ CASES = {
     "power": [binary(ops.power, tf.pow, dom_x=positive),
               Case(lambda x: ops.power(x, 3.0), lambda x: x ** 3,
                    (normal(2, 3),))],
+    # x / y stays inside (0.08, 0.55): no jump of floor() near the inputs
+    "mod": binary(ops.mod, tf.math.floormod, dom_x=uniform_(0.2, 0.8),
+                  dom_y=uniform_(1.5, 2.5)),
+    "floor_divide": binary(ops.floor_divide, tf.math.floordiv,
+                           dom_x=uniform_(0.2, 0.8),
+                           dom_y=uniform_(1.5, 2.5)),
     "maximum": binary(ops.maximum, tf.maximum),
     "minimum": binary(ops.minimum, tf.minimum, shapes=((2, 1), (2, 3))),
     "arctan2": binary(ops.arctan2, tf.atan2, off_zero, off_zero),

@@ -15,6 +15,7 @@ from pycg.ops.creation import (arange, cast, convert_to_numpy,
                                zeros_like, _one_hot_flat)
 from pycg.ops.elementwise import (abs, add, arccos, arcsin, arctan, arctan2,
                                   ceil, clip, cos, cosh, divide, equal, erf,
+                                  floor_divide, mod,
                                   exp, expm1, floor, greater, greater_equal,
                                   isfinite, isnan, less, less_equal, log,
                                   log10, log1p, log2, logaddexp, logical_and,

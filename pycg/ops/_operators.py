@@ -16,6 +16,8 @@ def install():
         "__mul__": E.multiply, "__rmul__": _r(E.multiply),
         "__truediv__": E.divide, "__rtruediv__": _r(E.divide),
         "__pow__": E.power, "__rpow__": _r(E.power),
+        "__mod__": E.mod, "__rmod__": _r(E.mod),
+        "__floordiv__": E.floor_divide, "__rfloordiv__": _r(E.floor_divide),
         "__matmul__": L.matmul, "__rmatmul__": _r(L.matmul),
         "__eq__": E.equal, "__ne__": E.not_equal,
         "__lt__": E.less, "__le__": E.less_equal,

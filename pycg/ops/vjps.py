@@ -20,8 +20,12 @@ from pycg.ops._dispatch import defvjp, defvjp_each
 from pycg.tensor import is_float
 
 
-def _zero(g, ans, x, **_):
+def _zero(g, ans, x, *_, **__):
     return C.zeros_like(x)
+
+
+def _zero_second(g, ans, x, y):
+    return C.zeros_like(y)
 
 
 # ---- elementwise, one input -------------------------------------------------
@@ -78,6 +82,9 @@ defvjp("divide", lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y,
        broadcast=True)
 defvjp("power", lambda g, ans, x, y: g * y * E.power(x, y - 1),
        _power_exponent, broadcast=True)
+defvjp("mod", lambda g, ans, x, y: g,
+       lambda g, ans, x, y: -g * E.floor(x / y), broadcast=True)
+defvjp("floor_divide", _zero, _zero_second, broadcast=True)
 defvjp("maximum", lambda g, ans, x, y: E.where(E.greater_equal(x, y), g, 0),
        lambda g, ans, x, y: E.where(E.greater_equal(x, y), 0, g),
        broadcast=True)

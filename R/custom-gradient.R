@@ -1,0 +1,119 @@
+#' Decorator to define a function with a custom gradient
+#'
+#' Wraps an R function `f` so that pycg uses the gradient you give instead of
+#' differentiating the ops inside `f`. This is useful for a more efficient or
+#' numerically stable gradient of a sequence of operations.
+#'
+#' The grad function receives pycg tensors (not converted R values), so it can
+#' use `op_*()` functions and closures over values computed in `f`. It can be
+#' written in any of these forms, and pycg calls each correctly on every
+#' backend (it reads `formals(grad)`):
+#' * `function(..., upstream = NULL)`: the portable keras3 form; called with
+#'   the inputs of `f` and `upstream`;
+#' * `function(x, y, upstream)`: the inputs by name, then `upstream`;
+#' * `function(upstream)`: only the upstream gradient;
+#' * `function(dy)`: any single argument not named `upstream`, called with
+#'   the upstream gradient (TensorFlow style; one argument per output).
+#'
+#' It returns one gradient per input of `f`: a tensor, an R number or array,
+#' or an R list of them (in the order of the inputs, or named by argument).
+#' `NULL` means no gradient for that input.
+#'
+#' @param f An R function `f(...)` returning `tuple(output, grad)` (or
+#'   `list(output, grad)`): `output` is a tensor (or a list of tensors)
+#'   computed from the inputs, and `grad` the function computing the
+#'   gradients, described above. `upstream` is a tensor (or, when `f` has
+#'   several outputs, a list of tensors) holding the gradient arriving at
+#'   `output`.
+#' @return A function `h(...)` that returns the same value as `f(...)[[1]]`
+#'   and whose gradient is computed by `f(...)[[2]]`. Named arguments
+#'   (`h(x = a, y = b)`) bind by name and keep the custom rule.
+#' @examplesIf pycg_available()
+#' log1pexp <- op_custom_gradient(\(x) {
+#'   e <- op_exp(x)
+#'   grad <- function(..., upstream = NULL) {
+#'     upstream <- upstream %||% ..1
+#'     op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
+#'   }
+#'   tuple(op_log(1 + e), grad)
+#' })
+#'
+#' x <- op_convert_to_tensor(100.0)
+#' with(gradient_tape() %as% tape, {
+#'   tape$watch(x)
+#'   y <- log1pexp(x)
+#' })
+#' dy_dx <- tape$gradient(y, x)
+#' stopifnot(as.numeric(dy_dx) == 1)
+#' @export
+op_custom_gradient <- function(f) {
+  label <- function_label(substitute(f), f)
+  if (!is.function(f))
+    stop("`f` must be an R function returning tuple(output, grad), not ",
+         describe_r(f), call. = FALSE)
+  forward <- function(...) {
+    res <- f(...)
+    if (inherits(res, "python.builtin.tuple"))
+      res <- py_to_r(res)
+    grad <- if (is.list(res) && length(res) == 2L) res[[2L]]
+    if (!is.function(grad) && !inherits(grad, "python.builtin.object"))
+      stop(sprintf(paste0("the R function %s given to op_custom_gradient() ",
+                          "must return tuple(output, grad), where grad is a ",
+                          "function; it returned %s"), label, describe_r(res)),
+           call. = FALSE)
+    if (!is.function(grad))
+      return(list(as_py(res[[1L]]), grad, NULL))
+    list(as_py(res[[1L]]), r_shim(grad, fit_args = TRUE),
+         signature_spec(grad))
+  }
+  py_forward <- r_callable(forward, label,
+                           spec = signature_spec(f, kwargs = TRUE),
+                           kind = "forward")
+  wrapped <- guard(core_call("custom_gradient", py_forward))
+  named <- is.symbol(substitute(f))
+  function(...) {
+    if (!named) {
+      # an anonymous f takes the name it is called by, for error messages
+      caller <- sys.call()[[1L]]
+      if (is.symbol(caller))
+        reticulate::py_set_attr(py_forward, "__name__", as.character(caller))
+      named <<- TRUE
+    }
+    do.call(py_call, c(list(wrapped), lapply(list(...), as_py)))
+  }
+}
+
+#' Tuples and defaults
+#'
+#' `tuple(...)` groups values, e.g. the `(output, grad)` pair returned by the
+#' function given to [op_custom_gradient()]; it is an R list that pycg hands to
+#' Python as a tuple. `x %||% y` is `y` when `x` is `NULL`, else `x`.
+#'
+#' @param ... Values.
+#' @param x,y Any R values.
+#' @return `tuple()`: a list of class `pycg_tuple`. `%||%`: `x` or `y`.
+#' @examples
+#' t <- tuple(1, "a")
+#' t[[2]]
+#' NULL %||% 2
+#' @export
+tuple <- function(...) {
+  structure(list(...), class = "pycg_tuple")
+}
+
+#' @rdname tuple
+#' @export
+`%||%` <- function(x, y) if (is.null(x)) y else x
+
+#' @export
+print.pycg_tuple <- function(x, ...) {
+  cat("<tuple>\n")
+  print(unclass(x), ...)
+  invisible(x)
+}
+
+describe_r <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (is.list(x)) return(sprintf("a list of length %d", length(x)))
+  sprintf("an object of class %s", class(x)[1L])
+}

@@ -1,0 +1,103 @@
+#' Gradients of R functions
+#'
+#' `pycg_grad(f)` returns a function computing the gradient of `f` with
+#' respect to the arguments `argnums`; `pycg_value_and_grad(f)` returns one
+#' computing both. `f` is an R function of tensors returning a scalar tensor
+#' (or `tuple(value, aux)` with `has_aux = TRUE`).
+#'
+#' @param f An R function of tensors.
+#' @param argnums Which arguments to differentiate with respect to, 1-based:
+#'   one number (the result is a tensor) or several (the result is a list).
+#' @param has_aux If `TRUE`, `f` returns `tuple(value, aux)`; `aux` is
+#'   returned alongside, not differentiated.
+#' @return A function taking the arguments of `f`. `pycg_grad()`: it returns
+#'   the gradient (with `has_aux`, `list(grad, aux)`). `pycg_value_and_grad()`:
+#'   it returns `list(value, grad)` (with `has_aux`,
+#'   `list(list(value, aux), grad)`).
+#' @examplesIf pycg_available()
+#' df <- pycg_grad(function(x) op_sum(x^2))
+#' df(op_convert_to_tensor(c(1, 2, 3))) # 2 * x
+#'
+#' vg <- pycg_value_and_grad(function(x, y) op_sum(x * y), argnums = 1:2)
+#' vg(op_convert_to_tensor(c(1, 2)), op_convert_to_tensor(c(3, 4)))
+#' @export
+pycg_grad <- function(f, argnums = 1L, has_aux = FALSE) {
+  transform_r_function("grad", f, function_label(substitute(f), f), argnums,
+                       has_aux)
+}
+
+#' @rdname pycg_grad
+#' @export
+pycg_value_and_grad <- function(f, argnums = 1L, has_aux = FALSE) {
+  transform_r_function("value_and_grad", f, function_label(substitute(f), f),
+                       argnums, has_aux)
+}
+
+transform_r_function <- function(transform, f, label, argnums, has_aux) {
+  if (!is.function(f))
+    stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
+  if (!is.numeric(argnums) || !length(argnums) || any(argnums < 1))
+    stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
+         call. = FALSE)
+  argnums <- as_int(argnums - 1L)
+  py_f <- r_callable(f, label, spec = signature_spec(f))
+  transformed <- guard(core_call(transform, py_f, argnums = argnums,
+                                  has_aux = isTRUE(has_aux)))
+  function(...) {
+    do.call(py_call, c(list(transformed), lapply(list(...), as_py)))
+  }
+}
+
+#' Check gradients against finite differences
+#'
+#' Compares the gradients pycg computes for `f` at the given arguments with
+#' central finite differences (and, for `order = 2`, the second
+#' derivatives). Use it to test your own [op_custom_gradient()] rules.
+#'
+#' @param f An R function of tensors returning a tensor.
+#' @param ... The arguments at which to check (tensors, R numbers or arrays).
+#' @param order 1 to check first derivatives, 2 for second derivatives too.
+#' @param eps,rtol,atol Finite-difference step and tolerances; `NULL` picks
+#'   defaults suited to the arguments' dtype.
+#' @return `TRUE`, invisibly, when the gradients agree; otherwise an error
+#'   naming the argument and the largest difference.
+#' @examplesIf pycg_available()
+#' check_gradients(function(x) op_sum(op_tanh(x)),
+#'                 op_convert_to_tensor(c(0.5, -1), dtype = "float64"))
+#' @export
+check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
+                            atol = NULL) {
+  if (!is.function(f))
+    stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
+  py_f <- r_callable(f, function_label(substitute(f), f),
+                     spec = signature_spec(f))
+  args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
+            list(order = as.integer(order), eps = eps, rtol = rtol,
+                 atol = atol))
+  do.call(core_call, args)
+  invisible(TRUE)
+}
+
+#' Create a variable
+#'
+#' A variable is a tensor whose value can change; trainable variables read
+#' inside a [gradient_tape()] are watched automatically.
+#'
+#' @param initial_value The value: a tensor, an R number or array.
+#' @param trainable If `TRUE` (a floating dtype is then required), tapes
+#'   watch the variable when it is read.
+#' @param name An optional name.
+#' @param dtype An optional dtype, e.g. `"float64"`.
+#' @return A `pycg.tensor.Variable` (a tensor). Change its value with
+#'   `v$assign(op_convert_to_tensor(...))`, `v$assign_add()` and
+#'   `v$assign_sub()`.
+#' @examplesIf pycg_available()
+#' v <- pycg_variable(2)
+#' with(gradient_tape() %as% tape, y <- v * v)
+#' tape$gradient(y, v) # 4
+#' @export
+pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
+                          dtype = NULL) {
+  core_call("Variable", as_py(initial_value), trainable = trainable,
+            name = name, dtype = dtype)
+}

@@ -1,0 +1,144 @@
+#' Record operations for automatic differentiation
+#'
+#' `gradient_tape()` creates a tape; inside `with(gradient_tape() %as% tape,
+#' { ... })` every op on a watched tensor (or a trainable variable) is
+#' recorded, and afterwards `tape$gradient()` computes gradients. Nest two
+#' tapes for second derivatives.
+#'
+#' The tape is an object with these methods:
+#' * `tape$watch(x)`: track a tensor, or a list of tensors.
+#' * `tape$gradient(target, sources, output_gradients = NULL,
+#'   unconnected_gradients = "none")`: the gradient of the sum of `target`
+#'   with respect to `sources`. `sources` may be one tensor (the result is a
+#'   tensor) or an R list of tensors (the result is a list with the same
+#'   names). A source that `target` does not depend on gets `NULL`, or zeros
+#'   with `unconnected_gradients = "zero"`. A tape that is not persistent
+#'   can compute one gradient.
+#' * `tape$jacobian(target, source)`: the full Jacobian, of shape
+#'   `c(dim(target), dim(source))`; `source` may be a list, as above.
+#' * `tape$stop_recording()`: a context for [with()]: ops inside are not
+#'   recorded.
+#' * `tape$watched_variables()`: the variables the tape has recorded.
+#' * `tape$reset()`: forget everything recorded.
+#'
+#' @param persistent If `TRUE`, `gradient()` may be called several times.
+#' @param watch_accessed_variables If `TRUE`, trainable variables (see
+#'   [pycg_variable()]) read inside the tape are watched automatically.
+#' @return A `pycg_gradient_tape` object.
+#' @seealso [`%as%`]
+#' @examplesIf pycg_available()
+#' x <- op_convert_to_tensor(3)
+#' with(gradient_tape() %as% tape, {
+#'   tape$watch(x)
+#'   y <- x * x
+#' })
+#' tape$gradient(y, x) # 6
+#'
+#' # second derivative with nested tapes
+#' with(gradient_tape() %as% outer, {
+#'   outer$watch(x)
+#'   with(gradient_tape() %as% inner, {
+#'     inner$watch(x)
+#'     y <- x^3
+#'   })
+#'   dy <- inner$gradient(y, x)
+#' })
+#' outer$gradient(dy, x) # 6 * x = 18
+#' @export
+gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
+  py <- core_call("GradientTape", persistent = persistent,
+                  watch_accessed_variables = watch_accessed_variables)
+  tape <- new.env(parent = emptyenv())
+  tape$py <- py
+  tape$watch <- function(x) {
+    method_call(py, "watch", as_py_sources(x))
+    invisible(tape)
+  }
+  tape$gradient <- function(target, sources, output_gradients = NULL,
+                            unconnected_gradients = "none") {
+    res <- method_call(py, "gradient", as_py(target), as_py_sources(sources),
+                       as_py(output_gradients), unconnected_gradients)
+    like_sources(res, sources)
+  }
+  tape$jacobian <- function(target, source, unconnected_gradients = "none") {
+    res <- method_call(py, "jacobian", as_py(target), as_py_sources(source),
+                       unconnected_gradients = unconnected_gradients)
+    like_sources(res, source)
+  }
+  tape$stop_recording <- function() {
+    method_call(py, "stop_recording")
+  }
+  tape$watched_variables <- function() {
+    method_call(py, "watched_variables")
+  }
+  tape$reset <- function() {
+    method_call(py, "reset")
+    invisible(tape)
+  }
+  class(tape) <- "pycg_gradient_tape"
+  tape
+}
+
+# Sources go to Python as a tensor or a plain list (names are put back on
+# the result in R, so any R names work).
+as_py_sources <- function(x) {
+  if (is.list(x) && !inherits(x, "python.builtin.object"))
+    unname(lapply(x, as_py))
+  else
+    as_py(x)
+}
+
+like_sources <- function(res, sources) {
+  if (is.list(res) && is.list(sources))
+    names(res) <- names(sources)
+  res
+}
+
+#' @export
+print.pycg_gradient_tape <- function(x, ...) {
+  cat("<pycg GradientTape>\n")
+  invisible(x)
+}
+
+#' Name the value of a context in `with()`
+#'
+#' `with(gradient_tape() %as% tape, { ... })` enters the tape, binds it to
+#' `tape` in the calling environment, evaluates the block, and exits the tape
+#' even when the block fails. It works the same way for Python context
+#' managers.
+#'
+#' @param object A context: a [gradient_tape()] or a Python context manager.
+#' @param name The name to bind it to (unquoted).
+#' @return `object`, marked with the name.
+#' @examplesIf pycg_available()
+#' with(gradient_tape() %as% tape, {
+#'   x <- op_convert_to_tensor(2)
+#'   tape$watch(x)
+#'   y <- x^2
+#' })
+#' tape$gradient(y, x)
+#' @export
+`%as%` <- function(object, name) {
+  attr(object, "as") <- gsub("\"", "", deparse(substitute(name)))
+  attr(object, "as_envir") <- parent.frame()
+  object
+}
+
+#' @param data A tape marked with [`%as%`].
+#' @param expr The block to evaluate while the tape records.
+#' @param ... Not used.
+#' @return `with()`: the value of `expr`, invisibly.
+#' @rdname grapes-as-grapes
+#' @export
+with.pycg_gradient_tape <- function(data, expr, ...) {
+  py <- data$py
+  # registered first: an interrupt or time limit that lands inside the
+  # __enter__ call must still take the tape off the thread's stack
+  on.exit(method_call(py, "__exit__", NULL, NULL, NULL))
+  method_call(py, "__enter__")
+  name <- attr(data, "as", exact = TRUE)
+  if (!is.null(name))
+    assign(name, data,
+           envir = attr(data, "as_envir", exact = TRUE) %||% parent.frame())
+  invisible(expr)
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(pycg)
+
+test_check("pycg")

@@ -1,0 +1,88 @@
+test_each_backend("matrices keep their layout and values both ways", {
+  m <- matrix(c(1.5, -2, 3.25, 4, 5, 6e10), 2, 3)
+  x <- op_convert_to_tensor(m)
+  expect_equal(dim(x), c(2L, 3L))
+  expect_identical(as.array(x), m)
+  expect_identical(op_convert_to_numpy(x), m)
+})
+
+test_each_backend("3-d arrays keep their layout", {
+  a <- array(seq_len(24) / 7, c(2, 3, 4))
+  x <- op_convert_to_tensor(a)
+  expect_equal(dim(x), c(2L, 3L, 4L))
+  expect_identical(as.array(x), a)
+  expect_equal(as.numeric(op_take(x, 3, axis = 3)), as.numeric(a[, , 3]))
+})
+
+test_each_backend("R types map to float64, int32 and bool", {
+  expect_equal(op_convert_to_numpy(op_cast(tensor(c(1, 2)), "float64")),
+               array(c(1, 2)))
+  i <- op_convert_to_tensor(matrix(1:6, 2))
+  expect_identical(as.array(i), matrix(1:6, 2))
+  b <- op_convert_to_tensor(c(TRUE, FALSE, TRUE))
+  expect_identical(as.logical(b), c(TRUE, FALSE, TRUE))
+  expect_match(format(i)[1], "int32")
+  expect_match(format(b)[1], "bool")
+  expect_match(format(op_convert_to_tensor(c(1, 2)))[1], "float64")
+})
+
+test_each_backend("R scalars follow Python's number rules", {
+  expect_match(format(op_convert_to_tensor(2.5))[1], "float32 scalar")
+  expect_match(format(op_convert_to_tensor(2L))[1], "int32 scalar")
+  expect_match(format(op_convert_to_tensor(2.5, dtype = "float64"))[1],
+               "float64")
+  expect_identical(op_convert_to_numpy(op_convert_to_tensor(2.5)), 2.5)
+})
+
+test_each_backend("float32 values come back as R doubles", {
+  x <- op_convert_to_tensor(matrix(c(0.5, 1.25, -3, 8), 2), dtype = "float32")
+  expect_identical(as.array(x), matrix(c(0.5, 1.25, -3, 8), 2))
+})
+
+test_each_backend("vectors become 1-d tensors and 1-d arrays", {
+  x <- op_convert_to_tensor(c(3, 1, 2))
+  expect_equal(dim(x), 3L)
+  expect_identical(as.array(x), array(c(3, 1, 2)))
+  expect_identical(as.numeric(x), c(3, 1, 2))
+  expect_identical(length(x), 3L)
+})
+
+test_each_backend("empty and large arrays convert", {
+  expect_equal(dim(op_convert_to_tensor(numeric(0))), 0L)
+  big <- matrix(stats::rnorm(2e5), 400)
+  expect_identical(as.array(op_convert_to_tensor(big)), big)
+})
+
+test_each_backend("NaN and Inf survive the round trip", {
+  v <- c(NaN, Inf, -Inf, 1)
+  expect_identical(as.numeric(op_convert_to_tensor(v)), v)
+})
+
+test_that("integer NA is refused with a clear error", {
+  skip_if_no_pycg()
+  expect_error(op_convert_to_tensor(c(1L, NA)),
+               "no integer or logical NA")
+})
+
+test_that("strings and factors are refused with a clear error", {
+  skip_if_no_pycg()
+  expect_error(op_exp(factor("a")), "cannot convert an R factor")
+  expect_error(op_exp(Sys.Date()), "cannot convert an R Date")
+})
+
+test_each_backend("axes are 1-based, negative counts from the end", {
+  m <- matrix(1:6 + 0, 2, 3)
+  x <- op_convert_to_tensor(m)
+  expect_equal(as.numeric(op_sum(x, axis = 1)), colSums(m))
+  expect_equal(as.numeric(op_sum(x, axis = 2)), rowSums(m))
+  expect_equal(as.numeric(op_sum(x, axis = -1)), rowSums(m))
+  expect_equal(as.numeric(op_sum(x, axis = c(1, 2))), sum(m))
+  expect_error(op_sum(x, axis = 0), "`axis` is 1-based")
+})
+
+test_each_backend("shapes are R integer vectors", {
+  x <- op_zeros(c(2, 3, 4))
+  expect_identical(op_shape(x), c(2L, 3L, 4L))
+  expect_identical(dim(op_reshape(x, c(6, -1))), c(6L, 4L))
+  expect_identical(op_shape(op_convert_to_tensor(1)), integer(0))
+})

@@ -1,0 +1,72 @@
+test_that("loading the package does not start Python", {
+  res <- run_r(c(
+    "library(pycg)",
+    "cat('started:', reticulate::py_available(FALSE), '\\n')"))
+  expect_match(res$output, "started: FALSE")
+})
+
+test_that("the first use starts Python and finds pycg", {
+  skip_if_no_pycg()
+  res <- run_r(c(
+    "suppressMessages(library(pycg))",
+    "x <- op_add(1, 2)",
+    "cat('started:', reticulate::py_available(FALSE), as.numeric(x), '\\n')"),
+    env = paste0("PYCG_PYTHON=", reticulate::py_exe()))
+  expect_match(res$output, "started: TRUE 3")
+})
+
+test_that("a missing PYCG_PYTHON says how to fix it", {
+  res <- run_r(c("suppressMessages(library(pycg))", "op_exp(1)"),
+               env = "PYCG_PYTHON=/nonexistent/bin/python")
+  expect_false(identical(res$status, 0L))
+  expect_match(res$output, "`PYCG_PYTHON` is set to /nonexistent/bin/python")
+  expect_match(res$output, "install_pycg()", fixed = TRUE)
+})
+
+test_that("a Python without pycg says how to fix it", {
+  python <- "/usr/bin/python3"
+  skip_if(!file.exists(python), "no system python3")
+  skip_if(system2(python, c("-c", shQuote("import pycg")),
+                  stdout = FALSE, stderr = FALSE) == 0L,
+          "the system python3 has pycg")
+  cwd <- tempfile()
+  dir.create(cwd)
+  res <- run_r(c(paste0("setwd('", cwd, "')"),
+                 "suppressMessages(library(pycg))", "op_exp(1)"),
+               env = paste0("PYCG_PYTHON=", python))
+  expect_false(identical(res$status, 0L))
+  expect_match(res$output, "pycg needs a Python with the `pycg` module")
+  expect_match(res$output, "No module named 'pycg'")
+  expect_match(res$output, "PYCG_PYTHON")
+})
+
+test_that("a development .venv beside a pycg source tree is found", {
+  root <- tempfile()
+  dir.create(file.path(root, "pycg"), recursive = TRUE)
+  dir.create(file.path(root, ".venv", "bin"), recursive = TRUE)
+  dir.create(file.path(root, "sub", "dir"), recursive = TRUE)
+  file.create(file.path(root, "pycg", "__init__.py"))
+  file.create(file.path(root, ".venv", "bin", "python"))
+  withr_env <- Sys.getenv(c("RETICULATE_PYTHON", "PYCG_PYTHON"), unset = NA)
+  Sys.unsetenv(c("RETICULATE_PYTHON", "PYCG_PYTHON"))
+  on.exit(for (n in names(withr_env)) if (!is.na(withr_env[[n]]))
+    do.call(Sys.setenv, as.list(withr_env[n])))
+  where <- pycg:::python_location(file.path(root, "sub", "dir"))
+  expect_identical(where$python, file.path(normalizePath(root), ".venv",
+                                           "bin", "python"))
+  expect_identical(where$root, normalizePath(root))
+  expect_null(pycg:::python_location(tempdir())$python)
+})
+
+test_that("install_pycg() takes an environment and a pip requirement", {
+  expect_named(formals(install_pycg),
+               c("envname", "package", "tensorflow", "..."))
+})
+
+test_that("pycg_available() says whether Python and pycg can be used", {
+  res <- run_r(c("suppressMessages(library(pycg))", "cat(pycg_available())"),
+               env = "PYCG_PYTHON=/nonexistent/bin/python")
+  expect_match(res$output, "FALSE")
+  skip_if_no_pycg()
+  expect_true(pycg_available())
+})
