@@ -101,3 +101,40 @@ pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
   core_call("Variable", as_py(initial_value), trainable = trainable,
             name = name, dtype = dtype)
 }
+
+#' Compile an R function into a TensorFlow graph
+#'
+#' `pycg_function(f)` traces `f` into one `tf.function` graph on the
+#' tensorflow backend, tapes, [pycg_grad()] and [op_custom_gradient()] rules
+#' included; later calls with tensors of the same shapes and dtypes run the
+#' graph without calling back into R. So the R code of `f` (and of any
+#' custom-gradient rule inside it) runs at trace time only: it must build
+#' its result from `op_*()` calls, and converting a traced tensor to R
+#' (`as.array()`, `if (x > 0)`) fails with an error that says so. On the
+#' numpy backend `f` runs eagerly, with a warning.
+#'
+#' @param f An R function of tensors that returns a tensor.
+#' @param jit_compile Ask TensorFlow to compile the graph with XLA.
+#' @return An R function; `attr(g, "trace_count")()` says how many times it
+#'   was traced (once per new input signature).
+#' @examplesIf pycg_available()
+#' config_set_backend("tensorflow")
+#' slope <- pycg_function(pycg_grad(function(x) op_sum(x^3)))
+#' slope(op_convert_to_tensor(c(1, 2)))
+#' attr(slope, "trace_count")()
+#' @export
+pycg_function <- function(f, jit_compile = FALSE) {
+  if (!is.function(f))
+    stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
+  py_f <- r_callable(f, function_label(substitute(f), f),
+                     spec = signature_spec(f))
+  compiled <- core_call("function", py_f, jit_compile = isTRUE(jit_compile))
+  call <- guard(compiled)
+  g <- function(...) {
+    do.call(py_call, c(list(call), lapply(list(...), as_py)))
+  }
+  attr(g, "trace_count") <- function() {
+    reticulate::py_to_r(reticulate::py_get_attr(compiled, "trace_count"))
+  }
+  g
+}

@@ -331,3 +331,29 @@ def test_bridge_refuses_clearly_inside_a_reticulate_hosted_python():
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "this Python runs inside R (through reticulate)" in run.stdout
+
+
+def test_an_r_custom_gradient_compiles_into_one_graph():
+    require_r()
+    import pycg.r
+    calls = pycg.r.function("""
+      local({ n <- 0; function() { n <<- n + 1; n } })""")
+    log1pexp = pycg.r.function("""
+      function(counter) op_custom_gradient(function(x) {
+        counter()
+        e <- op_exp(x)
+        tuple(op_log(1 + e), function(upstream) upstream * (1 - 1 / (1 + e)))
+      })""")(calls)
+    previous = pycg.config.backend()
+    pycg.config.set_backend("tensorflow")
+    try:
+        slope = pycg.function(pycg.grad(lambda x: ops.sum(log1pexp(x))))
+        first = slope(pycg.constant([0.0, 30.0])).numpy()
+        second = slope(pycg.constant([1.0, 2.0])).numpy()
+    finally:
+        pycg.config.set_backend(previous)
+    sig = lambda v: 1 / (1 + np.exp(-np.array(v)))  # noqa: E731
+    assert np.allclose(first, sig([0.0, 30.0]), rtol=1e-6)
+    assert np.allclose(second, sig([1.0, 2.0]), rtol=1e-6)
+    assert slope.trace_count == 1
+    assert float(calls()) == 2.0  # R ran once, at trace time (plus this call)
