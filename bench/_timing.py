@@ -1,0 +1,106 @@
+"""Timing and machine facts: warm up, then the median of several repeats."""
+import gc
+import math
+import os
+import platform
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Timing:
+    """Seconds per call: the median of the repeats (wall clock), their
+    spread, the first call (which includes any tracing or compiling), and
+    the median CPU time of the calling thread per call (other processes on
+    a busy machine do not add to it; work a framework hands to its worker
+    threads is not in it)."""
+    median: float
+    low: float
+    high: float
+    first: float
+    cpu: float
+
+
+def warm_up(fn, budget):
+    """Time the first call alone, then warm up for about a tenth of
+    `budget`. Returns (first-call seconds, estimated seconds per call, the
+    first call's result)."""
+    gc.collect()
+    t0 = time.perf_counter()
+    result = fn()
+    first = time.perf_counter() - t0
+    n, t0 = 0, time.perf_counter()
+    while n < 2 or (time.perf_counter() - t0 < 0.1 * budget and n < 2000):
+        fn()
+        n += 1
+    return first, (time.perf_counter() - t0) / n, result
+
+
+def measure(fns, budget=1.0, min_rounds=7, max_rounds=25, repeat_s=0.02):
+    """Time several implementations of one workload, interleaved.
+
+    fns: {key: (first, estimate, fn)} from warm_up. Each round times
+    one repeat of every fn in turn (a repeat runs fn enough times to last
+    about `repeat_s`), so load from other processes falls on all of them
+    alike; each gets the median over the rounds. The rounds fit about
+    `budget` seconds per fn. Returns {key: Timing}.
+    """
+    number = {k: max(1, math.ceil(repeat_s / est))
+              for k, (_, est, _) in fns.items()}
+    per_round = sum(number[k] * est for k, (_, est, _) in fns.items())
+    rounds = int(0.9 * budget * len(fns) / per_round) if fns else 0
+    rounds = max(min_rounds, min(max_rounds, rounds))
+    times = {k: [] for k in fns}
+    cpu = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, (_, _, fn) in fns.items():
+            c0, t0 = time.thread_time(), time.perf_counter()
+            for _ in range(number[k]):
+                fn()
+            t1, c1 = time.perf_counter(), time.thread_time()
+            times[k].append((t1 - t0) / number[k])
+            cpu[k].append((c1 - c0) / number[k])
+    return {k: Timing(statistics.median(ts), min(ts), max(ts), fns[k][0],
+                      statistics.median(cpu[k]))
+            for k, ts in times.items()}
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_revision(root):
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                             cwd=root, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "pycg"],
+                               cwd=root, capture_output=True, text=True,
+                               check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + (" (pycg/ has uncommitted changes)" if dirty else "")
+
+
+def machine():
+    """A dict of the facts printed in the header."""
+    blas = {k: os.environ[k] for k in ("OPENBLAS_CORETYPE",
+                                       "OPENBLAS_NUM_THREADS",
+                                       "OMP_NUM_THREADS") if k in os.environ}
+    return {
+        "cores": os.cpu_count(),
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        "os": f"{platform.system()} {platform.release()}",
+        "blas_env": ", ".join(f"{k}={v}" for k, v in blas.items()) or "none",
+        "load": os.getloadavg()[0],
+    }
