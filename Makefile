@@ -43,7 +43,9 @@ bench: setup
 	  $(PY) bench/bench_r_bridge.py; \
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
 	  printf 'and the R cost of a log1pexp gradient\n\n```\n'; \
-	  Rscript bench/r_bench.R; printf '```\n'; } >> BENCHMARKS.md
+	  Rscript bench/r_bench.R; printf '```\n'; \
+	  printf '\n## Deep graphs (issue 8)\n\n'; $(PY) bench/deep.py; \
+	  } >> BENCHMARKS.md
 
 # Longer fuzz and soak runs than `make test` affords (about 20 minutes).
 soak: setup
