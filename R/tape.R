@@ -132,9 +132,11 @@ print.pycg_gradient_tape <- function(x, ...) {
 #' @export
 with.pycg_gradient_tape <- function(data, expr, ...) {
   py <- data$py
-  # registered first: an interrupt or time limit that lands inside the
-  # __enter__ call must still take the tape off the thread's stack
-  on.exit(method_call(py, "__exit__", NULL, NULL, NULL))
+  # registered first, so an interrupt or time limit that lands inside the
+  # __enter__ call still takes the tape off the thread's stack; and run with
+  # interrupts (and so time limits) suspended, so none can cut it short
+  # before it reaches Python and leave the tape recording
+  on.exit(suspendInterrupts(method_call(py, "__exit__", NULL, NULL, NULL)))
   method_call(py, "__enter__")
   name <- attr(data, "as", exact = TRUE)
   if (!is.null(name))
