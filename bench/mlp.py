@@ -137,17 +137,14 @@ def autograd_grad(x, labels, params):
 
 def implementations():
     """(key, label, make or None, why not), as in bench.chain."""
-    fn = pycg_function()
-    no_fn = "not available (pycg.function does not exist yet)"
     return [
         ("pycg_numpy", "pycg eager, numpy backend", pycg_eager("numpy"), ""),
         ("pycg_tf", "pycg eager, tensorflow backend",
          pycg_eager("tensorflow"), ""),
-        # ---- issue 7: pycg.function rows (skipped until it exists) ----
-        ("pycg_function", "pycg.function (compiled)",
-         pycg_compiled(False) if fn else None, no_fn),
+        ("pycg_function", "pycg.function (compiled)", pycg_compiled(False),
+         ""),
         ("pycg_function_xla", "pycg.function, jit_compile=True",
-         pycg_compiled(True) if fn else None, no_fn),
+         pycg_compiled(True), ""),
         # ---- the peers ----
         ("tf_eager", "TF eager GradientTape", tf_mode("eager"), ""),
         ("tf_function", "tf.function + GradientTape", tf_mode("graph"), ""),
