@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as tf_raw
+from tensorflow.python.ops import gen_nn_ops as tf_nn_raw
 
 import pycg
 from pycg import ops
@@ -283,6 +284,8 @@ CASES = {
                          shapes=((2, 3), (2, 3))),
     "_sigmoid_grad": binary(E._sigmoid_grad, tf_raw.sigmoid_grad,
                             shapes=((2, 3), (2, 3))),
+    "_relu_grad": binary(E._relu_grad, tf_nn_raw.relu_grad, dom_y=off_zero,
+                         shapes=((2, 3), (2, 3))),
     "_gather": unary(lambda x: S._gather(x, POSITIONS),
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),
@@ -498,3 +501,20 @@ def test_second_order_matches_tensorflow(backend, name):
         np.testing.assert_allclose(h.numpy(), tf.convert_to_tensor(t).numpy(),
                                    rtol=1e-6, atol=1e-7,
                                    err_msg=f"{name}: input {i}")
+
+
+@pytest.mark.parametrize("transpose_a", [False, True])
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_matmul_with_transposed_operands_first_and_second_order(
+        backend, transpose_a, transpose_b):
+    # the gradients of matmul are matmuls with transposed operands (no
+    # Transpose op); their own gradients must be right too
+    from pycg.ops.linalg import _matmul
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 4, 3) if transpose_a else (2, 3, 4))
+    b = rng.standard_normal((2, 5, 4) if transpose_b else (2, 4, 5))
+
+    def f(x, y):
+        return _matmul(x, y, transpose_a=transpose_a, transpose_b=transpose_b)
+    pycg.check_gradients(f, a, b)
+    pycg.check_gradients(f, a, b, order=2)

@@ -141,6 +141,10 @@ def tanh_grad(y, dy):
     return dy * (y.dtype.type(1) - y * y)
 
 
+def relu_grad(dy, x):
+    return np.where(x > 0, dy, np.zeros((), dy.dtype))[()]
+
+
 def sigmoid_grad(y, dy):
     return dy * y * (y.dtype.type(1) - y)
 
@@ -245,7 +249,12 @@ def strided_slice(x, index):
 
 
 # ---- linear algebra -------------------------------------------------------
-matmul = np.matmul
+def matmul(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
 
 
 def tensordot(x, y, axes):

@@ -9,6 +9,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
+from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 from pycg import backends as _registry  # noqa: E402
 
@@ -130,6 +131,7 @@ arctan2 = _gen.atan2
 
 tanh_grad = _gen.tanh_grad      # TensorFlow's fused gradient kernels
 sigmoid_grad = _gen.sigmoid_grad
+relu_grad = _gen_nn.relu_grad
 
 
 def divide(x, y):
@@ -272,7 +274,7 @@ def strided_slice(x, index):
 
 
 # ---- linear algebra -------------------------------------------------------
-matmul = tf.linalg.matmul
+matmul = tf.linalg.matmul  # takes transpose_a / transpose_b itself
 
 
 def tensordot(x, y, axes):

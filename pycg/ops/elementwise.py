@@ -53,6 +53,7 @@ logical_or = binary("logical_or", grad=False)
 # are ops with rules of their own, so higher derivatives go through them
 _tanh_grad = binary("_tanh_grad", "tanh_grad")
 _sigmoid_grad = binary("_sigmoid_grad", "sigmoid_grad")
+_relu_grad = binary("_relu_grad", "relu_grad")  # (dy, x): dy where x > 0
 
 
 def round(x, decimals=0):

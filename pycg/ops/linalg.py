@@ -34,12 +34,21 @@ def matmul(x1, x2):
         from pycg.ops.manipulation import broadcast_to
         a = broadcast_to(a, batch + a.shape[-2:])
         b = broadcast_to(b, batch + b.shape[-2:])
-    out = apply("matmul", backends.active.matmul, (a, b))
+    out = _matmul(a, b)
     if squeeze_a:
         out = squeeze(out, -2)
     if squeeze_b:
         out = squeeze(out, -1)
     return out
+
+
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    """a @ b on matrices (or batches) of matching shapes, either operand
+    transposed in the kernel rather than by a Transpose op: the gradients
+    of matmul use this, as TensorFlow's do."""
+    flags = {"transpose_a": True, "transpose_b": transpose_b} if \
+        transpose_a else {"transpose_b": True} if transpose_b else None
+    return apply("matmul", backends.active.matmul, (a, b), flags)
 
 
 def dot(x1, x2):

@@ -53,7 +53,7 @@ defvjp("tanh", lambda g, ans, x: E._tanh_grad(ans, g))
 defvjp("erf", lambda g, ans, x: g * (2 / math.sqrt(math.pi)) * E.exp(-x * x))
 defvjp("sigmoid", lambda g, ans, x: E._sigmoid_grad(ans, g))
 defvjp("softplus", lambda g, ans, x: g * N.sigmoid(x))
-defvjp("relu", lambda g, ans, x: E.where(E.greater(x, 0), g, 0))
+defvjp("relu", lambda g, ans, x: E._relu_grad(g, x))
 defvjp("sign", _zero)
 defvjp("floor", _zero)
 defvjp("ceil", _zero)
@@ -99,6 +99,7 @@ defvjp("_tanh_grad", lambda g, ans, y, dy: -2 * g * dy * y,
        lambda g, ans, y, dy: E._tanh_grad(y, g))
 defvjp("_sigmoid_grad", lambda g, ans, y, dy: g * dy * (1 - 2 * y),
        lambda g, ans, y, dy: E._sigmoid_grad(y, g))
+defvjp("_relu_grad", lambda g, ans, dy, x: E._relu_grad(g, x), _zero_second)
 defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
        lambda g, ans, c, x, y: E.where(c, 0, g), broadcast=True)
 
@@ -212,8 +213,20 @@ def _scalar_of_matrix(g):
     return S.expand_dims(S.expand_dims(g, -1), -1)
 
 
-defvjp("matmul", lambda g, ans, a, b: L.matmul(g, _mT(b)),
-       lambda g, ans, a, b: L.matmul(_mT(a), g), broadcast=True)
+def _matmul_a(g, ans, a, b, transpose_a=False, transpose_b=False):
+    # c = op(a) @ op(b); TensorFlow's rule, with no Transpose op
+    if transpose_a:
+        return L._matmul(b, g, transpose_a=transpose_b, transpose_b=True)
+    return L._matmul(g, b, transpose_b=not transpose_b)
+
+
+def _matmul_b(g, ans, a, b, transpose_a=False, transpose_b=False):
+    if transpose_b:
+        return L._matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    return L._matmul(a, g, transpose_a=not transpose_a)
+
+
+defvjp("matmul", _matmul_a, _matmul_b, broadcast=True)
 defvjp("cholesky", _cholesky)
 defvjp("inv", lambda g, ans, x: -L.matmul(L.matmul(_mT(ans), g), _mT(ans)))
 defvjp("det", lambda g, ans, x: _scalar_of_matrix(g * ans) * _mT(L.inv(x)))
