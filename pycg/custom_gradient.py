@@ -33,7 +33,8 @@ import numpy as np
 from pycg import structure
 from pycg import tape as _tape
 from pycg.custom_gradient_check import (Signature, bind_inputs,
-                                        match_gradients, name_of)
+                                        check_gradient, match_gradients,
+                                        name_of)
 from pycg.tensor import Tensor, convert_to_tensor
 
 UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"
@@ -191,9 +192,6 @@ class _Backward:
         self.variables = variables
 
     def __call__(self, ups):
-        if len(ups) == 1 and len(self.inputs.tensors) == 1 and \
-                self.convention == TENSORFLOW and not self.variables:
-            return self._one_to_one(ups[0])
         if any(u is None for u in ups):
             ups = [u if u is not None else _tape.zeros_like(o)
                    for u, o in zip(ups, self.outs)]
@@ -202,26 +200,13 @@ class _Backward:
         except Exception as e:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
+        if type(returned) is Tensor and len(self.inputs.tensors) == 1 and \
+                not self.variables:  # the common case, checked directly
+            return [check_gradient(self.name, self.inputs.labels[0],
+                                   returned, self.inputs.tensors[0])]
         grads, var_grads = self._split_variables(returned)
         return match_gradients(self.name, self.inputs, grads, var_grads,
                                self.variables)
-
-    def _one_to_one(self, up):
-        """The common case (one input, one output) without the general
-        matching; any surprise goes through the general path's checks."""
-        if up is None:
-            up = _tape.zeros_like(self.outs[0])
-        try:
-            g = self.grad_fn(up)
-        except Exception as e:
-            raise _wrapped(e, f"{self.name}: its gradient function raised "
-                              f"{type(e).__name__}: {e}") from e
-        x = self.inputs.tensors[0]
-        if type(g) is Tensor and type(g._value) is type(x._value) and \
-                g._value.dtype is x._value.dtype and \
-                g._value.shape == x._value.shape:
-            return [g]
-        return match_gradients(self.name, self.inputs, g, None, ())
 
     def _invoke(self, ups):
         g = self.grad_fn

@@ -139,7 +139,7 @@ def match_gradients(name, inputs, returned, var_grads, variables):
         per_tensor[0] = returned
     elif returned is not None or n == 0:
         _count_error(name, inputs, 1)
-    out = [_check(name, label, g, x)
+    out = [check_gradient(name, label, g, x)
            for label, g, x in zip(inputs.labels, per_tensor, inputs.tensors)]
     if variables:
         missing = [v for v in variables if id(v) not in var_grads]
@@ -153,7 +153,7 @@ def match_gradients(name, inputs, returned, var_grads, variables):
                 f"`def grad_fn(*upstream, variables=None)`, and return "
                 f"(grad_inputs, grad_variables); or return a dict with an "
                 f"entry keyed by each Variable, e.g. {{'x': dx, v: dv}}")
-        out += [_check(name, v.name or "variable", var_grads[id(v)], v)
+        out += [check_gradient(name, v.name or "variable", var_grads[id(v)], v)
                 for v in variables]
     return out
 
@@ -228,10 +228,11 @@ def _describe(tree):
     return f"a {type(tree).__name__}"
 
 
-def _check(name, label, g, x):
+def check_gradient(name, label, g, x):
     if type(g) is Tensor and type(g._value) is type(x._value) and \
-            g._value.shape == x._value.shape and \
-            g._value.dtype == x._value.dtype:
+            g._value.shape == x._value.shape and (
+                g._value.dtype is x._value.dtype or
+                g._value.dtype == x._value.dtype):
         return g if is_float(x.dtype) else None
     if g is None or not is_float(x.dtype):
         return None

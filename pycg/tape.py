@@ -52,10 +52,9 @@ def _saw_variable(x):
 
 
 def record(rule, inputs, output, params=None):
-    """Record a single-output op with a Rule (called only when active)."""
-    for x in inputs:
-        if x._trainable_var:
-            _saw_variable(x)
+    """Record a single-output op with a Rule (called only when active).
+    Ops read Variables through ops._dispatch.as_tensor, which watches them,
+    so the inputs here are plain tensors."""
     for tape in _tls.tapes:
         ids = tape._ids
         for x in inputs:

@@ -411,3 +411,12 @@ def test_stop_gradient_blocks_one_path_only(backend):
         tape.watch(x)
         y = x * pycg.stop_gradient(x)
     assert float(tape.gradient(y, x)) == 3.0
+
+
+def test_a_python_float_beside_an_integer_tensor_makes_floatx_in_every_op(
+        backend):
+    # one rule for every op that takes two operands, not only + - * /
+    ints = pycg.constant([1, 2])
+    picked = ops.where(pycg.constant([True, False]), ints, 0.5)
+    assert picked.dtype == np.float32 and picked.numpy().tolist() == [1, 0.5]
+    assert ops.maximum(ints, 1.5).numpy().tolist() == [1.5, 2.0]

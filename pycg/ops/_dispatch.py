@@ -1,8 +1,9 @@
 """The op fast path: convert inputs, run the kernel, record if a tape is on.
 
 Every public op goes through `apply` (differentiable) or `apply_nograd`.
-Dtype promotion for binary ops lives here too: Python numbers are weakly
-typed (they take the tensor's dtype), two tensors promote as NumPy does.
+Dtype promotion lives here too, with Keras' rules: a Python number takes
+the tensor's dtype (a Python float next to an integer tensor makes both
+floatx), two tensors promote with `result_dtype`.
 """
 import functools
 import itertools
@@ -87,9 +88,19 @@ def _to_floatx(x):
     return cast(x, config.floatx())
 
 
+def _against_number(t, number, op):
+    """Tensor t next to a Python number: (t, the number as a value of t's
+    dtype). A Python float next to an integer or bool tensor makes both
+    floatx, whatever its value (Keras)."""
+    if type(t) is not Tensor or type(t._value) not in backends.active.types:
+        t = as_tensor(t, op)
+    if type(number) is float and t._value.dtype not in FLOAT_DTYPES:
+        t = _to_floatx(t)
+    return t, backends.active.scalar_like(number, t._value)
+
 
 def promote(x, y, op):
-    """Two tensors of one dtype; Python numbers take the other's dtype."""
+    """Two tensors of one dtype (see _against_number and result_dtype)."""
     tx, ty = type(x), type(y)
     if tx is Tensor and ty is Tensor:
         vx, vy = x._value, y._value
@@ -97,32 +108,14 @@ def promote(x, y, op):
         if type(vx) in types and type(vy) in types and (
                 vx.dtype is vy.dtype or vx.dtype == vy.dtype):
             return x, y
-    elif tx is Tensor and ty in _NUMBERS:
-        x = as_tensor(x, op)
-        return x, Tensor(backends.active.scalar_like(y, x._value))
-    elif ty is Tensor and tx in _NUMBERS:
-        y = as_tensor(y, op)
-        return Tensor(backends.active.scalar_like(x, y._value)), y
-    return _promote_slow(x, y, op)
-
-
-def _needs_float(t, number):
-    """A Python float next to an integer or bool tensor: Keras makes the
-    result floatx, whatever the float's value."""
-    return type(number) is float and t._value.dtype not in FLOAT_DTYPES
-
-
-def _promote_slow(x, y, op):
     xn = isinstance(x, numbers.Number) and not isinstance(x, Tensor)
     yn = isinstance(y, numbers.Number) and not isinstance(y, Tensor)
-    if xn and not yn:
-        y = as_tensor(y, op)
-        y = _to_floatx(y) if _needs_float(y, x) else y
-        return Tensor(backends.active.scalar_like(x, y._value)), y
     if yn and not xn:
-        x = as_tensor(x, op)
-        x = _to_floatx(x) if _needs_float(x, y) else x
-        return x, Tensor(backends.active.scalar_like(y, x._value))
+        x, v = _against_number(x, y, op)
+        return x, Tensor(v)
+    if xn and not yn:
+        y, v = _against_number(y, x, op)
+        return Tensor(v), y
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
     if dx != dy:
@@ -178,18 +171,12 @@ def binary(name, kernel_name=None, grad=True):
     def op(x1, x2):
         K = backends.active
         t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and t2 in _NUMBERS and type(x1._value) in K.types:
-            if _needs_float(x1, x2):
-                x1 = _to_floatx(x1)
-            v1 = x1._value
-            v2 = K.scalar_like(x2, v1)
-            x2 = None
-        elif t2 is Tensor and t1 in _NUMBERS and type(x2._value) in K.types:
-            if _needs_float(x2, x1):
-                x2 = _to_floatx(x2)
-            v2 = x2._value
-            v1 = K.scalar_like(x1, v2)
-            x1 = None
+        if t1 is Tensor and t2 in _NUMBERS:
+            x1, v2 = _against_number(x1, x2, name)
+            v1, x2 = x1._value, None
+        elif t2 is Tensor and t1 in _NUMBERS:
+            x2, v1 = _against_number(x2, x1, name)
+            v2, x1 = x2._value, None
         else:
             x1, x2 = promote(x1, x2, name)
             v1, v2 = x1._value, x2._value
