@@ -120,7 +120,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
 
     >>> import pycg
     >>> y = pycg.random.dropout(pycg.ops.ones((1000,)), 0.25, seed=0)
-    >>> sorted(set(y.numpy().round(4).tolist()))
+    >>> sorted({round(v, 4) for v in y.numpy().tolist()})
     [0.0, 1.3333]
     """
     x = convert_to_tensor(inputs)
