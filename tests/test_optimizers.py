@@ -1,0 +1,307 @@
+"""pycg.optimizers against Keras 3's own optimizers, step for step.
+
+The problem: a logistic loss plus a quadratic pull, float32, two variables
+(a vector and a scalar). Keras' side takes its gradients from TensorFlow's
+GradientTape, pycg's from pycg; after 100 steps the variables must agree.
+"""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+
+os.environ.setdefault("KERAS_BACKEND", "tensorflow")
+keras = pytest.importorskip("keras")
+tf = pytest.importorskip("tensorflow")
+
+STEPS = 100
+_rng = np.random.default_rng(0)
+X = _rng.normal(size=(16, 4)).astype(np.float32)
+T = np.where(_rng.normal(size=16) > 0, 1.0, -1.0).astype(np.float32)
+C = np.array([1.5, -1.5, 2.0, -1.0], np.float32)
+W0 = np.array([0.3, -0.2, 0.1, 0.4], np.float32)
+B0 = np.float32(0.1)
+
+
+def tf_loss(w, b):
+    z = tf.linalg.matvec(X, w) + b
+    return tf.reduce_mean(tf.nn.softplus(-T * z)) + \
+        0.5 * tf.reduce_sum(tf.square(w - C))
+
+
+def pycg_loss(w, b):
+    z = ops.matmul(X, w) + b
+    return ops.mean(ops.softplus(-T * z)) + 0.5 * ops.sum(ops.square(w - C))
+
+
+# name -> builder(module): the same call on keras.optimizers and
+# pycg.optimizers
+CONFIGS = {
+    "SGD": lambda m: m.SGD(learning_rate=0.05),
+    "SGD-momentum": lambda m: m.SGD(learning_rate=0.05, momentum=0.9),
+    "SGD-nesterov": lambda m: m.SGD(learning_rate=0.05, momentum=0.9,
+                                    nesterov=True),
+    "Adam": lambda m: m.Adam(learning_rate=0.05),
+    "Adam-amsgrad": lambda m: m.Adam(learning_rate=0.05, amsgrad=True),
+    "AdamW": lambda m: m.AdamW(learning_rate=0.05, weight_decay=0.1),
+    "RMSprop": lambda m: m.RMSprop(learning_rate=0.01),
+    # RMSprop's steps stay near lr wherever the gradient is, so where a
+    # gradient crosses zero they bounce and magnify float32 rounding (to
+    # 1e-3 in 100 steps); C and Keras' default rate keep these two on the
+    # way down.
+    "RMSprop-momentum": lambda m: m.RMSprop(momentum=0.5),
+    "RMSprop-centered": lambda m: m.RMSprop(momentum=0.5, centered=True),
+    "Adagrad": lambda m: m.Adagrad(learning_rate=0.1),
+    "SGD-clipnorm": lambda m: m.SGD(learning_rate=0.1, clipnorm=0.5),
+    "SGD-clipvalue": lambda m: m.SGD(learning_rate=0.1, clipvalue=0.2),
+    "Adam-global_clipnorm": lambda m: m.Adam(learning_rate=0.05,
+                                             global_clipnorm=0.3),
+    "SGD-weight_decay": lambda m: m.SGD(learning_rate=0.05,
+                                        weight_decay=0.2),
+    "Adam-ExponentialDecay": lambda m: m.Adam(
+        learning_rate=m.schedules.ExponentialDecay(0.1, 10, 0.8,
+                                                   staircase=True)),
+    "SGD-PiecewiseConstantDecay": lambda m: m.SGD(
+        learning_rate=m.schedules.PiecewiseConstantDecay([20, 50],
+                                                         [0.1, 0.05, 0.01]),
+        momentum=0.5),
+    "SGD-CosineDecay-warmup": lambda m: m.SGD(
+        learning_rate=m.schedules.CosineDecay(0.0, 80, alpha=0.1,
+                                              warmup_target=0.1,
+                                              warmup_steps=10)),
+}
+_keras_cache = {}
+
+
+def keras_trajectory(name):
+    if name not in _keras_cache:
+        opt = CONFIGS[name](keras.optimizers)
+        w, b = keras.Variable(W0, name="w"), keras.Variable(B0, name="b")
+        for _ in range(STEPS):
+            with tf.GradientTape() as tape:
+                loss = tf_loss(w.value, b.value)
+            opt.apply_gradients(zip(tape.gradient(loss, [w.value, b.value]),
+                                    [w, b]))
+        _keras_cache[name] = (np.asarray(w.numpy()), np.asarray(b.numpy()))
+    return _keras_cache[name]
+
+
+def pycg_trajectory(name, compiled):
+    opt = CONFIGS[name](pycg.optimizers)
+    w, b = pycg.Variable(W0, name="w"), pycg.Variable(B0, name="b")
+
+    def step(w, b):
+        grads = pycg.grad(pycg_loss, argnums=(0, 1))(w, b)
+        opt.apply_gradients(zip(grads, [w, b]))
+        return opt.iterations.read()
+    if compiled:
+        step = pycg.function(step)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy backend: "runs eagerly"
+        for _ in range(STEPS):
+            step(w, b)
+    assert int(opt.iterations) == STEPS
+    return w.numpy(), b.numpy()
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "function"])
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_trajectory_matches_keras_after_100_steps(name, compiled, backend):
+    kw, kb = keras_trajectory(name)
+    pw, pb = pycg_trajectory(name, compiled)
+    assert not np.allclose(kw, W0)  # the optimizer moved
+    diff = max(np.abs(kw - pw).max(), abs(float(kb) - float(pb)))
+    assert diff < 1e-5, f"{name}: max abs difference {diff:.3g}"
+
+
+# ---- schedules: the same values as Keras' ---------------------------------
+SCHEDULES = {
+    "ExponentialDecay": lambda s: s.ExponentialDecay(0.1, 7, 0.9),
+    "ExponentialDecay-staircase": lambda s: s.ExponentialDecay(
+        0.1, 7, 0.9, staircase=True),
+    "PiecewiseConstantDecay": lambda s: s.PiecewiseConstantDecay(
+        [10, 30, 60], [1.0, 0.5, 0.25, 0.125]),
+    "CosineDecay": lambda s: s.CosineDecay(0.2, 50, alpha=0.05),
+    "CosineDecay-warmup": lambda s: s.CosineDecay(
+        0.01, 50, warmup_target=0.2, warmup_steps=20),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEDULES))
+def test_schedule_values_match_keras(name, backend):
+    ours = SCHEDULES[name](pycg.optimizers.schedules)
+    theirs = SCHEDULES[name](keras.optimizers.schedules)
+    steps = range(0, 121, 3)
+    got = [float(ours(s)) for s in steps]
+    want = [float(theirs(s)) for s in steps]
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-8)
+
+
+# ---- state and settings -----------------------------------------------------
+def quadratic_grads(*variables):
+    return [ops.multiply(v, 2.0) for v in variables]
+
+
+def test_iterations_count_applies_and_slots_are_listed(backend):
+    w, b = pycg.Variable([1.0, 2.0], name="w"), pycg.Variable(0.5, name="b")
+    opt = pycg.optimizers.Adam(amsgrad=True)
+    for _ in range(3):
+        opt.apply(quadratic_grads(w, b), [w, b])
+    assert int(opt.iterations) == 3
+    assert len(opt.variables) == 1 + 3 * 2  # iterations, m, v, v_hat
+    assert opt.variables[1].shape == (2,)
+
+
+def test_apply_without_variables_uses_the_built_ones(backend):
+    w = pycg.Variable([1.0], name="w")
+    opt = pycg.optimizers.SGD(learning_rate=0.25)
+    opt.build([w])
+    opt.apply([pycg.constant([2.0])])
+    assert w.numpy().tolist() == [0.5]
+
+
+def test_learning_rate_float_can_be_set(backend):
+    w = pycg.Variable([1.0])
+    opt = pycg.optimizers.SGD(learning_rate=0.5)
+    opt.learning_rate = 0.25
+    opt.apply([pycg.constant([1.0])], [w])
+    assert float(opt.learning_rate) == 0.25
+    assert w.numpy().tolist() == [0.75]
+
+
+def test_learning_rate_plain_callable_takes_no_arguments(backend):
+    w = pycg.Variable([1.0])
+    opt = pycg.optimizers.SGD(learning_rate=lambda: 0.5)
+    opt.apply([pycg.constant([1.0])], [w])
+    assert w.numpy().tolist() == [0.5]
+
+
+def test_numpy_gradient_is_converted_to_the_variable_dtype(backend):
+    w = pycg.Variable([1.0, 1.0])
+    pycg.optimizers.SGD(learning_rate=0.5).apply([np.array([1.0, 2.0])], [w])
+    assert w.dtype == np.float32 and w.numpy().tolist() == [0.5, 0.0]
+
+
+def test_float64_variables_update_in_float64(backend):
+    w = pycg.Variable(np.array([1.0], np.float64))
+    opt = pycg.optimizers.SGD(learning_rate=0.5)
+    opt.apply([pycg.constant(np.array([1e-9], np.float64))], [w])
+    assert w.dtype == np.float64
+    assert w.numpy()[0] == pytest.approx(1.0 - 0.5e-9, abs=1e-15)
+
+
+def test_none_gradient_warns_and_leaves_that_variable(backend):
+    w, b = pycg.Variable([1.0], name="w"), pycg.Variable([1.0], name="b")
+    opt = pycg.optimizers.SGD(learning_rate=0.5)
+    with pytest.warns(UserWarning, match=r"no gradients for variables 1 "
+                      r"\('b'\)"):
+        opt.apply([pycg.constant([1.0]), None], [w, b])
+    assert (w.numpy().tolist(), b.numpy().tolist()) == ([0.5], [1.0])
+
+
+# ---- errors name the optimizer, the argument and the variable -----------------
+def test_error_unknown_hyper_parameter():
+    with pytest.raises(ValueError, match=r"^pycg.optimizers.Adam: unknown "
+                       r"argument `beta1`; valid arguments are learning_rate, "
+                       r"beta_1, beta_2, epsilon, amsgrad, weight_decay"):
+        pycg.optimizers.Adam(beta1=0.9)
+
+
+def test_error_keras_argument_not_supported():
+    with pytest.raises(ValueError, match=r"^pycg.optimizers.SGD: Keras' "
+                       r"argument `use_ema` is not supported by pycg$"):
+        pycg.optimizers.SGD(use_ema=True)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: pycg.optimizers.SGD(momentum=1.5),
+     r"^pycg.optimizers.SGD: `momentum` must be a float in \[0, 1\], got 1.5"),
+    (lambda: pycg.optimizers.RMSprop(learning_rate="fast"),
+     r"^pycg.optimizers.RMSprop: `learning_rate` must be a non-negative "
+     r"float, a pycg.optimizers.schedules.LearningRateSchedule or a "
+     r"callable, got 'fast'"),
+    (lambda: pycg.optimizers.AdamW(weight_decay=None),
+     r"^pycg.optimizers.AdamW: `weight_decay` must be a float, got None"),
+    (lambda: pycg.optimizers.Adagrad(clipnorm=1.0, clipvalue=1.0),
+     r"^pycg.optimizers.Adagrad: only one of `clipnorm`, `clipvalue` and "
+     r"`global_clipnorm` can be set"),
+    (lambda: pycg.optimizers.SGD(clipnorm=-1.0),
+     r"^pycg.optimizers.SGD: `clipnorm` must be a non-negative number or "
+     r"None, got -1.0"),
+    (lambda: pycg.optimizers.schedules.ExponentialDecay(0.1, 0, 0.5),
+     r"^pycg.optimizers.schedules.ExponentialDecay: `decay_steps` must be "
+     r"> 0, got 0"),
+    (lambda: pycg.optimizers.schedules.PiecewiseConstantDecay([1], [1.0]),
+     r"`boundaries` must have one entry fewer than `values`, got 1 "
+     r"boundaries and 1 values"),
+])
+def test_error_bad_hyper_parameter(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_error_not_a_variable(backend):
+    w = pycg.Variable([1.0], name="w")
+    with pytest.raises(TypeError, match=r"^pycg.optimizers.Adam.apply: "
+                       r"variable 1 is a Tensor, not a pycg.Variable; "
+                       r"optimizers update Variables in place$"):
+        pycg.optimizers.Adam().apply([w * 2.0, w * 2.0], [w, w * 1.0])
+
+
+def test_error_gradient_of_the_wrong_shape(backend):
+    w, b = pycg.Variable([1.0], name="w"), pycg.Variable([1.0, 2.0], name="b")
+    with pytest.raises(ValueError, match=r"^pycg.optimizers.SGD.apply: the "
+                       r"gradient for variable 1 \('b'\) has shape \(3,\) but "
+                       r"the variable has shape \(2,\)$"):
+        pycg.optimizers.SGD().apply([w * 1.0, pycg.ops.ones((3,))], [w, b])
+    assert b.numpy().tolist() == [1.0, 2.0]
+
+
+def test_error_gradient_of_the_wrong_dtype(backend):
+    w = pycg.Variable([1.0], name="w")
+    g = pycg.constant(np.array([1.0], np.float64))
+    with pytest.raises(TypeError, match=r"^pycg.optimizers.RMSprop.apply: the "
+                       r"gradient for variable 0 \('w'\) has dtype float64 "
+                       r"but the variable has float32; cast the gradient$"):
+        pycg.optimizers.RMSprop().apply([g], [w])
+
+
+def test_error_integer_variable(backend):
+    n = pycg.Variable([1], trainable=False, name="n")
+    with pytest.raises(TypeError, match=r"variable 0 \('n'\) has dtype int32; "
+                       r"optimizers update floating variables"):
+        pycg.optimizers.SGD().apply([pycg.constant([1])], [n])
+
+
+def test_error_variable_the_optimizer_was_not_built_with(backend):
+    w, other = pycg.Variable([1.0], name="w"), pycg.Variable([1.0], name="u")
+    opt = pycg.optimizers.Adam()
+    opt.apply([w * 1.0], [w])
+    with pytest.raises(ValueError, match=r"^pycg.optimizers.Adam.apply: "
+                       r"variable 0 \('u'\) is not one of the 1 variables "
+                       r"this optimizer was built with"):
+        opt.apply([other * 1.0], [other])
+
+
+def test_error_counts_and_empty_gradients(backend):
+    w = pycg.Variable([1.0], name="w")
+    opt = pycg.optimizers.SGD()
+    with pytest.raises(ValueError, match=r"got 2 gradients for 1 variables"):
+        opt.apply([w * 1.0, w * 1.0], [w])
+    with pytest.raises(ValueError, match=r"no gradients provided for any "
+                       r"variable \(all are None\)"):
+        opt.apply([None], [w])
+    with pytest.raises(ValueError, match=r"pass the variables on the first "
+                       r"call"):
+        pycg.optimizers.SGD().apply([w * 1.0])
+
+
+def test_error_learning_rate_schedule_cannot_be_set(backend):
+    opt = pycg.optimizers.SGD(
+        learning_rate=pycg.optimizers.schedules.ExponentialDecay(0.1, 5, 0.5))
+    with pytest.raises(TypeError, match=r"^pycg.optimizers.SGD: the learning "
+                       r"rate is a schedule, so it cannot be set to a number"):
+        opt.learning_rate = 0.1
