@@ -36,7 +36,10 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """
     shape, dtype = _shape(shape, "uniform"), _float(dtype, "uniform")
     u = _host(_unit_uniform, "uniform", seed, shape, dtype)
-    return ops.add(ops.multiply(u, ops.subtract(maxval, minval)), minval)
+    numbers_only = all(isinstance(v, numbers.Real) and not isinstance(
+        v, Tensor) for v in (minval, maxval))
+    width = maxval - minval if numbers_only else ops.subtract(maxval, minval)
+    return ops.add(ops.multiply(u, width), minval)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
