@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from pycg.functional import value_and_grad
+from pycg.tape import GradientTape
 from pycg.tensor import convert_to_tensor
 
 
@@ -18,21 +18,24 @@ def scipy_objective(f, dtype="float64"):
     ``scipy.optimize.minimize(fun, x0, jac=True)``.
 
     `f` takes one 1-D tensor (of `dtype`, float64 by default) and returns a
-    scalar; pycg differentiates it. A non-scalar or non-finite value is an
-    error naming `f`.
+    scalar; pycg differentiates it (a gradient that does not reach x is
+    zero).
     """
     who = f"pycg.optimize.scipy_objective({getattr(f, '__name__', 'f')})"
-    vg = value_and_grad(f)
     dtype = np.dtype(dtype)
 
     def fun(x):
         x = np.asarray(x, dtype=np.float64)
         if x.ndim != 1:
             raise ValueError(f"{who}: x must be 1-D, got shape {x.shape}")
-        value, grad = vg(convert_to_tensor(x.astype(dtype)))
-        value = np.asarray(value, dtype=np.float64)
+        xt = convert_to_tensor(x.astype(dtype))
+        with GradientTape() as tape:
+            tape.watch(xt)
+            value = convert_to_tensor(f(xt))
         if value.shape != ():
-            raise ValueError(f"{who}: f must return a scalar, got shape "
-                             f"{value.shape}")
-        return float(value), np.asarray(grad, dtype=np.float64).reshape(-1)
+            raise TypeError(f"{who}: f must return a scalar, got shape "
+                            f"{value.shape}; reduce it (ops.sum) first")
+        grad = tape.gradient(value, xt, unconnected_gradients="zero")
+        return float(value.numpy()), np.asarray(grad.numpy(),
+                                                dtype=np.float64)
     return fun
