@@ -202,7 +202,7 @@ def test_none_gradient_warns_and_leaves_that_variable(backend):
     assert (w.numpy().tolist(), b.numpy().tolist()) == ([0.5], [1.0])
 
 
-# ---- errors name the optimizer, the argument and the variable -----------------
+# ---- errors name the optimizer, the argument and the variable ----------
 def test_error_unknown_hyper_parameter():
     with pytest.raises(ValueError, match=r"^pycg.optimizers.Adam: unknown "
                        r"argument `beta1`; valid arguments are learning_rate, "

@@ -117,8 +117,8 @@ def test_error_dtype_differs_and_nothing_is_assigned(tmp_path, backend):
 
 def test_error_duplicate_names_and_non_variables(tmp_path, backend):
     path = tmp_path / "w.npz"
-    with pytest.raises(ValueError, match=r"^pycg.save_variables: two variables "
-                       r"are named 'w'; names must be unique"):
+    with pytest.raises(ValueError, match=r"^pycg.save_variables: two "
+                       r"variables are named 'w'; names must be unique"):
         pycg.save_variables(path, [pycg.Variable([1.0], name="w"),
                                    pycg.Variable([2.0], name="w")])
     with pytest.raises(TypeError, match=r"^pycg.save_variables: item 0 "

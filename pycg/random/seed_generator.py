@@ -51,7 +51,8 @@ class SeedGenerator:
         return current
 
     def __repr__(self):
-        return f"<pycg.random.SeedGenerator state={self.state.numpy().tolist()}>"
+        state = self.state.numpy().tolist()
+        return f"<pycg.random.SeedGenerator state={state}>"
 
 
 _global = []
