@@ -104,6 +104,9 @@ def pycg_trajectory(name, compiled):
         for _ in range(STEPS):
             step(w, b)
     assert int(opt.iterations) == STEPS
+    if compiled and pycg.config.backend() == "tensorflow":
+        # slots made during the first trace make TensorFlow trace once more
+        assert step.trace_count == (2 if opt.variables[1:] else 1)
     return w.numpy(), b.numpy()
 
 
@@ -153,6 +156,25 @@ def test_iterations_count_applies_and_slots_are_listed(backend):
     assert int(opt.iterations) == 3
     assert len(opt.variables) == 1 + 3 * 2  # iterations, m, v, v_hat
     assert opt.variables[1].shape == (2,)
+
+
+def test_building_before_compiling_traces_once():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("tensorflow")
+    try:
+        w = pycg.Variable([1.0, 2.0], name="w")
+        opt = pycg.optimizers.Adam(learning_rate=0.1)
+        opt.build([w])
+
+        @pycg.function
+        def step(w):
+            opt.apply([pycg.grad(lambda v: ops.sum(v * v))(w)], [w])
+        for _ in range(3):
+            step(w)
+    finally:
+        pycg.config.set_backend(previous)
+    assert step.trace_count == 1 and int(opt.iterations) == 3
+    assert np.allclose(w.numpy(), [0.7, 1.7], atol=5e-3)  # three ~lr steps
 
 
 def test_apply_without_variables_uses_the_built_ones(backend):

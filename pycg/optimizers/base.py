@@ -4,7 +4,8 @@
 gradients, clip (clipnorm, global_clipnorm or clipvalue), decay the weights
 (`weight_decay`), run each optimizer's `update_step`, count the step in
 `iterations`. The slots (momentums, velocities...) are built on the first
-apply, eagerly even when that apply runs inside pycg.function.
+apply, eagerly even when that apply runs inside pycg.function (TensorFlow
+then traces that function twice; `build(variables)` beforehand avoids it).
 """
 import numbers
 import warnings
