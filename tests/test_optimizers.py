@@ -37,6 +37,11 @@ def pycg_loss(w, b):
     return ops.mean(ops.softplus(-T * z)) + 0.5 * ops.sum(ops.square(w - C))
 
 
+def no_decay_on_b(opt):
+    opt.exclude_from_weight_decay(var_names=["b"])
+    return opt
+
+
 # name -> builder(module): the same call on keras.optimizers and
 # pycg.optimizers
 CONFIGS = {
@@ -61,6 +66,8 @@ CONFIGS = {
                                              global_clipnorm=0.3),
     "SGD-weight_decay": lambda m: m.SGD(learning_rate=0.05,
                                         weight_decay=0.2),
+    "AdamW-exclude-b": lambda m: no_decay_on_b(m.AdamW(learning_rate=0.05,
+                                                       weight_decay=0.5)),
     "Adam-ExponentialDecay": lambda m: m.Adam(
         learning_rate=m.schedules.ExponentialDecay(0.1, 10, 0.8,
                                                    staircase=True)),
@@ -327,3 +334,13 @@ def test_error_learning_rate_schedule_cannot_be_set(backend):
     with pytest.raises(TypeError, match=r"^pycg.optimizers.SGD: the learning "
                        r"rate is a schedule, so it cannot be set to a number"):
         opt.learning_rate = 0.1
+
+
+def test_error_exclude_from_weight_decay_after_build(backend):
+    w = pycg.Variable([1.0], name="w")
+    opt = pycg.optimizers.AdamW()
+    opt.apply([w * 1.0], [w])
+    with pytest.raises(ValueError, match=r"^pycg.optimizers.AdamW."
+                       r"exclude_from_weight_decay: call it before the "
+                       r"optimizer is built"):
+        opt.exclude_from_weight_decay(var_names=["w"])

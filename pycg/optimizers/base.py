@@ -8,12 +8,14 @@ apply, eagerly even when that apply runs inside pycg.function (TensorFlow
 then traces that function twice; `build(variables)` beforehand avoids it).
 """
 import numbers
+import re
 import warnings
 
 import numpy as np
 
 from pycg import config, ops
 from pycg._state import state_variable, var_key
+from pycg.optimizers.clipping import clip_by_global_norm, clip_by_norm
 from pycg.optimizers.schedules import LearningRateSchedule
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
@@ -49,6 +51,7 @@ class Optimizer:
         self.built = False
         self._variables = []
         self._index = {}
+        self._no_decay_keys, self._no_decay_names = set(), []
         self._iterations = state_variable(0, "int64", f"{self.name}_iteration")
         self._learning_rate = self._lr_state(learning_rate)
 
@@ -241,18 +244,34 @@ class Optimizer:
 
     def _clip(self, grads):
         if self.clipnorm:
-            return [_clip_by_norm(g, self.clipnorm) for g in grads]
+            return [clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm:
-            return _clip_by_global_norm(grads, self.global_clipnorm)
+            return clip_by_global_norm(grads, self.global_clipnorm)
         if self.clipvalue:
             c = self.clipvalue
             return [ops.clip(g, -c, c) for g in grads]
         return grads
 
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Leave out of weight decay the variables in `var_list` and those
+        whose name contains a match of a regular expression in `var_names`
+        (before the first apply, as in Keras)."""
+        if self.built:
+            raise ValueError(f"{self._who}.exclude_from_weight_decay: call it "
+                             f"before the optimizer is built (before the "
+                             f"first apply)")
+        self._no_decay_keys = {var_key(v) for v in
+                               self._check_variables(list(var_list or []))}
+        self._no_decay_names = [re.compile(p) for p in var_names or []]
+
+    def _decays(self, v):
+        return var_key(v) not in self._no_decay_keys and not any(
+            p.search(v.name or "") for p in self._no_decay_names)
+
     def _decay_weights(self, variables, lr):
         if self.weight_decay is None:
             return
-        for v in variables:
+        for v in filter(self._decays, variables):
             wd_lr = ops.multiply(ops.multiply(v.read(), self.weight_decay),
                                  ops.cast(lr, v.dtype))
             v.assign_sub(wd_lr)
@@ -267,22 +286,3 @@ def _label(v, i):
 
 def _nonneg(v):
     return isinstance(v, numbers.Real) and not isinstance(v, bool) and v >= 0
-
-
-def _clip_by_norm(g, clipnorm):
-    """tf.clip_by_norm (Keras' per-variable clipnorm)."""
-    l2sum = ops.sum(ops.square(g), keepdims=True)
-    pred = ops.greater(l2sum, 0)
-    safe = ops.where(pred, l2sum, ops.ones_like(l2sum))
-    l2norm = ops.where(pred, ops.sqrt(safe), l2sum)
-    return ops.divide(ops.multiply(g, clipnorm), ops.maximum(l2norm, clipnorm))
-
-
-def _clip_by_global_norm(grads, clipnorm):
-    """Keras' clip_by_global_norm (NaN-propagating for non-finite norms)."""
-    norm = ops.sqrt(ops.sum(ops.stack([ops.sum(ops.square(g))
-                                       for g in grads])))
-    scale = ops.multiply(clipnorm, ops.minimum(ops.divide(1.0, norm),
-                                               1.0 / clipnorm))
-    scale = ops.add(scale, ops.subtract(norm, norm))
-    return [ops.multiply(g, ops.cast(scale, g.dtype)) for g in grads]
