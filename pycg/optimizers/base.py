@@ -7,6 +7,7 @@ gradients, clip (clipnorm, global_clipnorm or clipvalue), decay the weights
 apply, eagerly even when that apply runs inside pycg.function (TensorFlow
 then traces that function twice; `build(variables)` beforehand avoids it).
 """
+import inspect
 import numbers
 import re
 import warnings
@@ -61,7 +62,6 @@ class Optimizer:
         if name in _KERAS_ONLY:
             raise ValueError(f"{who}: Keras' argument `{name}` is not "
                              f"supported by pycg")
-        import inspect
         valid = [p for p in inspect.signature(type(self)).parameters
                  if p != "kwargs"]
         raise ValueError(f"{who}: unknown argument `{name}`; valid "
@@ -96,21 +96,25 @@ class Optimizer:
 
     @learning_rate.setter
     def learning_rate(self, value):
-        if isinstance(self._learning_rate, LearningRateSchedule) and \
-                not callable(value):
-            raise TypeError(
-                f"{self._who}: the learning rate is a schedule, so it cannot "
-                f"be set to a number; create the optimizer with a float "
-                f"`learning_rate` to set it later")
-        if isinstance(self._learning_rate, Variable) and not callable(value):
-            self._learning_rate.assign(float(value))
-        else:
+        if callable(value) or not isinstance(self._learning_rate, Variable):
+            if isinstance(self._learning_rate, LearningRateSchedule) and \
+                    not callable(value):
+                raise TypeError(
+                    f"{self._who}: the learning rate is a schedule, so it "
+                    f"cannot be set to a number; create the optimizer with a "
+                    f"float `learning_rate` to set it later")
             self._learning_rate = self._lr_state(value)
+        else:
+            self._lr_state(value)  # checks it
+            self._learning_rate.assign(float(value))
 
     @property
     def variables(self):
-        """The optimizer's own state: iterations, slots."""
-        return [self._iterations] + [
+        """The optimizer's own state, in Keras' order: iterations, the
+        learning rate (unless a schedule or callable), the slots."""
+        lr = [self._learning_rate] if isinstance(self._learning_rate,
+                                                 Variable) else []
+        return [self._iterations] + lr + [
             v for slots in self._slots() for v in slots if v is not None]
 
     # ---- building --------------------------------------------------------
