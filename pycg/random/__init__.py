@@ -3,8 +3,10 @@
 An int seed gives the same numbers on every call; a SeedGenerator moves on
 at each draw; seed=None draws from a global SeedGenerator. The numbers come
 from NumPy's Philox generator keyed by the (seed, counter) pair, so both
-backends give identical streams, eagerly and inside pycg.function. They
-are not the numbers keras.random gives for the same seed.
+backends give identical streams, eagerly and inside pycg.function (where
+the draw runs when the graph runs, through tf.numpy_function, so a
+`jit_compile=True` function cannot hold a draw). They are not the numbers
+keras.random gives for the same seed.
 
 >>> import pycg
 >>> a = pycg.random.normal((3,), seed=11).numpy()
