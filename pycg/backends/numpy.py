@@ -1,4 +1,5 @@
 """NumPy kernels. Values are numpy arrays or numpy scalars."""
+import contextlib
 import math
 import operator
 
@@ -320,5 +321,4 @@ def host_call(fn, args, dtype, shape):
 
 def outside_graph():
     """A context where new variables are created eagerly (no graphs here)."""
-    import contextlib
     return contextlib.nullcontext()
