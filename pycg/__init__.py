@@ -21,6 +21,11 @@ __all__ = [
     "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
     "value_and_grad", "vjp", "with_signature", "__version__",
 ]
+from pycg import optimize, optimizers, random  # noqa: E402
+from pycg.saving import load_variables, save_variables  # noqa: E402
+
+__all__ += ["load_variables", "optimize", "optimizers", "random",
+            "save_variables"]
 
 
 def __getattr__(name):
