@@ -15,7 +15,7 @@
 #' @importFrom reticulate import py_get_attr py_to_r r_to_py
 NULL
 
-# Session state: the Python modules once started, the signature specs made
+# Session state: the Python modules once started, the Python signatures made
 # from R formals, a pending R error raised inside a call from Python.
 .pycg <- new.env(parent = emptyenv())
-.pycg$specs <- new.env(parent = emptyenv())
+.pycg$signatures <- new.env(parent = emptyenv())

@@ -40,19 +40,22 @@ itself.
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
 why, and how the process still exits cleanly, is told in
-pycg/_r_session.py.
+pycg/r/_session.py. Importing pycg.r starts nothing: R starts on the first
+call. The package also holds the Python half of the R package
+(pycg/r/interop.py, which R reaches through reticulate), and the one array
+codec both directions share (pycg/r/codec.py).
 """
 import os
 
-from pycg import _r_session
-from pycg._r_convert import RError, RFunction, RWarning, invoke
+from pycg.r import _session
+from pycg.r._bridge import RError, RFunction, RWarning, invoke
 
 __all__ = ["RError", "RFunction", "RWarning", "call", "eval", "function",
            "source"]
 
 
 def _dispatch(op, *args):
-    return invoke(_r_session.dispatcher(), (op,) + args, {})
+    return invoke(_session.dispatcher(), (op,) + args, {})
 
 
 def eval(code):
