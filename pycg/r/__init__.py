@@ -26,16 +26,17 @@ and the rest without ``library(pycg)``.
 'R INSIDE PYTHON'
 
 Values cross by these rules. Python -> R: tensors and other Python objects
-by reference; numbers, strings and None as R scalars; NumPy arrays as R
-vectors (1-d) and arrays of the same shape and elements; lists and tuples as
-R lists, dicts as named lists; Python callables as R functions. R -> Python:
-numbers, vectors and arrays become pycg tensors (a 2 x 3 R matrix is a (2, 3)
-tensor with the same elements; a length-1 vector a 0-d tensor); strings str
-(a character vector a list of str); lists list, or dict when every element
-is named; functions `RFunction`; NULL None; Python objects themselves. An R
-error raises `RError` with R's message, an R warning is issued as an
-`RWarning`; a Python exception raised by a callback inside R comes out as
-itself.
+by reference; numbers, strings and None as R scalars; NumPy arrays of
+numbers, booleans or complex numbers as R vectors (1-d) and arrays of the
+same shape and elements (an array of strings is refused: pass a list); lists
+and tuples as R lists, dicts as named lists; Python callables as R
+functions. R -> Python: numbers, vectors and arrays become pycg tensors (a
+2 x 3 R matrix is a (2, 3) tensor with the same elements; a length-1 vector
+a 0-d tensor); strings str (a character vector a list of str); lists list,
+or dict when every element is named; functions `RFunction`; NULL None;
+Python objects themselves. An R error raises `RError` with R's message, an
+R warning is issued as an `RWarning`; a Python exception raised by a
+callback inside R comes out as itself.
 
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
