@@ -156,7 +156,8 @@ py_result <- function(res) {
 
 # A tensor as an R value: 0-d -> scalar, otherwise an array of its shape.
 tensor_to_r <- function(x) {
-  do.call(raw_to_array, unname(py_call(interop()$to_r, x)))
+  parts <- py_call(interop()$to_r, x)
+  raw_to_array(parts[[1L]], parts[[2L]], parts[[3L]])
 }
 
 # Arguments that Python passed to an R function: tuples and lists become R
