@@ -179,6 +179,6 @@ def from_tagged(node):
     if tag == "f":  # params: R formals as python_signature() describes them
         _, bridged, name, params = node
         signature = None if params is None else make_signature(
-            [tuple(p) for p in params], "pycg.r (R formals)")
+            params, "pycg.r (R formals)")
         return RFunction(bridged, name, signature)
     raise ValueError(f"pycg.r: unknown value tag {tag!r} from R")

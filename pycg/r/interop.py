@@ -144,7 +144,7 @@ def r_function(fn, signature, name, kind="function"):
 def r_signature(params):
     """The inspect.Signature of R formals, as R's python_signature()
     describes them (the data of pycg.with_signature)."""
-    return make_signature([tuple(p) for p in params], "pycg (R formals)")
+    return make_signature(params, "pycg (R formals)")
 
 
 @_guarded
