@@ -15,10 +15,10 @@
 #' @importFrom reticulate import py_get_attr py_to_r r_to_py
 NULL
 
-# Session state: the Python modules once started, the signature specs made
+# Session state: the Python modules once started, the Python signatures made
 # from R formals, a pending R error raised inside a call from Python.
 .pycg <- new.env(parent = emptyenv())
-.pycg$specs <- new.env(parent = emptyenv())
+.pycg$signatures <- new.env(parent = emptyenv())
 
 # `library(pycg)` prints nothing. The one base function pycg masks is `%*%`,
 # which stays base R's for anything that is not a pycg tensor, so R's
