@@ -39,7 +39,7 @@ import threading
 LOCK = threading.RLock()
 _INSTALL_HINT = (
     "pycg.r needs R with the R packages reticulate and pycg, and the Python "
-    "package rpy2 (pip install 'pycg[r]'); in a checkout of pycg, `make "
+    "package rpy2 (pip install 'pycg-autodiff[r]'); in a checkout of pycg, `make "
     "test` installs them all")
 
 _received = []  # [dispatcher, exit], handed over by R at start-up
