@@ -332,3 +332,5 @@ def read(store):
 def assign(store, value):
     store.assign(value)
     return store
+
+from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403
