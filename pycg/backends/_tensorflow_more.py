@@ -23,7 +23,6 @@ erfinv = tf.math.erfinv
 isinf = tf.math.is_inf
 isneginf = tnp.isneginf
 isposinf = tnp.isposinf
-signbit = tnp.signbit
 gcd = tnp.gcd
 lcm = tnp.lcm
 bitwise_and = tf.bitwise.bitwise_and
@@ -34,6 +33,15 @@ left_shift = tf.bitwise.left_shift
 right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
+
+
+def signbit(x):
+    if x.dtype.is_unsigned or x.dtype == tf.bool:
+        return tf.zeros_like(x, tf.bool)
+    if not x.dtype.is_floating:
+        return x < 0
+    bits = tf.bitcast(x, {2: tf.int16, 4: tf.int32, 8: tf.int64}[x.dtype.size])
+    return bits < 0
 
 
 def cbrt(x):

@@ -66,7 +66,7 @@ from pycg.ops.sorting import (argpartition, argsort, bincount, digitize,
                               histogram, in_top_k, median, nanmedian,
                               nanpercentile, nanquantile, percentile,
                               quantile, searchsorted, sort, top_k, unique)
-from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft, ifft2,
+from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft2,
                                irfft, rfft, stft, view_as_complex,
                                view_as_real)
 from pycg.ops.statistics import (amax, amin, average, corrcoef, correlate,
