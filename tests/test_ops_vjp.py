@@ -19,7 +19,14 @@ from pycg import ops
 from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
-from pycg.ops.vjps import NON_DIFFERENTIABLE
+from pycg.ops import vjps as _vjps
+
+# every rules module (pycg/ops/vjps*.py) lists its ops without a gradient
+NON_DIFFERENTIABLE = tuple(
+    name for path in sorted(pathlib.Path(_vjps.__file__).parent.glob(
+        "vjps*.py"))
+    for name in getattr(importlib.import_module(f"pycg.ops.{path.stem}"),
+                        "NON_DIFFERENTIABLE", ()))
 
 tnp = tf.experimental.numpy
 

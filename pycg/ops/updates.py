@@ -13,8 +13,9 @@ from pycg.tensor import Tensor, is_float
 
 
 def _flat_positions(op, indices, shape):
-    """Flat positions (backend int32, shape (N, slice size)) of the slices
-    that rows of `indices` (N, k) pick in a tensor of `shape`."""
+    """Flat positions (a backend int32 value) of the slices that rows of
+    `indices` (N, k) pick in a tensor of `shape`, in the shape of the values
+    that fill them: (N,) + shape[k:]."""
     idx = as_tensor(indices, op)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"pycg.ops.{op}: indices must be integers, got dtype "
@@ -30,8 +31,9 @@ def _flat_positions(op, indices, shape):
     K = backends.active
     rows = sum(cast(idx, "int32") * Tensor(K.convert(
         (strides[:k]).astype(np.int32))), -1, keepdims=True)
-    return K.add(rows._value, K.convert(np.arange(inner, dtype=np.int32))), \
-        idx.shape[:-1] + tuple(shape[k:])
+    want = idx.shape[:-1] + tuple(shape[k:])
+    flat = K.add(rows._value, K.convert(np.arange(inner, dtype=np.int32)))
+    return K.reshape(flat, want), want
 
 
 def scatter(indices, values, shape):
