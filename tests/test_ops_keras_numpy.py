@@ -184,6 +184,9 @@ CASES = [
     c("segment_sum", RNG.standard_normal((5, 2)).astype("float32"), IDS),
     c("segment_sum", V, IDS, num_segments=4),
     c("segment_max", V, IDS), c("segment_max", V, IDS, num_segments=4),
+    c("segment_min", V, IDS), c("segment_min", X[:, :2].repeat(2, 0)[:5],
+                                IDS, num_segments=3, sorted=False),
+    c("segment_prod", V, IDS), c("segment_prod", V, IDS, num_segments=4),
     c("saturate_cast", X * 300, "int8"), c("saturate_cast", I * 100,
                                            "uint8"),
 ]
@@ -393,3 +396,10 @@ def test_bad_input_names_op_and_argument(backend, fn, kind, message):
     with pytest.raises(kind) as info:
         fn()
     assert message in str(info.value)
+
+
+# ops whose values this module checks (test_ops_values.py counts them)
+CHECKED = {p.values[0] for p in CASES} | {
+    "svd", "qr", "eigh", "eig", "argpartition", "nonzero", "unique",
+    "is_tensor", "dtype", "size", "view_as_complex", "view_as_real",
+    "vstack", "array_split", "isclose", "rot90", "irfft", "rfft"}
