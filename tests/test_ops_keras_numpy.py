@@ -403,3 +403,64 @@ CHECKED = {p.values[0] for p in CASES} | {
     "svd", "qr", "eigh", "eig", "argpartition", "nonzero", "unique",
     "is_tensor", "dtype", "size", "view_as_complex", "view_as_real",
     "vstack", "array_split", "isclose", "rot90", "irfft", "rfft"}
+
+
+SPEC = tuple(np.asarray(keras.ops.convert_to_numpy(p))
+             for p in keras.ops.stft(SIG, 8, 4, 8))
+CASES_MORE = [
+    c("istft", SPEC, 8, 4, 8), c("istft", SPEC, 8, 4, 8, length=20),
+    c("istft", SPEC, 8, 4, 8, window="hamming", center=False),
+    c("istft", SPEC, 6, 4, 8, window=None),
+    c("view", X, "int32"), c("view", X, "uint8"), c("view", I, "int16"),
+    c("view", X),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs", CASES_MORE)
+def test_more_values_match_keras(backend, name, args, kwargs):
+    want = _np(getattr(keras.ops, name)(*args, **kwargs))
+    got = _np(getattr(ops, name)(*args, **kwargs))
+    _compare(name, got, want)
+
+
+def test_istft_inverts_stft_away_from_the_ends(backend):
+    # (at the ends fewer frames overlap than the inverse window assumes)
+    spec = ops.stft(SIG, 8, 2, 8)
+    got = ops.istft(spec, 8, 2, 8, length=32).numpy()
+    np.testing.assert_allclose(got[4:-4], SIG[4:-4], atol=1e-5)
+
+
+def test_jvp_matches_keras(backend):
+    def f(a, b):
+        return ops.sin(a) * b
+
+    def kf(a, b):
+        return keras.ops.sin(a) * b
+    out, dout = ops.jvp(f, (X, POS), (POS, X))
+    kx, kp = keras.ops.convert_to_tensor(X), keras.ops.convert_to_tensor(POS)
+    kout, kdout = keras.ops.jvp(kf, (kx, kp), (kp, kx))
+    _compare("jvp", _np([out, dout]), _np([kout, kdout]))
+
+
+def test_jvp_returns_aux(backend):
+    out, dout, aux = ops.jvp(lambda a: (ops.exp(a), "aux"), (V,),
+                             (np.ones_like(V),), has_aux=True)
+    assert aux == "aux"
+    np.testing.assert_allclose(dout.numpy(), np.exp(V), rtol=1e-6)
+
+
+def test_vectorize_elementwise_matches_numpy(backend):
+    # (Keras' TensorFlow backend has no vectorize: NumPy is the reference)
+    got = ops.vectorize(lambda a, b: a * b + 1)(X, V[:4])
+    want = np.vectorize(lambda a, b: a * b + 1)(X, V[:4])
+    _compare("vectorize", _np(got), want)
+
+
+def test_vectorize_with_a_signature_matches_numpy(backend):
+    dot = ops.vectorize(lambda a, b: ops.sum(a * b), signature="(n),(n)->()")
+    want = np.vectorize(lambda a, b: np.sum(a * b),
+                        signature="(n),(n)->()")(X, POS[:1])
+    _compare("vectorize", _np(dot(X, POS[:1])), want)
+
+
+CHECKED |= {p.values[0] for p in CASES_MORE} | {"jvp", "vectorize"}

@@ -19,6 +19,7 @@ IDS = np.array([0, 0, 2, 1, 2], np.int32)
 IDX = np.array([[0, 1], [2, 3], [0, 1]], np.int32)
 IDX2 = np.array([[0, 1], [2, 3]], np.int32)
 J2 = np.array([[1, -2, 0], [3, 0, -1]], np.int32)
+T23 = np.array([[1.0, -0.5, 2.0], [0.3, 1.5, -1.0]])
 STEP_AT = np.array([[-1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
 MASK = np.zeros((3, 4), bool)
 MASK[1:3, 1:3] = True
@@ -132,6 +133,13 @@ def tf_stft(x):
     x = tf.pad(x, [[2, 2]], mode="REFLECT")
     return tf_pair(tf.signal.stft(x, 4, 2, 4, window_fn=lambda n, dtype:
                                   tf.signal.hann_window(n, dtype=dtype)))
+
+
+def tf_istft(a, b):
+    window = tf.signal.inverse_stft_window_fn(
+        2, lambda n, dtype: tf.signal.hann_window(n, dtype=dtype))
+    out = tf.signal.inverse_stft(tf.complex(a, b), 4, 2, 4, window_fn=window)
+    return out[..., 2:-2]
 
 
 def tf_trunc(x):
@@ -377,6 +385,8 @@ CASES = {
                      lambda a, b: tf.signal.irfft(tf.complex(a, b), [5]),
                      shapes=((2, 3), (2, 3)))],
     "stft": Case(lambda x: ops.stft(x, 4, 2, 4), tf_stft, (normal(12),)),
+    "istft": binary(lambda a, b: ops.istft((a, b), 4, 2, 4), tf_istft,
+                    shapes=((5, 3), (5, 3))),
     "extract_sequences": Case(lambda x: ops.extract_sequences(x, 3, 2),
                               lambda x: tf.signal.frame(x, 3, 2),
                               (normal(2, 7),)),
@@ -403,6 +413,14 @@ CASES = {
                          tf_segment(tf.math.unsorted_segment_prod),
                          (off_zero(5, 2),)),
 }
+
+CASES.update({
+    # transforms
+    "jvp": unary(lambda x: ops.jvp(lambda a: ops.sin(a) * a, (x,), (T23,))[1],
+                 lambda x: (tf.cos(x) * x + tf.sin(x)) * T23),
+    "vectorize": unary(lambda x: ops.vectorize(lambda v: v * ops.sin(v))(x),
+                       lambda x: x * tf.sin(x)),
+})
 
 # the packed kernels of the decompositions are checked through their ops
 CASES["svd_packed"] = CASES["svd"]

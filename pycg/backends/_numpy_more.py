@@ -166,3 +166,10 @@ imag = np.imag
 conj = np.conj
 angle = np.angle
 __all__ += ["real", "imag", "conj", "angle"]
+
+
+def view(x, dtype):
+    return np.ascontiguousarray(x).view(dtype)
+
+
+__all__ += ["view"]

@@ -176,3 +176,19 @@ imag = tf.math.imag
 conj = tf.math.conj
 angle = tf.math.angle
 __all__ += ["real", "imag", "conj", "angle"]
+
+
+def view(x, dtype):
+    """ndarray.view: tf.bitcast, with the last axis merged or split."""
+    dtype = tf.as_dtype(dtype)
+    a, b = x.dtype.size, dtype.size
+    if a == b:
+        return tf.bitcast(x, dtype)
+    if a > b:
+        out = tf.bitcast(x, dtype)
+        return tf.reshape(out, tf.concat([tf.shape(x)[:-1], [-1]], 0))
+    shape = tf.concat([tf.shape(x)[:-1], [-1, b // a]], 0)
+    return tf.bitcast(tf.reshape(x, shape), dtype)
+
+
+__all__ += ["view"]

@@ -55,7 +55,7 @@ from pycg.ops.logic import (all, allclose, any, bitwise_and, bitwise_invert,
                             dtype, gcd, is_tensor, isclose, isin, isinf,
                             isneginf, isposinf, isreal, lcm, left_shift,
                             logical_xor, ndim, nextafter, nonzero,
-                            right_shift, signbit, size)
+                            right_shift, signbit, size, view)
 from pycg.ops.numeric import (absolute, angle, arccosh, arcsinh, arctanh,
                               cbrt, conj, conjugate, copy, deg2rad,
                               divide_no_nan, erfc, erfinv, exp2, fabs, fmax,
@@ -67,13 +67,14 @@ from pycg.ops.sorting import (argpartition, argsort, bincount, digitize,
                               nanpercentile, nanquantile, percentile,
                               quantile, searchsorted, sort, top_k, unique)
 from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft2,
-                               irfft, rfft, stft, view_as_complex,
+                               irfft, istft, rfft, stft, view_as_complex,
                                view_as_real)
 from pycg.ops.statistics import (amax, amin, average, corrcoef, correlate,
                                  cumprod, diff, nanargmax, nanargmin,
                                  nancumprod, nancumsum, nanmax, nanmean,
                                  nanmin, nanprod, nanstd, nansum, nanvar, ptp,
                                  trapezoid)
+from pycg.ops.transforms import jvp, vectorize
 from pycg.ops.updates import (saturate_cast, scatter, scatter_update,
                               segment_max, segment_min, segment_prod,
                               segment_sum, slice_update)

@@ -170,3 +170,18 @@ def ndim(x):
 
 def size(x):
     return as_tensor(x, "size").size
+
+
+def view(x, dtype=None):
+    """The bits of x read as `dtype` (the last axis rescales when the item
+    sizes differ, as ndarray.view); not differentiable."""
+    x = as_tensor(x, "view")
+    if dtype is None:
+        return Tensor(x._value)
+    dt = np.dtype(dtype)
+    last = x.shape[-1] if x.ndim else 1
+    if x.dtype.itemsize != dt.itemsize and (
+            x.ndim == 0 or last * x.dtype.itemsize % dt.itemsize):
+        raise ValueError(f"pycg.ops.view: a last axis of {last} "
+                         f"{x.dtype} items cannot be viewed as {dt}")
+    return apply_nograd(backends.active.view, (x,), {"dtype": dt})

@@ -173,3 +173,31 @@ def view_as_real(x):
     from pycg.ops.numeric import imag, real
     x = as_tensor(x, "view_as_real")
     return stack([real(x), imag(x)], -1)
+
+
+def istft(x, sequence_length, sequence_stride, fft_length, length=None,
+          window="hann", center=True):
+    """The inverse of stft: overlap-add of the windowed inverse transforms
+    (TensorFlow's inverse_stft window), cut to `length`."""
+    dtype = _pair("istft", x).dtype
+    n, step = int(fft_length), int(sequence_stride)
+    frames = irfft(x, n)
+    w = None if window is None else _window(
+        window, int(sequence_length), n, dtype).numpy()
+    if w is not None:
+        overlaps = -(-n // step)
+        denom = np.pad(w * w, (0, overlaps * step - n))
+        denom = np.tile(denom.reshape(overlaps, step).sum(0), overlaps)[:n]
+        frames = frames * Tensor(backends.active.convert(
+            (w / denom).astype(w.dtype)))
+    count, batch = frames.shape[-2], frames.shape[:-2]
+    total = (count - 1) * step + n
+    pos = (np.arange(count)[:, None] * step + np.arange(n)[None])
+    pos = (np.arange(int(np.prod(batch, dtype=np.int64))).reshape(
+        batch + (1, 1)) * total + pos).astype(np.int32)
+    from pycg.ops.manipulation import _scatter
+    out = _scatter(frames, pos, batch + (total,))
+    start = n // 2 if center else 0
+    end = start + int(length) if length is not None else (
+        total - n // 2 if center else total)
+    return getitem(out, (Ellipsis, slice(start, end)))

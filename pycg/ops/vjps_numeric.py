@@ -41,7 +41,7 @@ defvjp("cumprod", _cumprod)
 NON_DIFFERENTIABLE = (
     # logic.py
     "all", "any", "count_nonzero", "isinf", "isneginf", "isposinf",
-    "signbit", "isreal", "isclose", "allclose", "isin", "logical_xor",
+    "signbit", "isreal", "view", "isclose", "allclose", "isin", "logical_xor",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
     "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "left_shift",
     "right_shift", "gcd", "lcm", "nextafter", "nonzero", "is_tensor",
