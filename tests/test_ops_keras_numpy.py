@@ -464,3 +464,36 @@ def test_vectorize_with_a_signature_matches_numpy(backend):
 
 
 CHECKED |= {p.values[0] for p in CASES_MORE} | {"jvp", "vectorize"}
+
+
+# ---- traced: ops whose output shape does not depend on values run inside
+# pycg.function (no NumPy round trip of a symbolic value) --------------------
+TRACED = {
+    "sort": lambda v: ops.sort(v, axis=0),
+    "top_k": lambda v: ops.top_k(v, 2)[0],
+    "nanquantile": lambda v: ops.nanquantile(v, [0.2, 0.7], axis=1),
+    "svd": lambda v: ops.svd(v)[1],
+    "eigh": lambda v: ops.eigh(ops.matmul(v, ops.transpose(v)))[0],
+    "lu_factor": lambda v: ops.lu_factor(v[:, :3])[1],
+    "rfft": lambda v: ops.rfft(v)[1],
+    "istft": lambda v: ops.istft(ops.stft(ops.reshape(v, (-1,)), 4, 2, 4),
+                                 4, 2, 4),
+    "segment_max": lambda v: ops.segment_max(v, IDS[:3], 3),
+    "scatter": lambda v: ops.scatter(np.array([[0], [2]]), v[:2], (3, 4)),
+    "histogram": lambda v: ops.histogram(ops.reshape(v, (-1,)))[0],
+    "sort-gradient": lambda v: pycg.grad(
+        lambda a: ops.sum(ops.sort(a) * ops.arange(4.0)))(v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRACED))
+def test_runs_traced_inside_pycg_function(name):
+    previous = pycg.config.backend()
+    pycg.config.set_backend("tensorflow")
+    try:
+        f = TRACED[name]
+        x = pycg.constant(X)
+        np.testing.assert_allclose(pycg.function(f)(x).numpy(),
+                                   f(x).numpy(), rtol=1e-6, atol=1e-6)
+    finally:
+        pycg.config.set_backend(previous)

@@ -118,7 +118,8 @@ def extract_sequences(x, sequence_length, sequence_stride):
     return getitem(x, (Ellipsis, starts[:, None] + np.arange(L)[None]))
 
 
-def _window(window, length, n, dtype):
+def _window(window, length, n):
+    """The window as a NumPy array, zero-padded to n at both ends."""
     if window is None:
         w = np.ones(length)
     elif isinstance(window, str):
@@ -134,8 +135,11 @@ def _window(window, length, n, dtype):
             raise ValueError(f"pycg.ops.stft: window must have shape "
                              f"({length},), got {w.shape}")
     lo = (n - length) // 2
-    w = np.pad(w, (lo, n - length - lo))
-    return Tensor(backends.active.convert(w.astype(dtype)))
+    return np.pad(w, (lo, n - length - lo))
+
+
+def _const(a, dtype):
+    return Tensor(backends.active.convert(np.asarray(a, dtype)))
 
 
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
@@ -154,8 +158,8 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
         idx = np.pad(np.arange(x.shape[-1]), n // 2, mode="reflect")
         x = getitem(x, (Ellipsis, idx))
     frames = extract_sequences(x, n, sequence_stride)
-    w = _window(window, int(sequence_length), n, x.dtype)
-    return rfft(frames * w, n)
+    w = _window(window, int(sequence_length), n)
+    return rfft(frames * _const(w, x.dtype), n)
 
 
 def view_as_complex(x):
@@ -182,14 +186,12 @@ def istft(x, sequence_length, sequence_stride, fft_length, length=None,
     dtype = _pair("istft", x).dtype
     n, step = int(fft_length), int(sequence_stride)
     frames = irfft(x, n)
-    w = None if window is None else _window(
-        window, int(sequence_length), n, dtype).numpy()
+    w = None if window is None else _window(window, int(sequence_length), n)
     if w is not None:
         overlaps = -(-n // step)
         denom = np.pad(w * w, (0, overlaps * step - n))
         denom = np.tile(denom.reshape(overlaps, step).sum(0), overlaps)[:n]
-        frames = frames * Tensor(backends.active.convert(
-            (w / denom).astype(w.dtype)))
+        frames = frames * _const(w / denom, dtype)
     count, batch = frames.shape[-2], frames.shape[:-2]
     total = (count - 1) * step + n
     pos = (np.arange(count)[:, None] * step + np.arange(n)[None])
