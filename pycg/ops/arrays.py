@@ -145,10 +145,11 @@ def _at_least_nd(x, n):
 
 
 def hstack(xs):
-    """Concatenate along axis 1 (axis 0 for 1-d tensors)."""
+    """Concatenate along axis 1 (axis 0 for 0-d and 1-d tensors)."""
     xs = [as_tensor(x, "hstack") for x in xs]
-    return concatenate(xs, 0 if xs and xs[0].ndim <= 1 else 1) if all(
-        x.ndim for x in xs) else concatenate([reshape(x, (-1,)) for x in xs])
+    if xs and xs[0].ndim <= 1:
+        return concatenate([reshape(x, (-1,)) for x in xs], 0)
+    return concatenate(xs, 1)
 
 
 def vstack(xs):
