@@ -175,7 +175,8 @@ CASES = {
     "fmax": binary(ops.fmax, tf.maximum),
     "fmin": binary(ops.fmin, tf.minimum, shapes=((2, 1), (2, 3))),
     # |x1 / x2| in (1.56, 1.8): away from the jumps of trunc
-    "fmod": binary(ops.fmod, lambda a, b: a - b * tf_trunc(a / b), dom_x=around(2.5, 2.7),
+    "fmod": binary(ops.fmod, lambda a, b: a - b * tf_trunc(a / b),
+                   dom_x=around(2.5, 2.7),
                    dom_y=uniform_(1.5, 1.6)),
     # no gradient for x1 (a step); x2 counts where x1 == 0
     "heaviside": Case(lambda b: ops.heaviside(STEP_AT, b), lambda b: tf.where(

@@ -133,7 +133,7 @@ def moveaxis(x, source, destination):
     return transpose(x, perm)
 
 
-# ---- stacking and splitting -----------------------------------------------------
+# ---- stacking and splitting -------------------------------------------------
 def _at_least_nd(x, n):
     x = as_tensor(x)
     if x.ndim >= n:

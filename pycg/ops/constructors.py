@@ -106,7 +106,7 @@ def unravel_index(indices, shape):
     return tuple(reversed(out))
 
 
-# ---- window functions (numpy's definitions, floatx) --------------------------
+# ---- window functions (numpy's definitions, floatx) -------------------------
 def _window(fn, x, *args):
     return _const(fn(int(x), *args))
 

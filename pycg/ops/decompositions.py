@@ -105,8 +105,9 @@ def solve_triangular(a, b, lower=False):
     if vec:
         b = expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
+        got = b.shape if not vec else b.shape[:-1]
         raise ValueError(f"pycg.ops.solve_triangular: a has shape {a.shape} "
-                         f"but b has shape {b.shape if not vec else b.shape[:-1]}")
+                         f"but b has shape {got}")
     out = apply("solve_triangular", backends.active.solve_triangular, (a, b),
                 {"lower": bool(lower)})
     return squeeze(out, -1) if vec else out

@@ -6,7 +6,7 @@ from pycg import backends
 from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
-                                  logical_and, logical_or, not_equal)
+                                  logical_and, logical_or, not_equal, where)
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
@@ -91,8 +91,9 @@ def isclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
     x1, x2 = promote(x1, x2, "isclose")
     if not is_float(x1.dtype):
         return equal(x1, x2)
-    close = less_equal(abs(x1 - x2), atol + rtol * abs(x2))
     finite = logical_and(isfinite(x1), isfinite(x2))
+    a, b = where(finite, x1, 0), where(finite, x2, 0)
+    close = less_equal(abs(a - b), atol + rtol * abs(b))
     out = logical_or(logical_and(finite, close), equal(x1, x2))
     if equal_nan:
         out = logical_or(out, logical_and(isnan(x1), isnan(x2)))

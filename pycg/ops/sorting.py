@@ -111,7 +111,7 @@ def in_top_k(targets, predictions, k):
     return less(sum(cast(greater(p, mine), "int32"), axis=1), int(k))
 
 
-# ---- quantiles ----------------------------------------------------------------
+# ---- quantiles --------------------------------------------------------------
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
@@ -201,7 +201,7 @@ def _pick_quantile(s, last, q, method):
     return a + (b - a) * (pos - lo)
 
 
-# ---- searching and counting ---------------------------------------------------
+# ---- searching and counting -------------------------------------------------
 def searchsorted(sorted_sequence, values, side="left"):
     """Insertion indices (int32) of values into a sorted 1-d sequence."""
     if side not in ("left", "right"):

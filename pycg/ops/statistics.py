@@ -62,7 +62,7 @@ def average(x, axis=None, weights=None):
     return sum(x * w, axis) / sum(w + zeros_like(x), axis)
 
 
-# ---- ignoring NaN ---------------------------------------------------------------
+# ---- ignoring NaN -----------------------------------------------------------
 def _nan_filled(op, x, fill):
     x = as_tensor(x, op)
     if not is_float(x.dtype):
@@ -157,7 +157,7 @@ def _nan_arg(op, arg, fill, x, axis, keepdims):
     return where(equal(n, 0), -1, out)
 
 
-# ---- differences and integrals ---------------------------------------------------
+# ---- differences and integrals ----------------------------------------------
 def diff(a, n=1, axis=-1):
     """The n-th discrete difference along `axis`."""
     x = as_tensor(a, "diff")

@@ -82,7 +82,7 @@ def slice_update(inputs, start_indices, updates):
     return where(Tensor(backends.active.convert(mask)), pad(u, widths), x)
 
 
-# ---- segment reductions ---------------------------------------------------------
+# ---- segment reductions -----------------------------------------------------
 def _segments(op, data, segment_ids, num_segments):
     data = as_tensor(data, op)
     ids = as_tensor(segment_ids, op)
@@ -144,11 +144,19 @@ def saturate_cast(x, dtype):
     """x cast to `dtype`, values clipped to its range first."""
     x = as_tensor(x, "saturate_cast")
     dt = np.dtype(dtype)
-    if dt.kind in "iu" or (is_float(dt) and x.dtype.itemsize > dt.itemsize):
+    if _overflows(x.dtype, dt):
         info = np.iinfo(dt) if dt.kind in "iu" else np.finfo(dt)
-        lo, hi = info.min, info.max
-        if is_float(x.dtype) or x.dtype.kind in "iu" and (
-                np.iinfo(x.dtype).min < lo or np.iinfo(x.dtype).max > hi):
-            x = minimum(maximum(x, float(lo) if is_float(x.dtype) else int(lo)),
-                        float(hi) if is_float(x.dtype) else int(hi))
+        num = float if is_float(x.dtype) else int
+        x = minimum(maximum(x, num(info.min)), num(info.max))
     return cast(x, dt)
+
+
+def _overflows(src, dst):
+    """Whether values of dtype src can lie outside the range of dst."""
+    if src.kind == "f":
+        return dst.kind in "iu" or (dst.kind == "f" and
+                                    src.itemsize > dst.itemsize)
+    if src.kind in "iu" and dst.kind in "iu":
+        s, d = np.iinfo(src), np.iinfo(dst)
+        return s.min < d.min or s.max > d.max
+    return False

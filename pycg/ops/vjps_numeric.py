@@ -32,7 +32,7 @@ defvjp("erfinv", lambda g, ans, x: g * (math.sqrt(math.pi) / 2)
 defvjp("trunc", _zero)
 
 
-# ---- scans --------------------------------------------------------------------
+# ---- scans ------------------------------------------------------------------
 defvjp("cumprod", _cumprod)
 
 
