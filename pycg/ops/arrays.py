@@ -38,7 +38,12 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 def diag(x, k=0):
-    """The k-th diagonal of a matrix, or a matrix with 1-d x on it."""
+    """The k-th diagonal of a matrix, or a matrix with 1-d x on it.
+
+    >>> from pycg import ops
+    >>> ops.diag(ops.convert_to_tensor([1.0, 2.0])).numpy().tolist()
+    [[1.0, 0.0], [0.0, 2.0]]
+    """
     x = _rank("diag", x, (1, 2))
     if x.ndim == 2:
         return diagonal(x, k)
@@ -72,7 +77,12 @@ def _triangle(op, x, k, lower):
 
 
 def tril(x, k=0):
-    """x with the entries above the k-th diagonal zeroed."""
+    """x with the entries above the k-th diagonal zeroed.
+
+    >>> from pycg import ops
+    >>> ops.tril(ops.ones((2, 2))).numpy().tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
     return _triangle("tril", x, k, lower=True)
 
 

@@ -60,7 +60,13 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 
 def meshgrid(*x, indexing="xy"):
-    """Coordinate grids from 1-d tensors ('xy': Cartesian, 'ij': matrix)."""
+    """Coordinate grids from 1-d tensors ('xy': Cartesian, 'ij': matrix).
+
+    >>> from pycg import ops
+    >>> xs, ys = ops.meshgrid([1, 2], [3, 4, 5])
+    >>> xs.shape, ys.numpy()[:, 0].tolist()
+    ((3, 2), [3, 4, 5])
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"pycg.ops.meshgrid: indexing must be 'xy' or 'ij',"
                          f" got {indexing!r}")

@@ -46,7 +46,13 @@ def _unpack(packed, shapes):
 
 def svd(x, full_matrices=True, compute_uv=True):
     """(u, s, vh) with x = u @ diag(s) @ vh, or s alone; differentiable
-    (reduced matrices, or square x, with distinct singular values)."""
+    (reduced matrices, or square x, with distinct singular values).
+
+    >>> from pycg import ops
+    >>> x = ops.convert_to_tensor([[3.0, 0.0], [0.0, -2.0]])
+    >>> ops.svd(x, compute_uv=False).numpy().tolist()
+    [3.0, 2.0]
+    """
     x = _matrix("svd", x)
     m, n = x.shape[-2:]
     k = min(m, n)
@@ -74,7 +80,13 @@ def qr(x, mode="reduced"):
 
 def eigh(x):
     """(w, v): eigenvalues (ascending) and eigenvectors of a symmetric x,
-    reading its lower triangle; differentiable (distinct eigenvalues)."""
+    reading its lower triangle; differentiable (distinct eigenvalues).
+
+    >>> from pycg import ops
+    >>> w, v = ops.eigh(ops.convert_to_tensor([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w.numpy().round(6).tolist()
+    [1.0, 3.0]
+    """
     x = _square("eigh", _matrix("eigh", x))
     packed = apply("eigh_packed", backends.active.eigh_packed, (x,))
     pre = (slice(None),) * (x.ndim - 2)

@@ -87,7 +87,13 @@ def isreal(x):
 
 
 def isclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
-    """|x1 - x2| <= atol + rtol * |x2|, infinities close only to themselves."""
+    """|x1 - x2| <= atol + rtol * |x2|, infinities close only to themselves.
+
+    >>> from pycg import ops
+    >>> ops.isclose(ops.convert_to_tensor([1.0, 2.0]),
+    ...             ops.convert_to_tensor([1.0 + 1e-9, 2.1])).numpy().tolist()
+    [True, False]
+    """
     x1, x2 = promote(x1, x2, "isclose")
     if not is_float(x1.dtype):
         return equal(x1, x2)

@@ -122,7 +122,14 @@ def divide_no_nan(x1, x2):
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     """NaN -> `nan`, +inf -> `posinf` (default: the largest float),
-    -inf -> `neginf` (default: the most negative float)."""
+    -inf -> `neginf` (default: the most negative float).
+
+    >>> import math
+    >>> from pycg import ops
+    >>> x = ops.convert_to_tensor([math.nan, math.inf, 1.0])
+    >>> ops.nan_to_num(x, posinf=9.0).numpy().tolist()
+    [0.0, 9.0, 1.0]
+    """
     x = as_tensor(x, "nan_to_num")
     if not is_float(x.dtype):
         return x

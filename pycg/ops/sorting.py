@@ -59,7 +59,12 @@ def _argsort_last(x):
 
 
 def sort(x, axis=-1):
-    """x sorted ascending along `axis` (None: flattened); differentiable."""
+    """x sorted ascending along `axis` (None: flattened); differentiable.
+
+    >>> from pycg import ops
+    >>> ops.sort(ops.convert_to_tensor([3.0, 1.0, 2.0])).numpy().tolist()
+    [1.0, 2.0, 3.0]
+    """
     if axis is None:
         x = reshape(as_tensor(x, "sort"), (-1,))
         axis = -1
@@ -89,7 +94,13 @@ def argpartition(x, kth, axis=-1):
 
 def top_k(x, k, sorted=True):
     """(values, indices) of the k largest entries along the last axis,
-    largest first; the values are differentiable."""
+    largest first; the values are differentiable.
+
+    >>> from pycg import ops
+    >>> values, indices = ops.top_k(ops.convert_to_tensor([1.0, 4.0, 3.0]), 2)
+    >>> values.numpy().tolist(), indices.numpy().tolist()
+    ([4.0, 3.0], [1, 2])
+    """
     x = as_tensor(x, "top_k")
     if x.ndim == 0 or not 0 <= int(k) <= x.shape[-1]:
         raise ValueError(f"pycg.ops.top_k: k={k} is out of range for a last "
@@ -116,7 +127,13 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th quantiles (q in [0, 1]) along `axis`; differentiable."""
+    """The q-th quantiles (q in [0, 1]) along `axis`; differentiable.
+
+    >>> from pycg import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> ops.quantile(x, [0.25, 0.5]).numpy().tolist()
+    [1.75, 2.5]
+    """
     return _quantile("quantile", x, q, axis, method, keepdims, nan=False)
 
 

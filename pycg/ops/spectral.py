@@ -44,7 +44,15 @@ def _split(z):
 
 
 def fft(x):
-    """The discrete Fourier transform along the last axis."""
+    """The discrete Fourier transform along the last axis of x =
+    (real, imag).
+
+    >>> from pycg import ops
+    >>> re, im = ops.fft((ops.convert_to_tensor([1.0, 0.0]),
+    ...                   ops.convert_to_tensor([0.0, 0.0])))
+    >>> re.numpy().tolist(), im.numpy().tolist()
+    ([1.0, 1.0], [0.0, 0.0])
+    """
     return _split(_transform("_fft", _pair("fft", x), 1))
 
 
@@ -73,7 +81,13 @@ def _fit_last(x, n):
 
 def rfft(x, fft_length=None):
     """The Fourier transform of real x along the last axis, non-negative
-    frequencies only: (real, imag) of length fft_length // 2 + 1."""
+    frequencies only: (real, imag) of length fft_length // 2 + 1.
+
+    >>> from pycg import ops
+    >>> re, im = ops.rfft(ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
+    >>> re.numpy().tolist(), im.numpy().tolist()
+    ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
+    """
     x = as_tensor(x, "rfft")
     x = x if is_float(x.dtype) else cast(x, config.floatx())
     n = x.shape[-1] if fft_length is None else int(fft_length)

@@ -33,7 +33,12 @@ def ptp(x, axis=None, keepdims=False):
 
 
 def cumprod(x, axis=None, dtype=None):
-    """Cumulative product along `axis` (None: the flattened tensor)."""
+    """Cumulative product along `axis` (None: the flattened tensor).
+
+    >>> from pycg import ops
+    >>> ops.cumprod(ops.convert_to_tensor([1.0, 2.0, 3.0])).numpy().tolist()
+    [1.0, 2.0, 6.0]
+    """
     x = as_tensor(x, "cumprod")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
@@ -96,7 +101,13 @@ def _count(missing, x, axis, keepdims):
 
 
 def nanmean(x, axis=None, keepdims=False):
-    """mean ignoring NaNs (NaN where a slice is all NaN)."""
+    """mean ignoring NaNs (NaN where a slice is all NaN).
+
+    >>> import math
+    >>> from pycg import ops
+    >>> float(ops.nanmean(ops.convert_to_tensor([1.0, math.nan, 3.0])))
+    2.0
+    """
     x = _float(x, "nanmean")
     filled, missing = _nan_filled("nanmean", x, 0.0)
     n = cast(_count(missing, x, axis, keepdims), x.dtype)

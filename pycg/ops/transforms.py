@@ -72,7 +72,15 @@ def _parse(signature):
 def vectorize(pyfunc, *, excluded=None, signature=None):
     """pyfunc mapped over the broadcast batch of its tensor arguments
     (elementwise, or over blocks named by a NumPy `signature` such as
-    '(n),(n)->()'); arguments in `excluded` pass through unchanged."""
+    '(n),(n)->()'); arguments in `excluded` pass through unchanged.
+
+    >>> from pycg import ops
+    >>> dot = ops.vectorize(lambda a, b: ops.sum(a * b),
+    ...                     signature="(n),(n)->()")
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0])
+    >>> dot(ops.ones((2, 3)), x).numpy().tolist()
+    [6.0, 6.0]
+    """
     excluded = set(excluded or ())
     core = _parse(signature) if signature else None
 

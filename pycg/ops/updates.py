@@ -38,7 +38,13 @@ def _flat_positions(op, indices, shape):
 
 def scatter(indices, values, shape):
     """Zeros of `shape` with `values` added at `indices` (rows of
-    coordinates; repeated indices add up)."""
+    coordinates; repeated indices add up).
+
+    >>> from pycg import ops
+    >>> ops.scatter([[1], [3], [1]], ops.convert_to_tensor([1.0, 2.0, 3.0]),
+    ...             (4,)).numpy().tolist()
+    [0.0, 4.0, 0.0, 2.0]
+    """
     shape = tuple(int(s) for s in shape)
     pos, want = _flat_positions("scatter", indices, shape)
     v = as_tensor(values, "scatter")
@@ -97,7 +103,13 @@ def _segments(op, data, segment_ids, num_segments):
 
 
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
-    """Sums of the rows of data that share a segment id."""
+    """Sums of the rows of data that share a segment id.
+
+    >>> from pycg import ops
+    >>> ops.segment_sum(ops.convert_to_tensor([1.0, 2.0, 3.0]),
+    ...                 ops.convert_to_tensor([0, 0, 1])).numpy().tolist()
+    [3.0, 3.0]
+    """
     data, ids, n = _segments("segment_sum", data, segment_ids, num_segments)
     return scatter(reshape(ids, (-1, 1)), data, (n,) + data.shape[1:])
 
