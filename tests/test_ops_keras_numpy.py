@@ -175,6 +175,11 @@ def test_value_matches_keras(backend, name, args, kwargs):
 SPEC = tuple(np.asarray(keras.ops.convert_to_numpy(p))
              for p in keras.ops.stft(SIG, 8, 4, 8))
 CASES_MORE = [
+    c("rearrange", X3, "b h w -> b w h"),
+    c("rearrange", X3, "b h w -> (b h) w"),
+    c("rearrange", X3, "b h w -> h (b w)"),
+    c("rearrange", X3, "b h (w1 w) -> (b w1) h w", w1=2),
+    c("rearrange", X3, "b h (w w1) -> b h w w1", w1=2),
     c("istft", SPEC, 8, 4, 8), c("istft", SPEC, 8, 4, 8, length=20),
     c("istft", SPEC, 8, 4, 8, window="hamming", center=False),
     c("istft", SPEC, 6, 4, 8, window=None),

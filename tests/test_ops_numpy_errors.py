@@ -9,6 +9,17 @@ from pycg import ops
 
 # ---- bad input: errors name the op and the argument -------------------------
 ERRORS = [
+    (lambda: ops.rearrange(X3, "b h w"), ValueError,
+     "pycg.ops.rearrange: pattern must have one '->', got 'b h w'"),
+    (lambda: ops.rearrange(X3, "b h -> h b"), ValueError,
+     "pycg.ops.rearrange: pattern 'b h -> h b' names 2 axes, the tensor has "
+     "shape (2, 3, 4)"),
+    (lambda: ops.rearrange(X3, "b h (w1 w) -> b h w", w1=3), ValueError,
+     "pycg.ops.rearrange: axes ['w1', 'w'] of lengths [3, 1] do not make an "
+     "axis of length 4"),
+    (lambda: ops.rearrange(X3, "b h w -> b h c"), ValueError,
+     "pycg.ops.rearrange: the two sides of 'b h w -> b h c' name different "
+     "axes"),
     (lambda: ops.sort(X, axis=3), ValueError,
      "pycg.ops.sort: axis 3 is out of range for a tensor of rank 2"),
     (lambda: ops.argsort(X, axis=-3), ValueError,

@@ -417,6 +417,11 @@ CASES = {
 
 CASES.update({
     # transforms
+    "rearrange": Case(lambda x: ops.rearrange(x, "b h (w1 w) -> h (b w1) w",
+                                              w1=2),
+                      lambda x: tf.reshape(tf.transpose(tf.reshape(
+                          x, (2, 3, 2, 2)), (1, 0, 2, 3)), (3, 4, 2)),
+                      (normal(2, 3, 4),)),
     "jvp": unary(lambda x: ops.jvp(lambda a: ops.sin(a) * a, (x,), (T23,))[1],
                  lambda x: (tf.cos(x) * x + tf.sin(x)) * T23),
     "vectorize": unary(lambda x: ops.vectorize(lambda v: v * ops.sin(v))(x),

@@ -49,6 +49,7 @@ from pycg.ops.decompositions import (cdist, cholesky_inverse, cross, eig,
                                      eigh, inner, kron, logdet, lstsq,
                                      lu_factor, matrix_rank, pinv, qr,
                                      solve_triangular, svd, vdot)
+from pycg.ops.einops import rearrange
 from pycg.ops.logic import (all, allclose, any, bitwise_and, bitwise_invert,
                             bitwise_left_shift, bitwise_not, bitwise_or,
                             bitwise_right_shift, bitwise_xor, count_nonzero,

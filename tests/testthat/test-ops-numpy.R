@@ -76,3 +76,11 @@ test_each_backend("op_jvp and op_vectorize take R functions", {
   f <- op_vectorize(function(a, b) a * b + 1)
   expect_equal(as.numeric(f(tensor(v), tensor(2))), v * 2 + 1)
 })
+
+test_each_backend("op_rearrange splits and merges axes", {
+  x <- op_reshape(tensor(1:24), c(2, 3, 4))
+  y <- op_rearrange(x, "b h (w1 w) -> (b w1) h w", w1 = 2)
+  expect_identical(op_shape(y), c(4L, 3L, 2L))
+  expect_equal(as.numeric(op_ravel(op_rearrange(x, "b h w -> b w h"))),
+               as.numeric(op_ravel(op_transpose(x, c(1, 3, 2)))))
+})
