@@ -40,19 +40,33 @@ def erfc(x):
     return np.asarray(_erfc(x), dtype=np.asarray(x).dtype)[()]
 
 
+_ERFINV_CENTRE = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
+                  -4.39150654e-06, 0.00021858087, -0.00125372503,
+                  -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322,
+                -0.00367342844, 0.00573950773, -0.0076224613,
+                0.00943887047, 1.00167406, 2.83297682)
+
+
 def erfinv(x):
-    # Giles' single-precision start, then Newton steps on erf (NumPy has no
-    # erfinv and SciPy is not a dependency)
+    # Giles' single-precision polynomials, then Newton steps on erf to
+    # double precision (NumPy has no erfinv; SciPy is not a dependency)
     x = np.asarray(x)
-    w = -np.log((1.0 - x.astype(np.float64)) * (1.0 + x))
-    y = x * np.where(w < 5, 0.886 + 0.23 * (w - 2.5), 1.3 + 0.12 * (np.sqrt(
-        np.maximum(w, 5)) - 3))
-    erf = np.frompyfunc(math.erf, 1, 1)
-    for _ in range(40):
-        err = np.asarray(erf(y), np.float64) - x
-        y = y - err * (math.sqrt(math.pi) / 2) * np.exp(y * y)
-    y = np.where(np.abs(x) == 1, np.sign(x) * np.inf, y)
-    return np.where(np.abs(x) > 1, np.nan, y).astype(x.dtype)[()]
+    v = x.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = -np.log((1.0 - v) * (1.0 + v))
+        centre = np.polyval(_ERFINV_CENTRE, w - 2.5)
+        tail = np.polyval(_ERFINV_TAIL, np.sqrt(np.maximum(w, 5.0)) - 3.0)
+        y = np.where(w < 5.0, centre, tail) * v
+        erf = np.frompyfunc(math.erf, 1, 1)
+        inside = np.abs(v) < 1
+        for _ in range(3):
+            err = np.asarray(erf(np.where(inside, y, 0.0)), np.float64) - \
+                np.where(inside, v, 0.0)
+            y = np.where(inside, y - err * (math.sqrt(math.pi) / 2)
+                         * np.exp(y * y), y)
+    y = np.where(np.abs(v) == 1, np.copysign(np.inf, v), y)
+    return np.where(np.abs(v) > 1, np.nan, y).astype(x.dtype)[()]
 
 
 def i0(x):

@@ -148,6 +148,8 @@ def lstsq(a, b, rcond=None):
     if b.shape[0] != a.shape[0]:
         raise ValueError(f"pycg.ops.lstsq: a has {a.shape[0]} rows but b has "
                          f"{b.shape[0]}")
+    if rcond is None:  # NumPy's default for lstsq
+        rcond = builtins.max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
     return matmul(pinv(a, rcond), b)
 
 

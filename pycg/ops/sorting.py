@@ -268,8 +268,8 @@ def histogram(x, bins=10, range=None):
     lo, hi = (min(x), max(x)) if range is None else (
         convert_to_tensor(float(range[0]), x.dtype),
         convert_to_tensor(float(range[1]), x.dtype))
-    hi = where(equal(hi, lo), hi + 0.5, hi)
-    lo = where(equal(hi - 0.5, lo), lo - 0.5, lo) if range is None else lo
+    same = equal(hi, lo)  # NumPy widens an empty range by 0.5 each way
+    lo, hi = where(same, lo - 0.5, lo), where(same, hi + 0.5, hi)
     steps = cast(arange(int(bins) + 1), x.dtype)
     edges = lo + (hi - lo) * steps * (1.0 / int(bins))
     idx = cast(floor((x - lo) / (hi - lo) * int(bins)), "int32")
