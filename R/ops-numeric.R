@@ -4,7 +4,7 @@
 #'
 #' Inverse hyperbolic functions, rounding towards zero, NaN-aware minimum and
 #' maximum, NaN and infinity replacement, and the parts of complex tensors. All
-#' but `op_i0()`, `op_imag()` and `op_angle()` are differentiable.
+#' but `op_imag()` and `op_angle()` are differentiable.
 #'
 #' @param x A tensor (or an R value).
 #' @param x1 A tensor.

@@ -149,3 +149,9 @@ def test_runs_traced_inside_pycg_function(name):
                                    f(x).numpy(), rtol=1e-6, atol=1e-6)
     finally:
         pycg.config.set_backend(previous)
+
+
+def test_i0_second_derivative_at_zero_is_one_half(backend):
+    # I0'' = I1' and I1(x) ~ x / 2 near 0 (TensorFlow's own rule gives 1)
+    d2 = pycg.grad(pycg.grad(ops.i0))(pycg.constant(0.0))
+    assert float(d2) == 0.5

@@ -372,7 +372,7 @@ SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 "arctan2", "logsumexp", "prod", "matmul", "inv", "cholesky",
                 "det", "solve", "norm", "cumsum", "getitem",
                 # issue 14
-                "arcsinh", "erfinv", "cbrt", "cumprod", "sort", "quantile",
+                "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
                 "irfft", "logdet", "pinv", "segment_max", "jvp"]
 

@@ -8,6 +8,7 @@ import numpy as np
 import tensorflow as tf
 
 from pycg import ops
+from pycg.ops import numeric as N
 from vjp_case import (COND, Case, binary, normal, off_integer, off_zero,
                       positive, unary, uniform_, unit)
 
@@ -95,6 +96,10 @@ CASES = {
     "exp2": unary(ops.exp2, lambda x: tf.pow(tf.constant(2.0, x.dtype), x)),
     "erfc": unary(ops.erfc, tf.math.erfc),
     "erfinv": unary(ops.erfinv, tf.math.erfinv, unit),
+    "i0": unary(ops.i0, tf.math.bessel_i0, uniform_(-3.0, 3.0)),
+    "_i1": [unary(N._i1, tf.math.bessel_i1, uniform_(-3.0, 3.0)),
+            Case(N._i1, tf.math.bessel_i1, (lambda rng: np.array(
+                [1e-3, 9.0, -7.0]),))],
     "trunc": unary(ops.trunc, tf_trunc, off_integer),
     "deg2rad": unary(ops.deg2rad, lambda x: x * (math.pi / 180)),
     "rad2deg": unary(ops.rad2deg, lambda x: x * (180 / math.pi)),

@@ -6,7 +6,7 @@ import numpy as np
 
 __all__ = [
     "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "trunc", "erfc",
-    "erfinv", "i0", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
+    "erfinv", "i0", "i1", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
     "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
@@ -71,6 +71,22 @@ def erfinv(x):
 
 def i0(x):
     return np.i0(x).astype(np.asarray(x).dtype)
+
+
+def i1(x):
+    """The modified Bessel function of order 1, by its power series (all
+    terms share x's sign, so no cancellation; NumPy has no i1)."""
+    x = np.asarray(x)
+    half = x.astype(np.float64) / 2
+    term = half.copy()
+    total = half.copy()
+    k = 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        while np.any(np.abs(term) > 1e-17 * np.abs(total)) and k < 1000:
+            term = term * half * half / ((k + 1) * (k + 2))
+            total = total + term
+            k += 1
+    return total.astype(x.dtype)[()]
 
 
 def argsort(x, axis):

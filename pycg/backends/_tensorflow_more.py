@@ -7,7 +7,7 @@ tnp = tf.experimental.numpy
 
 __all__ = [
     "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "trunc", "erfc",
-    "erfinv", "i0", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
+    "erfinv", "i0", "i1", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
     "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
@@ -56,6 +56,10 @@ def trunc(x):
 
 def i0(x):
     return tf.math.bessel_i0(x)
+
+
+def i1(x):
+    return tf.math.bessel_i1(x)
 
 
 def argsort(x, axis):

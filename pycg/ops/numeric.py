@@ -37,9 +37,10 @@ def fabs(x):
     return abs(_float(x, "fabs"))
 
 
-def i0(x):
-    """The modified Bessel function of order 0 (no gradient)."""
-    return apply_nograd(backends.active.i0, (_float(x, "i0"),))
+i0 = unary("i0", float_only=True,
+           doc="The modified Bessel function of order 0, differentiable.")
+_i1 = unary("_i1", "i1", float_only=True,
+            doc="The modified Bessel function of order 1 (i0's gradient).")
 
 
 def deg2rad(x):

@@ -5,6 +5,7 @@ import math
 
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
+from pycg.ops import numeric as N
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
 from pycg.ops._dispatch import defvjp
@@ -12,6 +13,12 @@ from pycg.ops._dispatch import defvjp
 
 def _zero(g, ans, x, *_, **__):
     return C.zeros_like(x)
+
+
+def _i1(g, ans, x):
+    # I1' = I0 - I1 / x, and 1/2 at 0
+    zero = E.equal(x, 0)
+    return g * E.where(zero, 0.5, N.i0(x) - ans / E.where(zero, 1.0, x))
 
 
 def _cumprod(g, ans, x, axis):
@@ -30,6 +37,8 @@ defvjp("erfc", lambda g, ans, x: g * (-2 / math.sqrt(math.pi))
 defvjp("erfinv", lambda g, ans, x: g * (math.sqrt(math.pi) / 2)
        * E.exp(ans * ans))
 defvjp("trunc", _zero)
+defvjp("i0", lambda g, ans, x: g * N._i1(x))
+defvjp("_i1", _i1)
 
 
 # ---- scans ------------------------------------------------------------------
@@ -52,7 +61,7 @@ NON_DIFFERENTIABLE = (
     # statistics.py
     "nanargmax", "nanargmin",
     # numeric.py
-    "i0", "imag", "angle",
+    "imag", "angle",
     # constructors.py
     "tri", "identity", "empty", "empty_like", "geomspace", "logspace",
     "unravel_index", "bartlett", "blackman", "hamming", "hanning", "kaiser",
