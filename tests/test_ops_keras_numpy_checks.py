@@ -155,3 +155,11 @@ def test_i0_second_derivative_at_zero_is_one_half(backend):
     # I0'' = I1' and I1(x) ~ x / 2 near 0 (TensorFlow's own rule gives 1)
     d2 = pycg.grad(pycg.grad(ops.i0))(pycg.constant(0.0))
     assert float(d2) == 0.5
+
+
+@pytest.mark.parametrize("name", ["real", "imag", "conj", "angle", "isreal"])
+def test_complex_parts_match_keras(backend, name):
+    z = np.array([1 + 2j, -3 - 0.5j, 2 + 0j], "complex64")
+    got = as_numpy(getattr(ops, name)(z))
+    want = as_numpy(getattr(keras.ops, name)(z))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
