@@ -9,6 +9,8 @@ from pycg import ops
 
 # ---- bad input: errors name the op and the argument -------------------------
 ERRORS = [
+    (lambda: ops.fft2((V, V)), ValueError,
+     "pycg.ops.fft2: expected at least 2 axes, got shape (5,)"),
     (lambda: ops.rearrange(X3, "b h w"), ValueError,
      "pycg.ops.rearrange: pattern must have one '->', got 'b h w'"),
     (lambda: ops.rearrange(X3, "b h -> h b"), ValueError,

@@ -1,8 +1,8 @@
 """Fourier transforms and framing (keras.ops math names). A complex tensor
 is a (real, imaginary) pair of float tensors, as in Keras. The transforms
 are two linear ops (_fft, _ifft) on the pair stacked on a new first axis;
-each one's gradient is the other (vjps_spectral.py); rfft, irfft and stft
-are compositions."""
+each one's gradient is the other (vjps_decompositions.py); rfft, irfft,
+stft and istft are compositions."""
 import math
 
 import numpy as np
@@ -29,10 +29,10 @@ def _pair(op, x):
     return stack([re, im])
 
 
-def _transform(name, z, rank):
+def _transform(name, z, rank, op=None):
     if z.ndim - 1 < rank:
-        raise ValueError(f"pycg.ops.{name.strip('_')}: expected at least "
-                         f"{rank} axes, got shape {z.shape[1:]}")
+        raise ValueError(f"pycg.ops.{op or name.strip('_')}: expected at "
+                         f"least {rank} axes, got shape {z.shape[1:]}")
     axes = tuple(range(-rank, 0))
     kernel = backends.active.fft_pair if name == "_fft" else \
         backends.active.ifft_pair
@@ -62,11 +62,11 @@ def ifft(x):
 
 def fft2(x):
     """The 2-d discrete Fourier transform over the last two axes."""
-    return _split(_transform("_fft", _pair("fft2", x), 2))
+    return _split(_transform("_fft", _pair("fft2", x), 2, "fft2"))
 
 
 def ifft2(x):
-    return _split(_transform("_ifft", _pair("ifft2", x), 2))
+    return _split(_transform("_ifft", _pair("ifft2", x), 2, "ifft2"))
 
 
 def _fit_last(x, n):
