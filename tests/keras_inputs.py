@@ -55,7 +55,10 @@ def compare(name, got, want):
     got, want = np.asarray(got), np.asarray(want)
     assert got.shape == want.shape, f"{name}: shape {got.shape} != " \
         f"{want.shape}"
-    assert (got.dtype.kind == "b") == (want.dtype.kind == "b"), name
+    kind = {"b": "bool", "i": "int", "u": "int", "f": "float",
+            "c": "complex"}
+    assert kind[got.dtype.kind] == kind[want.dtype.kind], \
+        f"{name}: dtype {got.dtype} where Keras gives {want.dtype}"
     np.testing.assert_allclose(got.astype(np.float64),
                                want.astype(np.float64), rtol=2e-5,
                                atol=2e-5, equal_nan=True, err_msg=name)

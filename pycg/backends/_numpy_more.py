@@ -18,7 +18,6 @@ arcsinh = np.arcsinh
 arctanh = np.arctanh
 cbrt = np.cbrt
 exp2 = np.exp2
-trunc = np.trunc
 _erfc = np.frompyfunc(math.erfc, 1, 1)
 isinf = np.isinf
 isneginf = np.isneginf
@@ -34,6 +33,10 @@ left_shift = np.left_shift
 right_shift = np.right_shift
 nextafter = np.nextafter
 logical_xor = np.logical_xor
+
+
+def trunc(x):
+    return x if x.dtype.kind in "iub" else np.trunc(x)
 
 
 def erfc(x):
