@@ -106,8 +106,8 @@ op_dtype <- function(x) {
 
 #' @rdname ops-logic
 #' @export
-op_gcd <- function(x, y) {
-  op_call("gcd", as_py(x), as_py(y))
+op_gcd <- function(x1, x2) {
+  op_call("gcd", as_py(x1), as_py(x2))
 }
 
 #' @rdname ops-logic
@@ -156,8 +156,8 @@ op_isreal <- function(x) {
 
 #' @rdname ops-logic
 #' @export
-op_lcm <- function(x, y) {
-  op_call("lcm", as_py(x), as_py(y))
+op_lcm <- function(x1, x2) {
+  op_call("lcm", as_py(x1), as_py(x2))
 }
 
 #' @rdname ops-logic

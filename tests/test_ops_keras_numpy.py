@@ -257,3 +257,14 @@ def test_histogram_of_equal_values_widens_the_range_like_numpy(backend):
         want_counts, want_edges = np.histogram(data, bins=3)
         np.testing.assert_array_equal(counts.numpy(), want_counts)
         np.testing.assert_allclose(edges.numpy(), want_edges, rtol=1e-6)
+
+
+def test_signatures_match_keras():
+    # names, order, kinds and defaults of the arguments, for every name of
+    # this module's table (so keyword calls work as with keras.ops)
+    import inspect
+    for name in sorted(CHECKED):
+        ours = inspect.signature(getattr(ops, name)).parameters.values()
+        theirs = inspect.signature(getattr(keras.ops, name)).parameters
+        assert [(p.name, p.default, p.kind) for p in ours] == [
+            (p.name, p.default, p.kind) for p in theirs.values()], name

@@ -136,8 +136,16 @@ bitwise_or = _bitwise("bitwise_or")
 bitwise_xor = _bitwise("bitwise_xor")
 left_shift = bitwise_left_shift = _bitwise("left_shift")
 right_shift = bitwise_right_shift = _bitwise("right_shift")
-gcd = _bitwise("gcd")
-lcm = _bitwise("lcm")
+
+
+def gcd(x1, x2):
+    """Elementwise greatest common divisor of integer tensors."""
+    return _pair("gcd", "gcd", _integers("gcd", x1), _integers("gcd", x2))
+
+
+def lcm(x1, x2):
+    """Elementwise least common multiple of integer tensors."""
+    return _pair("lcm", "lcm", _integers("lcm", x1), _integers("lcm", x2))
 
 
 def bitwise_invert(x):
