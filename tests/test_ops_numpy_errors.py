@@ -92,3 +92,28 @@ def test_bad_input_names_op_and_argument(backend, fn, kind, message):
 
 
 # ops whose values this module checks (test_ops_values.py counts them)
+
+
+def _gradient_of(fn, x):
+    import pycg
+    t = pycg.constant(x)
+    with pycg.GradientTape() as tape:
+        tape.watch(t)
+        out = ops.sum(fn(t))
+    return tape.gradient(out, t)
+
+
+def test_svd_gradient_of_full_matrices_names_the_fix(backend):
+    with pytest.raises(NotImplementedError) as info:
+        _gradient_of(lambda t: ops.svd(t)[0], TALL.astype("float64"))
+    assert ("pycg.ops.svd: no gradient for full_matrices=True with a "
+            "non-square x (shape (4, 3)); pass full_matrices=False"
+            in str(info.value))
+
+
+def test_qr_gradient_of_a_wide_matrix_says_what_it_needs(backend):
+    with pytest.raises(NotImplementedError) as info:
+        _gradient_of(lambda t: ops.qr(t)[1], TALL.T.astype("float64"))
+    assert ("pycg.ops.qr: a gradient needs rows >= columns and "
+            "mode='reduced' (got shape (3, 4), mode='reduced')"
+            in str(info.value))
