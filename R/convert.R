@@ -138,6 +138,17 @@ as_index <- function(x) {
   if (length(x) == 1L) x else r_array(x)
 }
 
+# 1-based R positions to 0-based ones, keeping the shape of a matrix or
+# array (rows of coordinates, as scatter takes them).
+as_index_array <- function(x) {
+  if (is.null(x) || inherits(x, "python.builtin.object") || is.null(dim(x)))
+    return(as_index(x))
+  shape <- dim(x)
+  x <- as.integer(x) - 1L
+  dim(x) <- shape
+  r_array(x)
+}
+
 # ---- Python -> R -------------------------------------------------------------
 
 # The result of an interop call: tensors and other objects pass through,

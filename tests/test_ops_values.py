@@ -222,7 +222,8 @@ def _assert_same(got, expected, name):
 
 
 def test_every_public_op_has_a_value_case():
-    missing = sorted(_public_ops() - set(VALUES))
+    from test_ops_keras_numpy import CHECKED
+    missing = sorted(_public_ops() - set(VALUES) - CHECKED)
     assert not missing, f"ops without a forward-value test: {missing}"
 
 

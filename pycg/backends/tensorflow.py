@@ -307,3 +307,6 @@ def outside_graph():
     """A context where new variables are created eagerly, also while a
     pycg.function traces (optimizer slots, seed states)."""
     return tf.init_scope()
+
+
+from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403

@@ -34,6 +34,52 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
                             split, squeeze, stack, swapaxes, take,
                             take_along_axis, tile, transpose)
+# ---- NumPy-namespace, math and linalg ops (issue 14) ----
+from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
+from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
+from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
+                             dsplit, dstack, fliplr, flipud, get_item, hsplit,
+                             hstack, moveaxis, roll, rot90, select, trace,
+                             tril, triu, unstack, vsplit, vstack)
+from pycg.ops.constructors import (array, bartlett, blackman, empty,
+                                   empty_like, geomspace, hamming, hanning,
+                                   identity, kaiser, logspace, meshgrid, tri,
+                                   unravel_index, vander)
+from pycg.ops.decompositions import (cdist, cholesky_inverse, cross, eig,
+                                     eigh, inner, kron, logdet, lstsq,
+                                     lu_factor, matrix_rank, pinv, qr,
+                                     solve_triangular, svd, vdot)
+from pycg.ops.einops import rearrange
+from pycg.ops.logic import (all, allclose, any, bitwise_and, bitwise_invert,
+                            bitwise_left_shift, bitwise_not, bitwise_or,
+                            bitwise_right_shift, bitwise_xor, count_nonzero,
+                            dtype, gcd, is_tensor, isclose, isin, isinf,
+                            isneginf, isposinf, isreal, lcm, left_shift,
+                            logical_xor, ndim, nextafter, nonzero,
+                            right_shift, signbit, size, view)
+from pycg.ops.numeric import (absolute, angle, arccosh, arcsinh, arctanh,
+                              cbrt, conj, conjugate, copy, deg2rad,
+                              divide_no_nan, erfc, erfinv, exp2, fabs, fmax,
+                              fmin, fmod, heaviside, hypot, i0, imag, ldexp,
+                              logaddexp2, nan_to_num, rad2deg, real, sinc,
+                              trunc)
+from pycg.ops.sorting import (argpartition, argsort, bincount, digitize,
+                              histogram, in_top_k, median, nanmedian,
+                              nanpercentile, nanquantile, percentile,
+                              quantile, searchsorted, sort, top_k, unique)
+from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft2,
+                               irfft, istft, rfft, stft, view_as_complex,
+                               view_as_real)
+from pycg.ops.statistics import (amax, amin, average, corrcoef, correlate,
+                                 cumprod, diff, nanargmax, nanargmin,
+                                 nancumprod, nancumsum, nanmax, nanmean,
+                                 nanmin, nanprod, nanstd, nansum, nanvar, ptp,
+                                 trapezoid)
+from pycg.ops.transforms import jvp, vectorize
+from pycg.ops.updates import (saturate_cast, scatter, scatter_update,
+                              segment_max, segment_min, segment_prod,
+                              segment_sum, slice_update)
+# ---- end of issue 14 block ----
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)

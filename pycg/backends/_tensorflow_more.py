@@ -1,0 +1,198 @@
+"""TensorFlow kernels of the NumPy-namespace, math and linalg ops (keras.ops
+numpy/math/linalg names); star-imported by backends/tensorflow.py."""
+import numpy as np
+import tensorflow as tf
+
+tnp = tf.experimental.numpy
+
+__all__ = [
+    "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "trunc", "erfc",
+    "erfinv", "i0", "i1", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
+    "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
+    "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
+    "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
+    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair"]
+
+arccosh = tf.math.acosh
+arcsinh = tf.math.asinh
+arctanh = tf.math.atanh
+exp2 = tnp.exp2
+erfc = tf.math.erfc
+erfinv = tf.math.erfinv
+isinf = tf.math.is_inf
+isneginf = tnp.isneginf
+isposinf = tnp.isposinf
+gcd = tnp.gcd
+lcm = tnp.lcm
+bitwise_and = tf.bitwise.bitwise_and
+bitwise_or = tf.bitwise.bitwise_or
+bitwise_xor = tf.bitwise.bitwise_xor
+bitwise_invert = tf.bitwise.invert
+left_shift = tf.bitwise.left_shift
+right_shift = tf.bitwise.right_shift
+nextafter = tf.math.nextafter
+logical_xor = tf.math.logical_xor
+
+
+def signbit(x):
+    if x.dtype.is_unsigned or x.dtype == tf.bool:
+        return tf.zeros_like(x, tf.bool)
+    if not x.dtype.is_floating:
+        return x < 0
+    bits = tf.bitcast(x, {2: tf.int16, 4: tf.int32, 8: tf.int64}[x.dtype.size])
+    return bits < 0
+
+
+def cbrt(x):
+    return tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype))
+
+
+def trunc(x):
+    if not x.dtype.is_floating:
+        return x
+    return tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x))
+
+
+def i0(x):
+    return tf.math.bessel_i0(x)
+
+
+def i1(x):
+    return tf.math.bessel_i1(x)
+
+
+def argsort(x, axis):
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
+    return tf.argsort(x, axis=axis, stable=True)
+
+
+def top_k_indices(x, k):
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
+    return tf.math.top_k(x, k, sorted=True).indices
+
+
+def cumprod(x, axis):
+    if x.dtype == tf.bool:
+        x = tf.cast(x, tf.int32)
+    return tf.math.cumprod(x, axis=axis)
+
+
+def isin(x1, x2):
+    flat = tf.reshape(x2, [-1])
+    return tf.reduce_any(tf.equal(tf.expand_dims(x1, -1), flat), axis=-1)
+
+
+def searchsorted(seq, values, side):
+    flat = tf.reshape(values, [1, -1])
+    out = tf.searchsorted(seq[None], flat, side=side, out_type=tf.int32)
+    return tf.reshape(out, tf.shape(values))
+
+
+def bincount(x, weights, minlength):
+    return tf.math.bincount(x, weights, minlength=minlength,
+                            dtype=tf.int32 if weights is None
+                            else weights.dtype)
+
+
+# ---- decompositions: several outputs packed into one array ---------------
+def _flat_last2(x):
+    return tf.reshape(x, tf.concat([tf.shape(x)[:-2], [-1]], 0))
+
+
+def svd_packed(x, full_matrices):
+    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+    return tf.concat([_flat_last2(u), s, _flat_last2(tf.linalg.adjoint(v))],
+                     -1)
+
+
+def qr_packed(x, mode):
+    q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
+    return tf.concat([_flat_last2(q), _flat_last2(r)], -1)
+
+
+def eigh_packed(x):
+    w, v = tf.linalg.eigh(x)
+    return tf.concat([w[..., None, :], v], -2)
+
+
+def eig(x):
+    return tf.linalg.eig(x)
+
+
+def lu_factor(x):
+    lu, perm = tf.linalg.lu(x)
+    # tf gives the permutation; LAPACK pivots swap row j with row piv[j]
+    return lu, tf.numpy_function(_perm_to_pivots, [perm], tf.int32)
+
+
+def _perm_to_pivots(perm):
+    perm = np.asarray(perm)
+    piv = np.zeros(perm.shape, np.int32)
+    for idx in np.ndindex(perm.shape[:-1]):
+        p = list(perm[idx])
+        rows = list(range(len(p)))
+        pos = {r: i for i, r in enumerate(rows)}
+        for j, target in enumerate(p):
+            k = pos[target]
+            piv[idx + (j,)] = k
+            rows[j], rows[k] = rows[k], rows[j]
+            pos[rows[j]], pos[rows[k]] = j, k
+    return piv
+
+
+def solve_triangular(a, b, lower):
+    return tf.linalg.triangular_solve(a, b, lower=lower)
+
+
+# ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
+_FFT = {1: (tf.signal.fft, tf.signal.ifft), 2: (tf.signal.fft2d,
+                                                 tf.signal.ifft2d)}
+
+
+def to_complex_pair(z):
+    return tf.complex(z[0], z[1])
+
+
+def _pair(c, dtype):
+    return tf.cast(tf.stack([tf.math.real(c), tf.math.imag(c)]), dtype)
+
+
+def _transform(z, axes, inverse):
+    c = to_complex_pair(tf.cast(z, tf.float64) if z.dtype == tf.float64
+                        else tf.cast(z, tf.float32))
+    return _pair(_FFT[len(axes)][inverse](c), z.dtype)
+
+
+def fft_pair(z, axes):
+    return _transform(z, axes, 0)
+
+
+def ifft_pair(z, axes):
+    return _transform(z, axes, 1)
+
+
+# ---- complex parts -------------------------------------------------------
+real = tf.math.real
+imag = tf.math.imag
+conj = tf.math.conj
+angle = tf.math.angle
+__all__ += ["real", "imag", "conj", "angle"]
+
+
+def view(x, dtype):
+    """ndarray.view: tf.bitcast, with the last axis merged or split."""
+    dtype = tf.as_dtype(dtype)
+    a, b = x.dtype.size, dtype.size
+    if a == b:
+        return tf.bitcast(x, dtype)
+    if a > b:
+        out = tf.bitcast(x, dtype)
+        return tf.reshape(out, tf.concat([tf.shape(x)[:-1], [-1]], 0))
+    shape = tf.concat([tf.shape(x)[:-1], [-1, b // a]], 0)
+    return tf.bitcast(tf.reshape(x, shape), dtype)
+
+
+__all__ += ["view"]

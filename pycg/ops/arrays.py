@@ -1,0 +1,237 @@
+"""Diagonals, triangles, rolls, axis moves, stacking and splitting
+(keras.ops names). All are compositions of differentiable ops: a static
+pick of elements is one gather (manipulation._pick)."""
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops.creation import zeros_like
+from pycg.ops.elementwise import where
+from pycg.ops.manipulation import (_pick, concatenate, flip,
+                                   getitem, reshape, split, transpose)
+from pycg.ops.reduction import sum
+from pycg.tensor import Tensor
+
+
+def _rank(op, x, ranks):
+    x = as_tensor(x, op)
+    if x.ndim not in ranks:
+        want = " or ".join(map(str, ranks))
+        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank {want}, "
+                         f"got shape {x.shape}")
+    return x
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal at `offset` of the matrices in axes (axis1, axis2),
+    as a new last axis."""
+    x = as_tensor(x, "diagonal")
+    if x.ndim < 2:
+        raise ValueError(f"pycg.ops.diagonal: expected a tensor of rank >= 2,"
+                         f" got shape {x.shape}")
+    a1, a2 = norm_axis((axis1, axis2), x.ndim, "diagonal")
+    if a1 == a2:
+        raise ValueError(f"pycg.ops.diagonal: axis1 and axis2 are both {a1}")
+    key = ("diagonal", int(offset), a1, a2)
+    return _pick("diagonal", x, lambda grid: np.diagonal(
+        grid, int(offset), a1, a2), key)
+
+
+def diag(x, k=0):
+    """The k-th diagonal of a matrix, or a matrix with 1-d x on it.
+
+    >>> from pycg import ops
+    >>> ops.diag(ops.convert_to_tensor([1.0, 2.0])).numpy().tolist()
+    [[1.0, 0.0], [0.0, 2.0]]
+    """
+    x = _rank("diag", x, (1, 2))
+    if x.ndim == 2:
+        return diagonal(x, k)
+    n = x.shape[0] + abs(int(k))
+    rows = np.arange(x.shape[0]) + max(-int(k), 0)
+    cols = np.arange(x.shape[0]) + max(int(k), 0)
+    from pycg.ops.manipulation import _scatter
+    return _scatter(x, rows * n + cols, (n, n))
+
+
+def diagflat(x, k=0):
+    """diag of the flattened x."""
+    return diag(reshape(as_tensor(x, "diagflat"), (-1,)), k)
+
+
+def trace(x, offset=0, axis1=0, axis2=1):
+    """The sum along a diagonal."""
+    return sum(diagonal(x, offset, axis1, axis2), -1)
+
+
+def _triangle(op, x, k, lower):
+    x = as_tensor(x, op)
+    if x.ndim < 2:
+        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= 2, "
+                         f"got shape {x.shape}")
+    n, m = x.shape[-2:]
+    keep = np.tri(n, m, int(k), dtype=bool)
+    keep = keep if lower else ~np.tri(n, m, int(k) - 1, dtype=bool)
+    mask = Tensor(backends.active.convert(keep))
+    return where(mask, x, zeros_like(x))
+
+
+def tril(x, k=0):
+    """x with the entries above the k-th diagonal zeroed.
+
+    >>> from pycg import ops
+    >>> ops.tril(ops.ones((2, 2))).numpy().tolist()
+    [[1.0, 0.0], [1.0, 1.0]]
+    """
+    return _triangle("tril", x, k, lower=True)
+
+
+def triu(x, k=0):
+    """x with the entries below the k-th diagonal zeroed."""
+    return _triangle("triu", x, k, lower=False)
+
+
+def roll(x, shift, axis=None):
+    """Elements shifted by `shift` along `axis` (None: the flattened x),
+    wrapping around."""
+    x = as_tensor(x, "roll")
+    if axis is not None:
+        axis = norm_axis(axis, x.ndim, "roll")
+    sh = tuple(np.atleast_1d(shift).tolist())
+    return _pick("roll", x, lambda grid: np.roll(
+        grid, sh if len(sh) > 1 else sh[0], axis), ("roll", sh, axis))
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    """Rotate by 90 degrees k times in the plane of `axes`."""
+    x = as_tensor(array, "rot90")
+    axes = norm_axis(axes, x.ndim, "rot90")
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"pycg.ops.rot90: axes must be two different axes, "
+                         f"got {axes}")
+    return _pick("rot90", x, lambda grid: np.rot90(grid, int(k), axes),
+                 ("rot90", int(k) % 4, axes))
+
+
+def fliplr(x):
+    return flip(_at_least("fliplr", x, 2), 1)
+
+
+def flipud(x):
+    return flip(_at_least("flipud", x, 1), 0)
+
+
+def _at_least(op, x, rank):
+    x = as_tensor(x, op)
+    if x.ndim < rank:
+        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= "
+                         f"{rank}, got shape {x.shape}")
+    return x
+
+
+def moveaxis(x, source, destination):
+    """Move axes `source` to positions `destination`."""
+    x = as_tensor(x, "moveaxis")
+    src = norm_axis(source, x.ndim, "moveaxis")
+    dst = norm_axis(destination, x.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise ValueError(f"pycg.ops.moveaxis: source {source} and "
+                         f"destination {destination} differ in length")
+    perm = [i for i in range(x.ndim) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
+    return transpose(x, perm)
+
+
+# ---- stacking and splitting -------------------------------------------------
+def _at_least_nd(x, n):
+    x = as_tensor(x)
+    if x.ndim >= n:
+        return x
+    if n == 3:
+        return reshape(x, (1,) + x.shape + (1,) if x.ndim == 1 else
+                       x.shape + (1,) if x.ndim == 2 else (1, 1, 1))
+    return reshape(x, (1,) * (n - x.ndim) + x.shape)
+
+
+def hstack(xs):
+    """Concatenate along axis 1 (axis 0 for 0-d and 1-d tensors)."""
+    xs = [as_tensor(x, "hstack") for x in xs]
+    if xs and xs[0].ndim <= 1:
+        return concatenate([reshape(x, (-1,)) for x in xs], 0)
+    return concatenate(xs, 1)
+
+
+def vstack(xs):
+    """Concatenate along axis 0, 1-d tensors as rows."""
+    return concatenate([_at_least_nd(x, 2) for x in xs], 0)
+
+
+def dstack(xs):
+    """Concatenate along axis 2 (tensors lifted to 3-d)."""
+    return concatenate([_at_least_nd(x, 3) for x in xs], 2)
+
+
+def append(x1, x2, axis=None):
+    """x2 appended to x1 along `axis` (None: both flattened)."""
+    if axis is None:
+        return concatenate([reshape(as_tensor(x1, "append"), (-1,)),
+                            reshape(as_tensor(x2, "append"), (-1,))])
+    return concatenate([x1, x2], axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    """Split into sections of nearly equal size (the first ones longer)."""
+    x = as_tensor(x, "array_split")
+    (ax,) = norm_axis(axis, x.ndim, "array_split")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError(f"pycg.ops.array_split: the number of sections "
+                             f"must be positive, got {k}")
+        q, r = divmod(x.shape[ax], k)
+        sizes = [q + 1] * r + [q] * (k - r)
+        indices_or_sections = np.cumsum(sizes)[:-1].tolist()
+    return split(x, indices_or_sections, ax)
+
+
+def hsplit(x, indices_or_sections):
+    x = as_tensor(x, "hsplit")
+    return split(x, indices_or_sections, 0 if x.ndim == 1 else 1)
+
+
+def vsplit(x, indices_or_sections):
+    return split(_at_least("vsplit", x, 2), indices_or_sections, 0)
+
+
+def dsplit(x, indices_or_sections):
+    return split(_at_least("dsplit", x, 3), indices_or_sections, 2)
+
+
+def unstack(x, num=None, axis=0):
+    """The slices of x along `axis`, as a list."""
+    x = as_tensor(x, "unstack")
+    (ax,) = norm_axis(axis, x.ndim, "unstack")
+    if num is not None and int(num) != x.shape[ax]:
+        raise ValueError(f"pycg.ops.unstack: num={num} but axis {ax} has "
+                         f"length {x.shape[ax]}")
+    pre = (slice(None),) * ax
+    return [getitem(x, pre + (i,)) for i in range(x.shape[ax])]
+
+
+def get_item(x, key):
+    """x[key] (NumPy indexing)."""
+    return getitem(x, key)
+
+
+def select(condlist, choicelist, default=0):
+    """The first choice whose condition holds, else `default`."""
+    if len(condlist) != len(choicelist) or not condlist:
+        raise ValueError(f"pycg.ops.select: condlist and choicelist must be "
+                         f"non-empty lists of one length, got "
+                         f"{len(condlist)} and {len(choicelist)}")
+    out = default
+    for c, v in reversed(list(zip(condlist, choicelist))):
+        out = where(c, v, out)
+    return out
+

@@ -1,0 +1,202 @@
+"""Predicates, bitwise and integer ops, and tensor facts (keras.ops names).
+None of these carries a gradient (see NON_DIFFERENTIABLE in vjps.py)."""
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
+from pycg.ops.creation import cast
+from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
+                                  logical_and, logical_or, not_equal, where)
+from pycg.ops.reduction import max, min, sum
+from pycg.tensor import Tensor, is_float
+
+
+def _kernel(op, kernel, *xs, **params):
+    xs = [as_tensor(x, op) for x in xs]
+    return apply_nograd(getattr(backends.active, kernel), xs, params or None)
+
+
+def _pair(op, kernel, x1, x2):
+    x1, x2 = promote(x1, x2, op)
+    return apply_nograd(getattr(backends.active, kernel), (x1, x2))
+
+
+def _integers(op, x):
+    x = as_tensor(x, op)
+    if x.dtype.kind not in "iub":
+        raise TypeError(f"pycg.ops.{op}: expected an integer or bool tensor, "
+                        f"got dtype {x.dtype}")
+    return x
+
+
+def _truth(x, op):
+    x = as_tensor(x, op)
+    return x if x.dtype == bool else not_equal(x, 0)
+
+
+def any(x, axis=None, keepdims=False):
+    """True where any element along `axis` is nonzero."""
+    t = _truth(x, "any")
+    axes = norm_axis(axis, t.ndim, "any")
+    return equal(max(cast(t, "int32"), axes, keepdims), 1) if t.size else \
+        _empty_reduce(t, axes, keepdims, False)
+
+
+def all(x, axis=None, keepdims=False):
+    """True where every element along `axis` is nonzero."""
+    t = _truth(x, "all")
+    axes = norm_axis(axis, t.ndim, "all")
+    return equal(min(cast(t, "int32"), axes, keepdims), 1) if t.size else \
+        _empty_reduce(t, axes, keepdims, True)
+
+
+def _empty_reduce(t, axes, keepdims, value):
+    shape = np.full(t.shape, value).all(axis=axes, keepdims=keepdims).shape
+    return Tensor(backends.active.full(shape, value, np.dtype(bool)))
+
+
+def count_nonzero(x, axis=None):
+    """Number of nonzero elements along `axis` (int32)."""
+    t = _truth(x, "count_nonzero")
+    return sum(cast(t, "int32"), norm_axis(axis, t.ndim, "count_nonzero"))
+
+
+def isinf(x):
+    return _kernel("isinf", "isinf", x)
+
+
+def isneginf(x):
+    return _kernel("isneginf", "isneginf", x)
+
+
+def isposinf(x):
+    return _kernel("isposinf", "isposinf", x)
+
+
+def signbit(x):
+    return _kernel("signbit", "signbit", x)
+
+
+def isreal(x):
+    """True where x has no imaginary part (every element of a real x)."""
+    x = as_tensor(x, "isreal")
+    if x.dtype.kind == "c":
+        from pycg.ops.numeric import imag
+        return equal(imag(x), 0)
+    return Tensor(backends.active.full(x.shape, True, np.dtype(bool)))
+
+
+def isclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
+    """|x1 - x2| <= atol + rtol * |x2|, infinities close only to themselves.
+
+    >>> from pycg import ops
+    >>> ops.isclose(ops.convert_to_tensor([1.0, 2.0]),
+    ...             ops.convert_to_tensor([1.0 + 1e-9, 2.1])).numpy().tolist()
+    [True, False]
+    """
+    x1, x2 = promote(x1, x2, "isclose")
+    if not is_float(x1.dtype):
+        return equal(x1, x2)
+    finite = logical_and(isfinite(x1), isfinite(x2))
+    a, b = where(finite, x1, 0), where(finite, x2, 0)
+    close = less_equal(abs(a - b), atol + rtol * abs(b))
+    out = logical_or(logical_and(finite, close), equal(x1, x2))
+    if equal_nan:
+        out = logical_or(out, logical_and(isnan(x1), isnan(x2)))
+    return out
+
+
+def allclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
+    """True if isclose holds everywhere."""
+    return all(isclose(x1, x2, rtol, atol, equal_nan))
+
+
+def isin(x1, x2, assume_unique=False, invert=False):
+    """True where an element of x1 occurs in x2."""
+    x1, x2 = promote(x1, x2, "isin")
+    out = apply_nograd(backends.active.isin, (x1, x2))
+    return _kernel("isin", "logical_not", out) if invert else out
+
+
+def logical_xor(x1, x2):
+    return _pair("logical_xor", "logical_xor", _truth(x1, "logical_xor"),
+                 _truth(x2, "logical_xor"))
+
+
+def _bitwise(name):
+    def op(x, y):
+        return _pair(name, name, _integers(name, x), _integers(name, y))
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"Elementwise {name} of integer or bool tensors."
+    return op
+
+
+bitwise_and = _bitwise("bitwise_and")
+bitwise_or = _bitwise("bitwise_or")
+bitwise_xor = _bitwise("bitwise_xor")
+left_shift = bitwise_left_shift = _bitwise("left_shift")
+right_shift = bitwise_right_shift = _bitwise("right_shift")
+
+
+def gcd(x1, x2):
+    """Elementwise greatest common divisor of integer tensors."""
+    return _pair("gcd", "gcd", _integers("gcd", x1), _integers("gcd", x2))
+
+
+def lcm(x1, x2):
+    """Elementwise least common multiple of integer tensors."""
+    return _pair("lcm", "lcm", _integers("lcm", x1), _integers("lcm", x2))
+
+
+def bitwise_invert(x):
+    return _kernel("bitwise_invert", "bitwise_invert",
+                   _integers("bitwise_invert", x))
+
+
+bitwise_not = bitwise_invert
+
+
+def nextafter(x1, x2):
+    """The next float after x1 towards x2."""
+    return _pair("nextafter", "nextafter", x1, x2)
+
+
+def nonzero(x):
+    """Indices of the nonzero elements, one int32 tensor per axis (their
+    number depends on the values, so x must have a value: not traced)."""
+    v = np.asarray(as_tensor(x, "nonzero").numpy())
+    return tuple(Tensor(backends.active.convert(i.astype(np.int32)))
+                 for i in np.nonzero(v))
+
+
+def is_tensor(x):
+    """True for a pycg Tensor (or Variable)."""
+    return isinstance(x, Tensor)
+
+
+def dtype(x):
+    """The dtype name of x ('float32', ...)."""
+    return str(as_tensor(x, "dtype").dtype)
+
+
+def ndim(x):
+    return as_tensor(x, "ndim").ndim
+
+
+def size(x):
+    return as_tensor(x, "size").size
+
+
+def view(x, dtype=None):
+    """The bits of x read as `dtype` (the last axis rescales when the item
+    sizes differ, as ndarray.view); not differentiable."""
+    x = as_tensor(x, "view")
+    if dtype is None:
+        return Tensor(x._value)
+    dt = np.dtype(dtype)
+    last = x.shape[-1] if x.ndim else 1
+    if x.dtype.itemsize != dt.itemsize and (
+            x.ndim == 0 or last * x.dtype.itemsize % dt.itemsize):
+        raise ValueError(f"pycg.ops.view: a last axis of {last} "
+                         f"{x.dtype} items cannot be viewed as {dt}")
+    return apply_nograd(backends.active.view, (x,), {"dtype": dt})

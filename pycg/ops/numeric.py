@@ -1,0 +1,184 @@
+"""More elementwise maths (keras.ops numpy/math names): inverse hyperbolic
+functions, rounding, float-aware min/max, NaN handling and complex parts.
+Most are compositions of differentiable ops; the rest have rules in
+vjps_numeric.py."""
+import math
+
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import (_to_floatx, apply_nograd, as_tensor,
+                                promote, unary)
+from pycg.ops.creation import cast, zeros_like
+from pycg.ops.elementwise import (abs, equal, greater, isnan, less,
+                                  logaddexp, logical_and,
+                                  maximum, minimum, mod, not_equal, power,
+                                  sin, sqrt, where)
+from pycg.tensor import Tensor, is_float
+
+arccosh = unary("arccosh", float_only=True)
+arcsinh = unary("arcsinh", float_only=True)
+arctanh = unary("arctanh", float_only=True)
+cbrt = unary("cbrt", float_only=True)
+exp2 = unary("exp2", float_only=True)
+erfc = unary("erfc", float_only=True)
+erfinv = unary("erfinv", float_only=True)
+trunc = unary("trunc", doc="Round towards zero; its gradient is zero.")
+absolute = abs
+
+
+def _float(x, op):
+    x = as_tensor(x, op)
+    return x if is_float(x.dtype) else _to_floatx(x)
+
+
+def fabs(x):
+    """|x| as a float."""
+    return abs(_float(x, "fabs"))
+
+
+i0 = unary("i0", float_only=True,
+           doc="The modified Bessel function of order 0, differentiable.")
+_i1 = unary("_i1", "i1", float_only=True,
+            doc="The modified Bessel function of order 1 (i0's gradient).")
+
+
+def deg2rad(x):
+    return _float(x, "deg2rad") * (math.pi / 180)
+
+
+def rad2deg(x):
+    return _float(x, "rad2deg") * (180 / math.pi)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), and 1 at 0."""
+    x = _float(x, "sinc")
+    zero = equal(x, 0)
+    safe = where(zero, 1.0, x) * math.pi
+    return where(zero, 1.0, sin(safe) / safe)
+
+
+def hypot(x1, x2):
+    """sqrt(x1**2 + x2**2)."""
+    x1, x2 = promote(_float(x1, "hypot"), _float(x2, "hypot"), "hypot")
+    return sqrt(x1 * x1 + x2 * x2)
+
+
+def fmax(x1, x2):
+    """Elementwise maximum that ignores NaN (NaN only if both are)."""
+    x1, x2 = promote(x1, x2, "fmax")
+    if not is_float(x1.dtype):
+        return maximum(x1, x2)
+    return where(isnan(x1), x2, where(isnan(x2), x1, maximum(x1, x2)))
+
+
+def fmin(x1, x2):
+    """Elementwise minimum that ignores NaN (NaN only if both are)."""
+    x1, x2 = promote(x1, x2, "fmin")
+    if not is_float(x1.dtype):
+        return minimum(x1, x2)
+    return where(isnan(x1), x2, where(isnan(x2), x1, minimum(x1, x2)))
+
+
+def fmod(x1, x2):
+    """Remainder of x1 / x2 with the sign of x1 (C's fmod)."""
+    x1, x2 = promote(x1, x2, "fmod")
+    m = mod(x1, x2)
+    wrong_sign = logical_and(not_equal(m, 0),
+                             not_equal(less(m, 0), less(x1, 0)))
+    return where(wrong_sign, m - x2, m)
+
+
+def heaviside(x1, x2):
+    """0 where x1 < 0, 1 where x1 > 0, x2 where x1 == 0."""
+    x1, x2 = promote(_float(x1, "heaviside"), x2, "heaviside")
+    return where(less(x1, 0), 0.0, where(greater(x1, 0), 1.0, x2))
+
+
+def ldexp(x1, x2):
+    """x1 * 2**x2 (x2 integer)."""
+    x2 = as_tensor(x2, "ldexp")
+    if x2.dtype.kind not in "iu":
+        raise TypeError(f"pycg.ops.ldexp: x2 must be an integer tensor, got "
+                        f"dtype {x2.dtype}")
+    x1 = _float(x1, "ldexp")
+    return x1 * power(2.0, cast(x2, x1.dtype))
+
+
+def logaddexp2(x1, x2):
+    """log2(2**x1 + 2**x2)."""
+    x1, x2 = promote(_float(x1, "logaddexp2"), _float(x2, "logaddexp2"),
+                     "logaddexp2")
+    ln2 = math.log(2)
+    return logaddexp(x1 * ln2, x2 * ln2) * (1 / ln2)
+
+
+def divide_no_nan(x1, x2):
+    """x1 / x2, and 0 where x2 == 0."""
+    x1, x2 = promote(_float(x1, "divide_no_nan"), x2, "divide_no_nan")
+    zero = equal(x2, 0)
+    return where(zero, 0.0, x1 / where(zero, 1.0, x2))
+
+
+def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
+    """NaN -> `nan`, +inf -> `posinf` (default: the largest float),
+    -inf -> `neginf` (default: the most negative float).
+
+    >>> import math
+    >>> from pycg import ops
+    >>> x = ops.convert_to_tensor([math.nan, math.inf, 1.0])
+    >>> ops.nan_to_num(x, posinf=9.0).numpy().tolist()
+    [0.0, 9.0, 1.0]
+    """
+    x = as_tensor(x, "nan_to_num")
+    if not is_float(x.dtype):
+        return x
+    big = float(np.finfo(x.dtype).max)
+    posinf = big if posinf is None else posinf
+    neginf = -big if neginf is None else neginf
+    inf = equal(abs(x), math.inf)
+    return where(isnan(x), nan, where(inf, where(greater(x, 0), posinf,
+                                                 neginf), x))
+
+
+def copy(x):
+    """A tensor with the value of x (gradient passes through)."""
+    x = as_tensor(x, "copy")
+    return x + 0.0 if is_float(x.dtype) else Tensor(x._value)
+
+
+def _complex_part(op, kernel, x, real_value):
+    x = as_tensor(x, op)
+    if x.dtype.kind == "c":
+        return apply_nograd(getattr(backends.active, kernel), (x,))
+    return real_value(x)
+
+
+def real(x):
+    """The real part (x itself for a real tensor, gradient included)."""
+    return _complex_part("real", "real", x, copy)
+
+
+def imag(x):
+    """The imaginary part (zeros for a real tensor)."""
+    return _complex_part("imag", "imag", x, zeros_like)
+
+
+def conj(x):
+    """The complex conjugate (x itself for a real tensor)."""
+    return _complex_part("conj", "conj", x, copy)
+
+
+conjugate = conj
+
+
+def angle(x):
+    """The argument of x: pi where a real x is negative, else 0."""
+    return _complex_part("angle", "angle", x, _real_angle)
+
+
+def _real_angle(x):
+    x = _float(x, "angle")
+    zero = zeros_like(x)
+    return where(less(x, 0), zero + math.pi, zero)

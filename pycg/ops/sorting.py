@@ -1,0 +1,302 @@
+"""Sorting, selection and order statistics (keras.ops names).
+
+Values are picked by one gather of flat positions (manipulation._gather),
+whose rule scatters the gradient back; the positions come from the backend's
+argsort, so sort, top_k, median and quantile are differentiable and run
+traced too.
+"""
+import builtins
+import math
+
+import numpy as np
+
+from pycg import backends, config
+from pycg.ops._dispatch import (apply_nograd, as_tensor, norm_axis, promote)
+from pycg.ops.creation import arange, cast, convert_to_tensor
+from pycg.ops.elementwise import (equal, floor, greater, isnan, less,
+                                  logical_and, logical_not, maximum, minimum,
+                                  where)
+from pycg.ops.manipulation import (_gather, expand_dims, reshape,
+                                   take_along_axis, transpose)
+from pycg.ops.reduction import max, min, sum
+from pycg.tensor import Tensor, is_float
+
+
+def _to_last(x, axis, op):
+    """x with `axis` (an int, a tuple, or None: all) moved last and merged:
+    (x', undo) where undo(y) puts a last axis of y back."""
+    x = as_tensor(x, op)
+    if x.ndim == 0:
+        x = reshape(x, (1,))
+    axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis, x.ndim,
+                     op)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    moved = transpose(x, rest + list(axes)) if rest + list(axes) != list(
+        range(x.ndim)) else x
+    merged = reshape(moved, [x.shape[i] for i in rest] + [-1])
+    perm = np.argsort(rest + list(axes))
+
+    def undo(y):
+        if len(axes) != 1:
+            return y
+        return transpose(y, perm) if list(perm) != list(range(x.ndim)) else y
+    return merged, undo, axes, x.shape
+
+
+def _take_last(x, idx):
+    """x[..., idx] batched: idx is a backend int value of shape (..., k)."""
+    n = x.shape[-1]
+    base = np.arange(int(np.prod(x.shape[:-1], dtype=np.int64)),
+                     dtype=np.int64).reshape(x.shape[:-1] + (1,)) * n
+    K = backends.active
+    positions = K.add(K.convert(base.astype(np.int32)), K.cast(
+        idx, np.dtype(np.int32)))
+    return _gather(x, positions)
+
+
+def _argsort_last(x):
+    return backends.active.argsort(x._value, -1)
+
+
+def sort(x, axis=-1):
+    """x sorted ascending along `axis` (None: flattened); differentiable.
+
+    >>> from pycg import ops
+    >>> ops.sort(ops.convert_to_tensor([3.0, 1.0, 2.0])).numpy().tolist()
+    [1.0, 2.0, 3.0]
+    """
+    if axis is None:
+        x = reshape(as_tensor(x, "sort"), (-1,))
+        axis = -1
+    t, undo, _, _ = _to_last(x, axis, "sort")
+    return undo(_take_last(t, _argsort_last(t)))
+
+
+def argsort(x, axis=-1):
+    """Indices (int32) that sort x along `axis` (stable; None: flattened)."""
+    if axis is None:
+        x = reshape(as_tensor(x, "argsort"), (-1,))
+        axis = -1
+    t, undo, _, _ = _to_last(x, axis, "argsort")
+    return undo(Tensor(_argsort_last(t)))
+
+
+def argpartition(x, kth, axis=-1):
+    """Indices that partition x around its kth element (a full argsort is
+    one such partition)."""
+    t = as_tensor(x, "argpartition")
+    (ax,) = norm_axis(axis, t.ndim, "argpartition")
+    if not -t.shape[ax] <= int(kth) < t.shape[ax]:
+        raise ValueError(f"pycg.ops.argpartition: kth={kth} is out of range "
+                         f"for axis {ax} of length {t.shape[ax]}")
+    return argsort(t, ax)
+
+
+def top_k(x, k, sorted=True):
+    """(values, indices) of the k largest entries along the last axis,
+    largest first; the values are differentiable.
+
+    >>> from pycg import ops
+    >>> values, indices = ops.top_k(ops.convert_to_tensor([1.0, 4.0, 3.0]), 2)
+    >>> values.numpy().tolist(), indices.numpy().tolist()
+    ([4.0, 3.0], [1, 2])
+    """
+    x = as_tensor(x, "top_k")
+    if x.ndim == 0 or not 0 <= int(k) <= x.shape[-1]:
+        raise ValueError(f"pycg.ops.top_k: k={k} is out of range for a last "
+                         f"axis of length {x.shape[-1] if x.ndim else 0}")
+    idx = backends.active.top_k_indices(x._value, int(k))
+    return _take_last(x, idx), Tensor(idx)
+
+
+def in_top_k(targets, predictions, k):
+    """True where the prediction for the target class is among the k
+    largest of its row (ties count in its favour)."""
+    p = as_tensor(predictions, "in_top_k")
+    t = as_tensor(targets, "in_top_k")
+    if p.ndim != 2 or t.shape != p.shape[:1]:
+        raise ValueError(f"pycg.ops.in_top_k: expected predictions of shape "
+                         f"(batch, classes) and targets of shape (batch,), "
+                         f"got {p.shape} and {t.shape}")
+    mine = take_along_axis(p, reshape(t, (-1, 1)), axis=1)
+    return less(sum(cast(greater(p, mine), "int32"), axis=1), int(k))
+
+
+# ---- quantiles --------------------------------------------------------------
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def quantile(x, q, axis=None, method="linear", keepdims=False):
+    """The q-th quantiles (q in [0, 1]) along `axis`; differentiable.
+
+    >>> from pycg import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> ops.quantile(x, [0.25, 0.5]).numpy().tolist()
+    [1.75, 2.5]
+    """
+    return _quantile("quantile", x, q, axis, method, keepdims, nan=False)
+
+
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """quantile ignoring NaNs (NaN where a slice is all NaN)."""
+    return _quantile("nanquantile", x, q, axis, method, keepdims, nan=True)
+
+
+def percentile(x, q, axis=None, method="linear", keepdims=False):
+    """The q-th percentiles (q in [0, 100])."""
+    return _quantile("percentile", x, q, axis, method, keepdims, nan=False,
+                     scale=100)
+
+
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    return _quantile("nanpercentile", x, q, axis, method, keepdims, nan=True,
+                     scale=100)
+
+
+def median(x, axis=None, keepdims=False):
+    """The median along `axis` (None: all)."""
+    return _quantile("median", x, 0.5, axis, "linear", keepdims, nan=False)
+
+
+def nanmedian(x, axis=None, keepdims=False):
+    return _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, nan=True)
+
+
+def _quantile(op, x, q, axis, method, keepdims, nan, scale=1):
+    if method not in _METHODS:
+        raise ValueError(f"pycg.ops.{op}: method must be one of "
+                         f"{', '.join(map(repr, _METHODS))}, got {method!r}")
+    qs = np.asarray(q.numpy() if isinstance(q, Tensor) else q,
+                    dtype=np.float64) / scale
+    if qs.ndim > 1 or np.any((qs < 0) | (qs > 1)):
+        raise ValueError(f"pycg.ops.{op}: q must be a scalar or 1-d, inside "
+                         f"[0, {scale}], got {q!r}")
+    x = as_tensor(x, op)
+    if not is_float(x.dtype):
+        x = cast(x, config.floatx())
+    t, _, axes, shape = _to_last(x, axis, op)
+    if nan:
+        missing = isnan(t)
+        count = sum(cast(logical_not(missing), "int32"), -1, keepdims=True)
+        t = where(missing, math.inf, t)
+    else:
+        count = Tensor(backends.active.full(t.shape[:-1] + (1,),
+                                            t.shape[-1], np.dtype("int32")))
+    s = _take_last(t, _argsort_last(t))
+    last = cast(maximum(count - 1, 0), t.dtype)
+    outs = [_pick_quantile(s, last, float(qi), method) for qi in
+            np.atleast_1d(qs)]
+    if nan:
+        outs = [where(equal(count, 0), math.nan, o) for o in outs]
+    kept = [1 if i in axes else n for i, n in enumerate(shape)]
+    outs = [reshape(o, kept if keepdims else
+                    [n for i, n in enumerate(shape) if i not in axes])
+            for o in outs]
+    if qs.ndim == 0:
+        return outs[0]
+    from pycg.ops.manipulation import stack
+    return stack(outs)
+
+
+def _pick_quantile(s, last, q, method):
+    pos = last * q
+    lo = floor(pos)
+    hi = minimum(lo + 1, last)
+    if method == "nearest":
+        from pycg.ops.elementwise import round
+        lo = hi = round(pos)
+    elif method == "lower":
+        hi = lo
+    elif method == "higher":
+        lo = hi = where(greater(pos, lo), hi, lo)
+    a = _take_last(s, cast(lo, "int32")._value)
+    if method in ("lower", "higher", "nearest"):
+        return a
+    b = _take_last(s, cast(hi, "int32")._value)
+    if method == "midpoint":
+        return where(equal(lo, pos), a, (a + b) * 0.5)
+    return a + (b - a) * (pos - lo)
+
+
+# ---- searching and counting -------------------------------------------------
+def searchsorted(sorted_sequence, values, side="left"):
+    """Insertion indices (int32) of values into a sorted 1-d sequence."""
+    if side not in ("left", "right"):
+        raise ValueError(f"pycg.ops.searchsorted: side must be 'left' or "
+                         f"'right', got {side!r}")
+    seq, v = promote(sorted_sequence, values, "searchsorted")
+    if seq.ndim != 1:
+        raise ValueError(f"pycg.ops.searchsorted: sorted_sequence must be "
+                         f"1-d, got shape {seq.shape}")
+    return apply_nograd(backends.active.searchsorted, (seq, v),
+                        {"side": side})
+
+
+def digitize(x, bins):
+    """Index of the bin of each x (bins increasing): bins[i-1] <= x <
+    bins[i]."""
+    return searchsorted(bins, x, side="right")
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Counts (or summed weights) of each non-negative integer in 1-d x."""
+    x = as_tensor(x, "bincount")
+    if x.ndim != 1 or x.dtype.kind not in "iu":
+        raise ValueError(f"pycg.ops.bincount: x must be a 1-d integer "
+                         f"tensor, got shape {x.shape} and dtype {x.dtype}")
+    if sparse:
+        raise ValueError("pycg.ops.bincount: sparse=True is not supported")
+    n = int(minlength)
+    if x.size:
+        n = builtins.max(n, int(max(x).numpy()) + 1)
+    ones = (cast(expand_dims(x, 1), "int32")
+            == reshape(arange(n), (1, -1)))
+    if weights is None:
+        return sum(cast(ones, "int32"), 0)
+    w = as_tensor(weights, "bincount")
+    return sum(where(ones, expand_dims(w, 1), 0), 0)
+
+
+def histogram(x, bins=10, range=None):
+    """(counts, bin_edges) of 1-d x in `bins` equal bins over `range`
+    (default: x's min and max)."""
+    x = as_tensor(x, "histogram")
+    if x.ndim != 1:
+        raise ValueError(f"pycg.ops.histogram: x must be 1-d, got shape "
+                         f"{x.shape}")
+    x = x if is_float(x.dtype) else cast(x, config.floatx())
+    lo, hi = (min(x), max(x)) if range is None else (
+        convert_to_tensor(float(range[0]), x.dtype),
+        convert_to_tensor(float(range[1]), x.dtype))
+    same = equal(hi, lo)  # NumPy widens an empty range by 0.5 each way
+    lo, hi = where(same, lo - 0.5, lo), where(same, hi + 0.5, hi)
+    steps = cast(arange(int(bins) + 1), x.dtype)
+    edges = lo + (hi - lo) * steps * (1.0 / int(bins))
+    idx = cast(floor((x - lo) / (hi - lo) * int(bins)), "int32")
+    idx = where(equal(x, hi), int(bins) - 1, idx)
+    inside = logical_and(greater(x, lo) | equal(x, lo), less(x, hi) |
+                         equal(x, hi))
+    hit = logical_and(expand_dims(inside, 1),
+                      equal(expand_dims(idx, 1),
+                            reshape(arange(int(bins)), (1, -1))))
+    return sum(cast(hit, "int32"), 0), edges
+
+
+def unique(x, sorted=True, return_index=False, return_inverse=False,
+           return_counts=False, axis=None, size=None, fill_value=None):
+    """np.unique (its length depends on the values, so x must have one:
+    not traced); not differentiable."""
+    v = np.asarray(as_tensor(x, "unique").numpy())
+    res = np.unique(v, return_index=return_index,
+                    return_inverse=return_inverse,
+                    return_counts=return_counts, axis=axis)
+    res = res if isinstance(res, tuple) else (res,)
+    if size is not None:
+        u = res[0]
+        pad = np.full((int(size),) + u.shape[1:], fill_value if fill_value
+                      is not None else (u.min() if u.size else 0), u.dtype)
+        pad[:builtins.min(int(size), len(u))] = u[:int(size)]
+        res = (pad,) + res[1:]
+    out = tuple(Tensor(backends.active.convert(
+        r if i == 0 else r.astype(np.int32))) for i, r in enumerate(res))
+    return out[0] if len(out) == 1 else out

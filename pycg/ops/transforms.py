@@ -1,0 +1,116 @@
+"""Function transforms with keras.ops names: jvp (forward-mode derivatives)
+and vectorize (a function of elements or core blocks, mapped over the
+others). Both are built from differentiable ops, so they compose with
+GradientTape."""
+import re
+
+import numpy as np
+
+from pycg.ops._dispatch import as_tensor
+from pycg.ops.creation import zeros_like
+from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    """(fun(*primals), the directional derivative along `tangents`), plus
+    aux if `has_aux` (fun then returns (output, aux)). Computed as the
+    derivative of a VJP with respect to its cotangent, so it needs no
+    forward-mode rules.
+
+    >>> from pycg import ops
+    >>> out, dout = ops.jvp(ops.sin, (0.0,), (2.0,))
+    >>> float(dout)  # cos(0) * 2
+    2.0
+    """
+    from pycg.tape import GradientTape
+    if not isinstance(primals, (tuple, list)) or not isinstance(
+            tangents, (tuple, list)) or len(primals) != len(tangents):
+        raise ValueError("pycg.ops.jvp: primals and tangents must be tuples "
+                         "of one length, one tangent per primal")
+    xs = [as_tensor(p, "jvp") for p in primals]
+    ts = [as_tensor(t, "jvp") for t in tangents]
+    for x, t in zip(xs, ts):
+        if x.shape != t.shape:
+            raise ValueError(f"pycg.ops.jvp: a tangent of shape {t.shape} "
+                             f"for a primal of shape {x.shape}")
+    with GradientTape() as outer:
+        with GradientTape() as inner:
+            inner.watch(xs)
+            res = fun(*xs)
+        out, aux = res if has_aux else (res, None)
+        flat = list(out) if isinstance(out, (tuple, list)) else [out]
+        us = [zeros_like(o) for o in flat]
+        outer.watch(us)
+        gs = inner.gradient(flat, xs, output_gradients=us,
+                            unconnected_gradients="zero")
+        total = sum(_dot(g, t) for g, t in zip(gs, ts))
+    douts = outer.gradient(total, us, unconnected_gradients="zero")
+    dout = type(out)(douts) if isinstance(out, (tuple, list)) else douts[0]
+    return (out, dout, aux) if has_aux else (out, dout)
+
+
+def _dot(a, b):
+    from pycg.ops.reduction import sum
+    return sum(a * b)
+
+
+_CORE = re.compile(r"\(([^()]*)\)")
+
+
+def _parse(signature):
+    try:
+        ins, outs = signature.replace(" ", "").split("->")
+        return ([tuple(filter(None, d.split(","))) for d in
+                 _CORE.findall(ins)],
+                [tuple(filter(None, d.split(","))) for d in
+                 _CORE.findall(outs)])
+    except ValueError:
+        raise ValueError(f"pycg.ops.vectorize: signature must look like "
+                         f"'(n),(n)->()', got {signature!r}") from None
+
+
+def vectorize(pyfunc, *, excluded=None, signature=None):
+    """pyfunc mapped over the broadcast batch of its tensor arguments
+    (elementwise, or over blocks named by a NumPy `signature` such as
+    '(n),(n)->()'); arguments in `excluded` pass through unchanged.
+
+    >>> from pycg import ops
+    >>> dot = ops.vectorize(lambda a, b: ops.sum(a * b),
+    ...                     signature="(n),(n)->()")
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0])
+    >>> dot(ops.ones((2, 3)), x).numpy().tolist()
+    [6.0, 6.0]
+    """
+    excluded = set(excluded or ())
+    core = _parse(signature) if signature else None
+
+    def mapped(*args):
+        idx = [i for i in range(len(args)) if i not in excluded]
+        xs = [as_tensor(args[i], "vectorize") for i in idx]
+        ranks = [len(c) for c in core[0]] if core else [0] * len(xs)
+        if len(ranks) != len(xs):
+            raise ValueError(f"pycg.ops.vectorize: signature {signature!r} "
+                             f"names {len(ranks)} inputs, got {len(xs)}")
+        batch = np.broadcast_shapes(*[x.shape[:x.ndim - r]
+                                      for x, r in zip(xs, ranks)])
+        xs = [broadcast_to(x, batch + x.shape[x.ndim - r:])
+              for x, r in zip(xs, ranks)]
+        results = []
+        for pos in np.ndindex(batch):
+            call = list(args)
+            for i, x in zip(idx, xs):
+                call[i] = getitem(x, pos) if pos else x
+            results.append(pyfunc(*call))
+        if isinstance(results[0], (tuple, list)):
+            return tuple(_assemble([r[k] for r in results], batch)
+                         for k in range(len(results[0])))
+        return _assemble(results, batch)
+    mapped.__name__ = getattr(pyfunc, "__name__", "vectorized")
+    return mapped
+
+
+def _assemble(results, batch):
+    parts = [as_tensor(r, "vectorize") for r in results]
+    if not batch:
+        return parts[0]
+    return reshape(stack(parts), batch + parts[0].shape)

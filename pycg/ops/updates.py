@@ -1,0 +1,174 @@
+"""Scatter, slice updates and segment reductions (keras.ops core/math
+names). All are compositions: a scatter is manipulation._scatter at flat
+positions computed from the indices, so values get gradients."""
+import numpy as np
+
+from pycg import backends
+from pycg.ops._dispatch import as_tensor, promote
+from pycg.ops.creation import cast
+from pycg.ops.elementwise import equal, greater, maximum, minimum, where
+from pycg.ops.manipulation import _scatter, expand_dims, pad, reshape
+from pycg.ops.reduction import max, min, prod, sum
+from pycg.tensor import Tensor, is_float
+
+
+def _flat_positions(op, indices, shape):
+    """Flat positions (a backend int32 value) of the slices that rows of
+    `indices` (N, k) pick in a tensor of `shape`, in the shape of the values
+    that fill them: (N,) + shape[k:]."""
+    idx = as_tensor(indices, op)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"pycg.ops.{op}: indices must be integers, got dtype "
+                        f"{idx.dtype}")
+    if idx.ndim == 1:
+        idx = reshape(idx, (-1, 1))
+    k = idx.shape[-1]
+    if k > len(shape):
+        raise ValueError(f"pycg.ops.{op}: indices of depth {k} do not fit "
+                         f"shape {tuple(shape)}")
+    strides = np.cumprod((tuple(shape[1:]) + (1,))[::-1])[::-1]
+    inner = int(np.prod(shape[k:], dtype=np.int64))
+    K = backends.active
+    rows = sum(cast(idx, "int32") * Tensor(K.convert(
+        (strides[:k]).astype(np.int32))), -1, keepdims=True)
+    want = idx.shape[:-1] + tuple(shape[k:])
+    flat = K.add(rows._value, K.convert(np.arange(inner, dtype=np.int32)))
+    return K.reshape(flat, want), want
+
+
+def scatter(indices, values, shape):
+    """Zeros of `shape` with `values` added at `indices` (rows of
+    coordinates; repeated indices add up).
+
+    >>> from pycg import ops
+    >>> ops.scatter([[1], [3], [1]], ops.convert_to_tensor([1.0, 2.0, 3.0]),
+    ...             (4,)).numpy().tolist()
+    [0.0, 4.0, 0.0, 2.0]
+    """
+    shape = tuple(int(s) for s in shape)
+    pos, want = _flat_positions("scatter", indices, shape)
+    v = as_tensor(values, "scatter")
+    if v.size != int(np.prod(want)):
+        raise ValueError(f"pycg.ops.scatter: values of shape {v.shape} do not "
+                         f"fit indices that pick slices of shape {want}")
+    return _scatter(reshape(v, want), pos, shape)
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    """inputs with the entries at `indices` replaced by `updates` (or
+    combined with them: reduction 'add', 'mul', 'max' or 'min')."""
+    x = as_tensor(inputs, "scatter_update")
+    u = cast(as_tensor(updates, "scatter_update"), x.dtype)
+    hit = greater(scatter(indices, cast(u * 0 + 1, "float32"), x.shape), 0)
+    if reduction in (None, "add"):
+        placed = scatter(indices, u, x.shape)
+        return where(hit, placed, x) if reduction is None else x + placed
+    if reduction not in ("mul", "max", "min"):
+        raise ValueError(f"pycg.ops.scatter_update: reduction must be None, "
+                         f"'add', 'mul', 'max' or 'min', got {reduction!r}")
+    placed = scatter(indices, u, x.shape)
+    combine = {"mul": lambda a, b: a * b, "max": maximum, "min": minimum}
+    return where(hit, combine[reduction](x, placed), x)
+
+
+def slice_update(inputs, start_indices, updates):
+    """inputs with the block at start_indices replaced by `updates`."""
+    x, u = promote(inputs, updates, "slice_update")
+    starts = [int(s) for s in np.asarray(
+        start_indices.numpy() if isinstance(start_indices, Tensor)
+        else start_indices).reshape(-1)]
+    if len(starts) != x.ndim or u.ndim != x.ndim or any(
+            s < 0 or s + n > m for s, n, m in zip(starts, u.shape, x.shape)):
+        raise ValueError(f"pycg.ops.slice_update: updates of shape {u.shape} "
+                         f"at {tuple(starts)} do not fit inside shape "
+                         f"{x.shape}")
+    widths = [(s, m - s - n) for s, n, m in zip(starts, u.shape, x.shape)]
+    mask = np.zeros(x.shape, bool)
+    mask[tuple(slice(s, s + n) for s, n in zip(starts, u.shape))] = True
+    return where(Tensor(backends.active.convert(mask)), pad(u, widths), x)
+
+
+# ---- segment reductions -----------------------------------------------------
+def _segments(op, data, segment_ids, num_segments):
+    data = as_tensor(data, op)
+    ids = as_tensor(segment_ids, op)
+    if ids.ndim != 1 or ids.dtype.kind not in "iu" or \
+            ids.shape[0] != data.shape[0]:
+        raise ValueError(f"pycg.ops.{op}: segment_ids must be a 1-d integer "
+                         f"tensor with one id per row of data ({data.shape[0]}"
+                         f"), got shape {ids.shape} and dtype {ids.dtype}")
+    if num_segments is None:
+        num_segments = int(max(ids).numpy()) + 1 if ids.size else 0
+    return data, ids, int(num_segments)
+
+
+def segment_sum(data, segment_ids, num_segments=None, sorted=False):
+    """Sums of the rows of data that share a segment id.
+
+    >>> from pycg import ops
+    >>> ops.segment_sum(ops.convert_to_tensor([1.0, 2.0, 3.0]),
+    ...                 ops.convert_to_tensor([0, 0, 1])).numpy().tolist()
+    [3.0, 3.0]
+    """
+    data, ids, n = _segments("segment_sum", data, segment_ids, num_segments)
+    return scatter(reshape(ids, (-1, 1)), data, (n,) + data.shape[1:])
+
+
+def _masked(op, data, segment_ids, num_segments, fill, reduce):
+    data, ids, n = _segments(op, data, segment_ids, num_segments)
+    hit = equal(reshape(ids, (1, -1) + (1,) * (data.ndim - 1)),
+                reshape(Tensor(backends.active.convert(
+                    np.arange(n, dtype=np.dtype(ids.dtype)))),
+                    (-1, 1) + (1,) * (data.ndim - 1)))
+    return reduce(where(hit, expand_dims(data, 0), fill), 1)
+
+
+def _lowest(dtype):
+    return float(np.finfo(dtype).min) if is_float(dtype) else int(
+        np.iinfo(dtype).min)
+
+
+def _highest(dtype):
+    return float(np.finfo(dtype).max) if is_float(dtype) else int(
+        np.iinfo(dtype).max)
+
+
+def segment_max(data, segment_ids, num_segments=None, sorted=False):
+    """Maxima per segment (the dtype's lowest value for an empty one)."""
+    d = as_tensor(data, "segment_max")
+    return _masked("segment_max", d, segment_ids, num_segments,
+                   _lowest(d.dtype), max)
+
+
+def segment_min(data, segment_ids, num_segments=None, sorted=False):
+    """Minima per segment (the dtype's highest value for an empty one)."""
+    d = as_tensor(data, "segment_min")
+    return _masked("segment_min", d, segment_ids, num_segments,
+                   _highest(d.dtype), min)
+
+
+def segment_prod(data, segment_ids, num_segments=None, sorted=False):
+    """Products per segment (1 for an empty one)."""
+    return _masked("segment_prod", data, segment_ids, num_segments, 1, prod)
+
+
+def saturate_cast(x, dtype):
+    """x cast to `dtype`, values clipped to its range first."""
+    x = as_tensor(x, "saturate_cast")
+    dt = np.dtype(dtype)
+    if _overflows(x.dtype, dt):
+        info = np.iinfo(dt) if dt.kind in "iu" else np.finfo(dt)
+        num = float if is_float(x.dtype) else int
+        x = minimum(maximum(x, num(info.min)), num(info.max))
+    return cast(x, dt)
+
+
+def _overflows(src, dst):
+    """Whether values of dtype src can lie outside the range of dst."""
+    if src.kind == "f":
+        return dst.kind in "iu" or (dst.kind == "f" and
+                                    src.itemsize > dst.itemsize)
+    if src.kind in "iu" and dst.kind in "iu":
+        s, d = np.iinfo(src), np.iinfo(dst)
+        return s.min < d.min or s.max > d.max
+    return False
