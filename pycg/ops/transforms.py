@@ -6,8 +6,9 @@ import re
 
 import numpy as np
 
+from pycg import core
 from pycg.ops._dispatch import as_tensor
-from pycg.ops.creation import zeros_like
+from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
 
 
@@ -22,7 +23,6 @@ def jvp(fun, primals, tangents, has_aux=False):
     >>> float(dout)  # cos(0) * 2
     2.0
     """
-    from pycg.tape import GradientTape
     if not isinstance(primals, (tuple, list)) or not isinstance(
             tangents, (tuple, list)) or len(primals) != len(tangents):
         raise ValueError("pycg.ops.jvp: primals and tangents must be tuples "
@@ -33,20 +33,43 @@ def jvp(fun, primals, tangents, has_aux=False):
         if x.shape != t.shape:
             raise ValueError(f"pycg.ops.jvp: a tangent of shape {t.shape} "
                              f"for a primal of shape {x.shape}")
-    with GradientTape() as outer:
-        with GradientTape() as inner:
-            inner.watch(xs)
+    # two records straight on the core (ops sit below GradientTape): the
+    # inner one differentiates fun, the outer one that VJP in its cotangent
+    outer = core.Recorder()
+    core.push(outer)
+    try:
+        inner = core.Recorder()
+        core.push(inner)
+        try:
+            for x in xs:
+                inner.track(x)
             res = fun(*xs)
+        finally:
+            core.pop(inner)
         out, aux = res if has_aux else (res, None)
         flat = list(out) if isinstance(out, (tuple, list)) else [out]
         us = [zeros_like(o) for o in flat]
-        outer.watch(us)
-        gs = inner.gradient(flat, xs, output_gradients=us,
-                            unconnected_gradients="zero")
+        for u in us:
+            outer.track(u)
+        gs = _gradients(inner, flat, us, xs)
         total = sum(_dot(g, t) for g, t in zip(gs, ts))
-    douts = outer.gradient(total, us, unconnected_gradients="zero")
+    finally:
+        core.pop(outer)
+    douts = _gradients(outer, [total], [ones_like(total)], us)
     dout = type(out)(douts) if isinstance(out, (tuple, list)) else douts[0]
     return (out, dout, aux) if has_aux else (out, dout)
+
+
+def _gradients(rec, targets, seeds, sources):
+    """Gradients of `targets` (with `seeds`) on record `rec`, zeros where
+    a source is unconnected."""
+    start = {}
+    for t, s in zip(targets, seeds):
+        if t._id in rec.ids:
+            start[t._id] = s if t._id not in start else start[t._id] + s
+    grads = core.backward(rec.entries, start, {x._id for x in sources})
+    return [grads.get(x._id) if grads.get(x._id) is not None
+            else zeros_like(x) for x in sources]
 
 
 def _dot(a, b):
