@@ -34,6 +34,19 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
                             split, squeeze, stack, swapaxes, take,
                             take_along_axis, tile, transpose)
+# ---- keras.src.ops.nn and .core additions (issue 14) ----------------------
+from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
+                                  hard_silu, hard_swish, hard_tanh,
+                                  leaky_relu, log_sigmoid, relu6, selu,
+                                  soft_shrink, softsign, sparse_plus,
+                                  sparse_sigmoid, sparsemax, squareplus,
+                                  swish, tanh_shrink, threshold)
+from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
+                             multi_hot, one_hot, psnr,
+                             sparse_categorical_crossentropy)
+from pycg.ops.normalization import (batch_normalization, layer_normalization,
+                                    moments, normalize, rms_normalization)
+# ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
 _tape.ones_like = ones_like

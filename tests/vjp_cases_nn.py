@@ -1,0 +1,171 @@
+"""VJP cases for the keras.src.ops.nn / core additions (issue 14): each is
+checked against finite differences and TensorFlow's GradientTape on both
+backends by tests/test_ops_vjp.py. TensorFlow references are TF's own nn
+ops where TF has one, else the defining formula in TF ops."""
+import numpy as np
+import tensorflow as tf
+
+from pycg import ops
+from vjp_case import Case, normal, off_zero, positive, uniform, unary
+
+
+def away_from(*kinks):
+    """Inputs at least 0.1 from every kink, on both sides of each."""
+    def domain(*shape):
+        def make(rng):
+            k = rng.choice(np.asarray(kinks, float), shape)
+            return k + rng.choice([-1.0, 1.0], shape) * rng.uniform(0.1, 0.9,
+                                                                    shape)
+        return make
+    return domain
+
+
+def probs(*shape):
+    def make(rng):
+        e = np.exp(rng.standard_normal(shape))
+        return e / e.sum(-1, keepdims=True)
+    return make
+
+
+def labels_of(n):
+    return np.array([[2, 0, 1], [1, 1, n - 1]])
+
+
+def tf_sparsemax(z):
+    s = -tf.sort(-z, axis=-1)
+    cs = tf.cumsum(s, axis=-1)
+    r = tf.range(1, z.shape[-1] + 1, dtype=z.dtype)
+    k = tf.reduce_sum(tf.cast(1 + r * s > cs, z.dtype), -1, keepdims=True)
+    tau = (tf.gather(cs, tf.cast(k, tf.int32) - 1, batch_dims=1) - 1) / k
+    return tf.nn.relu(z - tau)
+
+
+SELU = (1.0507009873554804934193349852946, 1.6732632423543772848170429916717)
+BN_MEAN = np.array([0.1, -0.2, 0.3])
+
+CASES = {
+    # activations
+    "log_sigmoid": unary(ops.log_sigmoid, tf.math.log_sigmoid),
+    "relu6": unary(ops.relu6, tf.nn.relu6, away_from(0.0, 6.0)),
+    "hard_sigmoid": unary(ops.hard_sigmoid,
+                          lambda x: tf.nn.relu6(x + 3) / 6,
+                          away_from(-3.0, 3.0)),
+    "hard_silu": unary(ops.hard_silu, lambda x: x * tf.nn.relu6(x + 3) / 6,
+                       away_from(-3.0, 3.0)),
+    "hard_swish": unary(ops.hard_swish, lambda x: x * tf.nn.relu6(x + 3) / 6,
+                        away_from(-3.0, 3.0)),
+    "leaky_relu": [unary(ops.leaky_relu, tf.nn.leaky_relu, off_zero),
+                   unary(lambda x: ops.leaky_relu(x, negative_slope=0.05),
+                         lambda x: tf.nn.leaky_relu(x, 0.05), off_zero)],
+    "selu": unary(ops.selu, tf.nn.selu, off_zero),
+    "softsign": unary(ops.softsign, tf.nn.softsign, off_zero),
+    "swish": unary(ops.swish, tf.nn.silu),
+    "celu": [unary(ops.celu, tf.nn.elu, off_zero),
+             unary(lambda x: ops.celu(x, alpha=0.5),
+                   lambda x: 0.5 * tf.nn.elu(x / 0.5), off_zero)],
+    "glu": [Case(ops.glu, lambda x: x[:, :2] * tf.sigmoid(x[:, 2:]),
+                 (normal(3, 4),)),
+            Case(lambda x: ops.glu(x, axis=0),
+                 lambda x: x[:2] * tf.sigmoid(x[2:]), (normal(4, 3),))],
+    "hard_tanh": unary(ops.hard_tanh,
+                       lambda x: tf.clip_by_value(x, -1.0, 1.0),
+                       away_from(-1.0, 1.0)),
+    "hard_shrink": unary(lambda x: ops.hard_shrink(x, 0.7),
+                         lambda x: tf.where(tf.abs(x) > 0.7, x, 0.0),
+                         away_from(-0.7, 0.7)),
+    "soft_shrink": unary(ops.soft_shrink,
+                         lambda x: tf.sign(x) * tf.nn.relu(tf.abs(x) - 0.5),
+                         away_from(-0.5, 0.5)),
+    "tanh_shrink": unary(ops.tanh_shrink, lambda x: x - tf.tanh(x)),
+    "threshold": unary(lambda x: ops.threshold(x, 0.2, -1.0),
+                       lambda x: tf.where(x > 0.2, x, -1.0),
+                       away_from(0.2)),
+    "sparse_plus": unary(ops.sparse_plus,
+                         lambda x: tf.where(x <= -1, 0.0, tf.where(
+                             x >= 1, x, (x + 1) ** 2 / 4)),
+                         away_from(-1.0, 1.0)),
+    "sparse_sigmoid": unary(ops.sparse_sigmoid,
+                            lambda x: tf.clip_by_value((x + 1) / 2, 0, 1),
+                            away_from(-1.0, 1.0)),
+    "squareplus": [unary(ops.squareplus,
+                         lambda x: (x + tf.sqrt(x * x + 4)) / 2),
+                   unary(lambda x: ops.squareplus(x, b=0.5),
+                         lambda x: (x + tf.sqrt(x * x + 0.5)) / 2)],
+    "sparsemax": Case(ops.sparsemax, tf_sparsemax,
+                      (lambda rng: np.array([[1.0, 0.9, 0.0, -0.5],
+                                             [0.1, 0.3, 0.2, 0.25],
+                                             [2.0, -1.0, 0.5, 0.4]])
+                       + rng.uniform(-0.01, 0.01, (3, 4)),)),
+    # losses (the target is differentiable too)
+    "binary_crossentropy": [
+        Case(ops.binary_crossentropy,
+             lambda t, p: -(t * tf.math.log(p) + (1 - t) * tf.math.log(1 - p)),
+             (uniform(0, 1, 2, 3), uniform(0.1, 0.9, 2, 3))),
+        Case(lambda t, z: ops.binary_crossentropy(t, z, from_logits=True),
+             lambda t, z: tf.nn.sigmoid_cross_entropy_with_logits(t, z),
+             (uniform(0, 1, 2, 3), normal(2, 3)))],
+    "categorical_crossentropy": [
+        Case(ops.categorical_crossentropy,
+             lambda t, p: -tf.reduce_sum(
+                 t * tf.math.log(p / tf.reduce_sum(p, -1, keepdims=True)),
+                 -1),
+             (probs(2, 4), uniform(0.1, 0.9, 2, 4))),
+        Case(lambda t, z: ops.categorical_crossentropy(t, z, from_logits=True,
+                                                       axis=0),
+             lambda t, z: tf.nn.softmax_cross_entropy_with_logits(t, z,
+                                                                  axis=0),
+             (lambda rng: probs(3, 2)(rng).T, normal(2, 3)))],
+    "sparse_categorical_crossentropy": [
+        Case(lambda p: ops.sparse_categorical_crossentropy(labels_of(4), p),
+             lambda p: -tf.math.log(tf.gather(p, labels_of(4), batch_dims=2)),
+             (uniform(0.1, 0.9, 2, 3, 4),)),
+        Case(lambda z: ops.sparse_categorical_crossentropy(
+            labels_of(4), z, from_logits=True),
+             lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(
+                 labels_of(4), z), (normal(2, 3, 4),))],
+    "psnr": Case(lambda a, b: ops.psnr(a, b, 2.0),
+                 lambda a, b: 20 * np.log10(2.0) - 10 * tf.math.log(
+                     tf.reduce_mean((a - b) ** 2)) / np.log(10),
+                 (normal(2, 3), normal(2, 3))),
+    # moments and normalisation
+    "moments": [Case(lambda x: list(ops.moments(x, [0, 2])),
+                     lambda x: list(tf.nn.moments(x, [0, 2])),
+                     (normal(2, 3, 2),)),
+                Case(lambda x: list(ops.moments(x, 1, keepdims=True)),
+                     lambda x: list(tf.nn.moments(x, [1], keepdims=True)),
+                     (normal(2, 3),))],
+    "batch_normalization": [
+        Case(lambda x, m, v, o, s: ops.batch_normalization(
+            x, m, v, axis=-1, offset=o, scale=s, epsilon=0.01),
+             lambda x, m, v, o, s: tf.nn.batch_normalization(x, m, v, o, s,
+                                                             0.01),
+             (normal(2, 3), normal(3), positive(3), normal(3), normal(3))),
+        Case(lambda x, v: ops.batch_normalization(x, BN_MEAN, v, axis=1),
+             lambda x, v: tf.nn.batch_normalization(
+                 x, BN_MEAN[:, None], v[:, None], None, None, 1e-3),
+             (normal(2, 3, 2), positive(3)))],
+    "normalize": [
+        unary(ops.normalize, lambda x: tf.math.l2_normalize(x, -1, 1e-14)),
+        unary(lambda x: ops.normalize(x, axis=0, order=1),
+              lambda x: x / tf.reduce_sum(tf.abs(x), 0, keepdims=True),
+              off_zero),
+        unary(lambda x: ops.normalize(x, order=3),
+              lambda x: x / tf.norm(x, 3, -1, keepdims=True), off_zero)],
+    "layer_normalization": [
+        Case(lambda x, g, b: ops.layer_normalization(x, g, b, epsilon=0.01),
+             lambda x, g, b: tf.nn.batch_normalization(
+                 x, *tf.nn.moments(x, [-1], keepdims=True), b, g, 0.01),
+             (normal(2, 3), normal(3), normal(3))),
+        Case(lambda x, g: ops.layer_normalization(x, g, axis=(0, 1)),
+             lambda x, g: tf.nn.batch_normalization(
+                 x, *tf.nn.moments(x, [0, 1], keepdims=True), None, g,
+                 1e-7), (normal(2, 3), normal(2, 3)))],
+    "rms_normalization": [
+        Case(lambda x, s: ops.rms_normalization(x, s, epsilon=0.01),
+             lambda x, s: x * tf.math.rsqrt(
+                 tf.reduce_mean(x * x, -1, keepdims=True) + 0.01) * s,
+             (normal(2, 3), normal(3))),
+        unary(lambda x: ops.rms_normalization(x, axis=0),
+              lambda x: x * tf.math.rsqrt(
+                  tf.reduce_mean(x * x, 0, keepdims=True) + 1e-7))],
+}
