@@ -40,6 +40,19 @@ def tf_sparsemax(z):
     return tf.nn.relu(z - tau)
 
 
+def distinct(*shape):
+    """Entries at least 0.05 apart (no ties for max_pool)."""
+    def make(rng):
+        n = int(np.prod(shape))
+        return (rng.permutation(n) * 0.1 + rng.uniform(0, 0.05, n)
+                ).reshape(shape) - n * 0.05
+    return make
+
+
+def tf_conv_transpose(x, k, out_shape, strides, padding):
+    return tf.nn.conv_transpose(x, k, out_shape, strides, padding)
+
+
 SELU = (1.0507009873554804934193349852946, 1.6732632423543772848170429916717)
 BN_MEAN = np.array([0.1, -0.2, 0.3])
 
@@ -168,4 +181,57 @@ CASES = {
         unary(lambda x: ops.rms_normalization(x, axis=0),
               lambda x: x * tf.math.rsqrt(
                   tf.reduce_mean(x * x, 0, keepdims=True) + 1e-7))],
+    # convolutions and pooling (tiny shapes: finite differences per entry)
+    "conv": [
+        Case(ops.conv, lambda x, k: tf.nn.convolution(x, k),
+             (normal(1, 5, 2), normal(2, 2, 3))),
+        Case(lambda x, k: ops.conv(x, k, strides=2, padding="same"),
+             lambda x, k: tf.nn.convolution(x, k, 2, "SAME"),
+             (normal(1, 4, 3, 2), normal(2, 2, 2, 2))),
+        Case(lambda x, k: ops.conv(x, k, padding="same", dilation_rate=2,
+                                   data_format="channels_first"),
+             lambda x, k: tf.transpose(tf.nn.convolution(
+                 tf.transpose(x, (0, 2, 1)), k, 1, "SAME", dilations=2),
+                 (0, 2, 1)), (normal(1, 2, 5), normal(2, 2, 2))),
+        Case(lambda x, k: ops.conv(x, k),   # two groups
+             lambda x, k: tf.concat([
+                 tf.nn.convolution(x[..., :1], k[..., :1]),
+                 tf.nn.convolution(x[..., 1:], k[..., 1:])], -1),
+             (normal(1, 4, 2), normal(2, 1, 2)))],
+    "depthwise_conv": [
+        Case(ops.depthwise_conv,
+             lambda x, k: tf.nn.depthwise_conv2d(x, k, (1, 1, 1, 1),
+                                                 "VALID"),
+             (normal(1, 3, 3, 2), normal(2, 2, 2, 2))),
+        Case(lambda x, k: ops.depthwise_conv(x, k, 2, "same"),
+             lambda x, k: tf.nn.depthwise_conv2d(x, k, (1, 2, 2, 1), "SAME"),
+             (normal(1, 4, 3, 2), normal(2, 2, 2, 1)))],
+    "separable_conv": Case(
+        lambda x, d, p: ops.separable_conv(x, d, p, padding="same"),
+        lambda x, d, p: tf.nn.separable_conv2d(x, d, p, (1, 1, 1, 1),
+                                               "SAME"),
+        (normal(1, 3, 3, 2), normal(2, 2, 2, 1), normal(1, 1, 2, 2))),
+    "conv_transpose": [
+        Case(ops.conv_transpose,
+             lambda x, k: tf_conv_transpose(x, k, (1, 5, 2), 1, "VALID"),
+             (normal(1, 3, 2), normal(3, 2, 2))),
+        Case(lambda x, k: ops.conv_transpose(x, k, 2, "same"),
+             lambda x, k: tf_conv_transpose(x, k, (1, 6, 4, 3), 2, "SAME"),
+             (normal(1, 3, 2, 2), normal(3, 2, 3, 2))),
+        Case(lambda x, k: ops.conv_transpose(x, k, 2, output_padding=1),
+             lambda x, k: tf_conv_transpose(x, k, (1, 8, 1), 2, "VALID"),
+             (normal(1, 3, 2), normal(3, 1, 2)))],
+    "max_pool": [
+        Case(lambda x: ops.max_pool(x, 2),
+             lambda x: tf.nn.max_pool(x, 2, 2, "VALID"),
+             (distinct(1, 4, 4, 2),)),
+        Case(lambda x: ops.max_pool(x, 3, strides=1, padding="same"),
+             lambda x: tf.nn.max_pool(x, 3, 1, "SAME"),
+             (distinct(1, 5, 2),))],
+    "average_pool": [
+        Case(lambda x: ops.average_pool(x, 2),
+             lambda x: tf.nn.avg_pool(x, 2, 2, "VALID"), (normal(1, 4, 4, 2),)),
+        Case(lambda x: ops.average_pool(x, (3, 2), strides=2, padding="same"),
+             lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
+             (normal(1, 5, 3, 2),))],
 }

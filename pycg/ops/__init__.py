@@ -41,11 +41,14 @@ from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
                                   soft_shrink, softsign, sparse_plus,
                                   sparse_sigmoid, sparsemax, squareplus,
                                   swish, tanh_shrink, threshold)
+from pycg.ops.conv import (conv, conv_transpose, depthwise_conv,
+                           separable_conv)
 from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
                              multi_hot, one_hot, psnr,
                              sparse_categorical_crossentropy)
 from pycg.ops.normalization import (batch_normalization, layer_normalization,
                                     moments, normalize, rms_normalization)
+from pycg.ops.pooling import average_pool, max_pool
 # ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
