@@ -41,6 +41,8 @@ from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
                                   soft_shrink, softsign, sparse_plus,
                                   sparse_sigmoid, sparsemax, squareplus,
                                   swish, tanh_shrink, threshold)
+from pycg.ops.control_flow import (associative_scan, cond, fori_loop, map,
+                                   scan, switch, vectorized_map, while_loop)
 from pycg.ops.conv import (conv, conv_transpose, depthwise_conv,
                            separable_conv)
 from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
