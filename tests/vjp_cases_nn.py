@@ -234,4 +234,73 @@ CASES = {
         Case(lambda x: ops.average_pool(x, (3, 2), strides=2, padding="same"),
              lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
              (normal(1, 5, 3, 2),))],
+    # control flow, eager (traced: tests/test_control_flow.py)
+    "cond": [Case(lambda x: ops.cond(True, lambda: ops.sin(x) * x,
+                                     lambda: x),
+                  lambda x: tf.sin(x) * x, (normal(2, 3),)),
+             Case(lambda x: ops.cond(ops.sum(x) > 100.0, lambda: x,
+                                     lambda: ops.exp(x)),
+                  lambda x: tf.cond(tf.reduce_sum(x) > 100.0, lambda: x,
+                                    lambda: tf.exp(x)), (normal(2, 3),))],
+    "switch": Case(lambda x, y: ops.switch(1, [lambda a, b: a, lambda a, b:
+                                               a * b], x, y),
+                   lambda x, y: tf.switch_case(tf.constant(1), [lambda: x,
+                                                   lambda: x * y]),
+                   (normal(3), normal(3))),
+    "while_loop": Case(
+        lambda x: ops.while_loop(lambda v, i: i < 3,
+                                 lambda v, i: (ops.sin(v) * 1.5, i + 1),
+                                 (x, 0))[0],
+        lambda x: tf.while_loop(lambda v, i: i < 3,
+                                lambda v, i: (tf.sin(v) * 1.5, i + 1),
+                                (x, 0))[0], (normal(2, 3),)),
+    "fori_loop": Case(
+        lambda x, y: ops.fori_loop(0, 3, lambda i, v: v * y + i, x),
+        lambda x, y: tf.while_loop(
+            lambda i, v: i < 3,
+            lambda i, v: (i + 1, v * y + tf.cast(i, v.dtype)), (0, x))[1],
+        (normal(3), normal(3))),
+    "scan": [Case(lambda x, a: list(ops.scan(
+        lambda c, xi: (c * a + xi, ops.sin(c)), ops.zeros((3,), "float64"),
+        x)), lambda x, a: list(_tf_scan(x, a)), (normal(4, 3), normal(3))),
+             Case(lambda x: ops.scan(lambda c, _: (c * c * 0.5, None), x,
+                                     length=3)[0],
+                  lambda x: x ** 8 / 128, (normal(3),)),
+             Case(lambda x: ops.scan(lambda c, xi: (c + xi, c), x[0], x,
+                                     reverse=True)[1],
+                  lambda x: tf.cumsum(x, 0, exclusive=True, reverse=True)
+                  + x[0], (normal(3, 2),))],
+    "map": Case(lambda x: ops.map(lambda r: ops.sum(r * r), x),
+                lambda x: tf.map_fn(lambda r: tf.reduce_sum(r * r), x),
+                (normal(3, 2),)),
+    "vectorized_map": Case(lambda x: ops.vectorized_map(ops.softmax, x),
+                           lambda x: tf.vectorized_map(tf.nn.softmax, x),
+                           (normal(3, 2),)),
+    "associative_scan": [
+        Case(lambda x: ops.associative_scan(lambda a, b: a * b, x, axis=1),
+             lambda x: tf.math.cumprod(x, axis=1), (normal(2, 5),)),
+        Case(lambda x: ops.associative_scan(ops.add, x, reverse=True),
+             lambda x: tf.cumsum(x, 0, reverse=True), (normal(6, 2),)),
+        Case(lambda a, b: list(ops.associative_scan(
+            lambda p, q: (p[0] * q[0], p[1] * q[0] + q[1]), (a, b))),
+             lambda a, b: list(_tf_linear_recurrence(a, b)),
+             (normal(5), normal(5)))],
 }
+
+
+def _tf_scan(x, a):
+    c, ys = tf.zeros((3,), tf.float64), []
+    for i in range(x.shape[0]):
+        ys.append(tf.sin(c))
+        c = c * a + x[i]
+    return c, tf.stack(ys)
+
+
+def _tf_linear_recurrence(a, b):
+    """Element i: (a_0 ... a_i, the recurrence h_i = a_i h_{i-1} + b_i)."""
+    ps, hs, p, h = [], [], tf.ones((), a.dtype), tf.zeros((), a.dtype)
+    for i in range(a.shape[0]):
+        p, h = p * a[i], h * a[i] + b[i]
+        ps.append(p)
+        hs.append(h)
+    return tf.stack(ps), tf.stack(hs)
