@@ -234,6 +234,17 @@ CASES = {
         Case(lambda x: ops.average_pool(x, (3, 2), strides=2, padding="same"),
              lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
              (normal(1, 5, 3, 2),))],
+    # attention
+    "dot_product_attention": [
+        Case(ops.dot_product_attention, lambda q, k, v: _tf_attention(
+            q, k, v, None, None), (normal(1, 2, 2, 3), normal(1, 3, 2, 3),
+                                   normal(1, 3, 2, 2))),
+        Case(lambda q, k, v, b: ops.dot_product_attention(
+            q, k, v, bias=b, mask=ATT_MASK, scale=0.5, is_causal=True),
+             lambda q, k, v, b: _tf_attention(q, k, v, b, ATT_MASK & np.tril(
+                 np.ones((3, 3), bool)), 0.5),
+             (normal(1, 3, 2, 2), normal(1, 3, 1, 2), normal(1, 3, 1, 2),
+              normal(1, 2, 3, 3)))],
     # control flow, eager (traced: tests/test_control_flow.py)
     "cond": [Case(lambda x: ops.cond(True, lambda: ops.sin(x) * x,
                                      lambda: x),
@@ -286,6 +297,23 @@ CASES = {
              lambda a, b: list(_tf_linear_recurrence(a, b)),
              (normal(5), normal(5)))],
 }
+
+
+ATT_MASK = np.array([[[[True, False, True], [True, True, False],
+                       [False, True, True]]]])
+
+
+def _tf_attention(q, k, v, bias, keep, scale=None):
+    heads = q.shape[2]
+    k = tf.repeat(k, heads // k.shape[2], axis=2)
+    v = tf.repeat(v, heads // v.shape[2], axis=2)
+    scale = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
+    logits = tf.einsum("btnh,bsnh->bnts", q, k) * scale
+    if bias is not None:
+        logits += bias
+    if keep is not None:
+        logits = tf.where(keep, logits, -0.7 * 3.38953e38)
+    return tf.einsum("bnts,bsnh->btnh", tf.nn.softmax(logits), v)
 
 
 def _tf_scan(x, a):

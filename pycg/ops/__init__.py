@@ -41,6 +41,7 @@ from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
                                   soft_shrink, softsign, sparse_plus,
                                   sparse_sigmoid, sparsemax, squareplus,
                                   swish, tanh_shrink, threshold)
+from pycg.ops.attention import dot_product_attention
 from pycg.ops.control_flow import (associative_scan, cond, fori_loop, map,
                                    scan, switch, vectorized_map, while_loop)
 from pycg.ops.conv import (conv, conv_transpose, depthwise_conv,
