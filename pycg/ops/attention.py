@@ -52,12 +52,12 @@ def dot_product_attention(query, key, value, bias=None, mask=None,
     dt = result_dtype(q.dtype, k.dtype, v.dtype)
     q, k, v = cast(q, dt), cast(k, dt), cast(v, dt)
     heads, kv_heads = q.shape[2], k.shape[2]
+    if heads % kv_heads or v.shape[2] != kv_heads:
+        raise ValueError(
+            f"pycg.ops.{op}: key and value must have a number of heads "
+            f"that divides query's {heads}, got key.shape={k.shape} and "
+            f"value.shape={v.shape}")
     if kv_heads != heads:
-        if heads % kv_heads or v.shape[2] != kv_heads:
-            raise ValueError(
-                f"pycg.ops.{op}: key and value must have a number of heads "
-                f"that divides query's {heads}, got key.shape={k.shape} and "
-                f"value.shape={v.shape}")
         k = repeat(k, heads // kv_heads, axis=2)
         v = repeat(v, heads // kv_heads, axis=2)
     if scale is None:

@@ -88,13 +88,15 @@ def _stat_shape(x, axes, v, name, op):
     if v is None:
         return None
     v = _like(v, x, op)
-    if v.ndim == x.ndim or axes == (x.ndim - 1,):
+    if v.ndim == x.ndim:
         return v
     want = tuple(x.shape[a] for a in axes)
     if v.shape != want:
         raise ValueError(
             f"pycg.ops.{op}: {name} must have shape {want} (x's size along "
             f"the normalised axes), got {v.shape}")
+    if axes == (x.ndim - 1,):
+        return v
     return reshape(v, [x.shape[i] if i in axes else 1
                        for i in range(x.ndim)])
 
