@@ -112,6 +112,25 @@ CALLS = [(n, (X,), {}) for n in (
     ("max_pool", (f32(2, 3, 7), 2),
      {"strides": 1, "data_format": "channels_first"}),
     ("average_pool", (f32(2, 7, 6, 3), 2), {}),
+    # rearranging and adaptive pooling
+    ("depth_to_space", (f32(2, 3, 4, 8), 2), {}),
+    ("depth_to_space", (f32(2, 8, 3, 4), 2),
+     {"data_format": "channels_first"}),
+    ("space_to_depth", (f32(2, 4, 6, 3), 2), {}),
+    ("space_to_depth", (f32(2, 3, 4, 6), 2),
+     {"data_format": "channels_first"}),
+    ("unfold", (f32(2, 3, 5, 6), 2), {}),
+    ("unfold", (f32(2, 3, 5, 6), (2, 3)),
+     {"dilation": (1, 2), "padding": 1, "stride": (2, 1)}),
+    ("fold", (f32(2, 12, 12), (4, 5), 2), {}),
+    ("fold", (f32(2, 18, 9), (5, 6), (2, 3)), {"padding": 1, "stride": 2}),
+    ("adaptive_average_pool", (f32(2, 7, 5, 3), (3, 2)), {}),
+    ("adaptive_average_pool", (f32(2, 3, 7, 5), (3, 4)),
+     {"data_format": "channels_first"}),
+    ("adaptive_average_pool", (f32(2, 6, 5, 4, 3), (2, 3, 3)), {}),
+    ("adaptive_max_pool", (f32(2, 9, 3), 4), {}),
+    ("adaptive_max_pool", (f32(2, 3, 7, 5), (3, 4)),
+     {"data_format": "channels_first"}),
     # attention
     ("dot_product_attention", (f32(2, 3, 2, 4), f32(2, 5, 2, 4),
                                f32(2, 5, 2, 4)), {}),
@@ -149,7 +168,9 @@ def _id(call):
 def test_matches_keras_ops(backend, call):
     name, args, kw = call
     got = _np(getattr(ops, name)(*args, **kw))
-    want = _np(getattr(keras.ops, name)(*args, **kw))
+    want = _np(getattr(keras.ops, name)(*[
+        keras.ops.convert_to_tensor(a) if isinstance(a, np.ndarray) else a
+        for a in args], **kw))
     if not isinstance(want, list):
         got, want = [got], [want]
     assert len(got) == len(want)

@@ -185,6 +185,23 @@ ERRORS = [
                                        attn_logits_soft_cap=30.0),
      NotImplementedError, r"pycg\.ops\.dot_product_attention: "
      r"attn_logits_soft_cap is not supported"),
+    (lambda: ops.depth_to_space(np.zeros((1, 2, 2, 6)), 2), ValueError,
+     r"pycg\.ops\.depth_to_space: the 6 channels of x do not split into "
+     r"block_size\^2 = 4 blocks"),
+    (lambda: ops.space_to_depth(np.zeros((1, 3, 4, 1)), 2), ValueError,
+     r"pycg\.ops\.space_to_depth: the spatial shape \(3, 4\) of x is not "
+     r"a multiple of block_size 2"),
+    (lambda: ops.space_to_depth(np.zeros((3, 4, 1)), 2), ValueError,
+     r"pycg\.ops\.space_to_depth: x must have rank 4"),
+    (lambda: ops.unfold(np.zeros((1, 1, 2, 2)), 3), ValueError,
+     r"pycg\.ops\.unfold: a kernel of \(3, 3\) with dilation \(1, 1\) "
+     r"does not fit the padded spatial size \(2, 2\)"),
+    (lambda: ops.fold(np.zeros((1, 4, 5)), (3, 3), 2), ValueError,
+     r"pycg\.ops\.fold: x must have shape \(batch, channels \* 4, 4\) for "
+     r"these sizes, got \(1, 4, 5\)"),
+    (lambda: ops.adaptive_max_pool(IMG, (2, 0)), ValueError,
+     r"pycg\.ops\.adaptive_max_pool: output_size must be a positive int or "
+     r"2 positive ints"),
 ]
 
 

@@ -30,7 +30,9 @@ def keras_case(name, *args, **kwargs):
         return getattr(ops, name)(*[t(a) for a in args], **kwargs)
 
     def theirs():
-        out = getattr(keras.ops, name)(*args, **kwargs)
+        out = getattr(keras.ops, name)(*[
+            keras.ops.convert_to_tensor(a) if isinstance(a, np.ndarray)
+            else a for a in args], **kwargs)
         if isinstance(out, (tuple, list)):
             return [np.asarray(o) for o in out]
         return np.asarray(out)
@@ -74,6 +76,14 @@ VALUES.update({
     "conv_transpose": keras_case("conv_transpose", IMG,
                                  RNG.standard_normal((3, 2, 2, 3))),
     "average_pool": keras_case("average_pool", IMG, 2),
+    "depth_to_space": keras_case("depth_to_space", IMG[..., :1].repeat(4, 3),
+                                 2),
+    "space_to_depth": keras_case("space_to_depth", IMG[:, :4], 2),
+    "unfold": keras_case("unfold", IMG, 2),
+    "fold": keras_case("fold", RNG.standard_normal((2, 8, 6)), (3, 4), 2),
+    "adaptive_average_pool": keras_case("adaptive_average_pool",
+                                        IMG, (3, 3)),
+    "adaptive_max_pool": keras_case("adaptive_max_pool", IMG, (2, 3)),
     "dot_product_attention": keras_case(
         "dot_product_attention", RNG.standard_normal((1, 3, 2, 4)),
         RNG.standard_normal((1, 5, 2, 4)), RNG.standard_normal((1, 5, 2, 4))),

@@ -234,6 +234,29 @@ CASES = {
         Case(lambda x: ops.average_pool(x, (3, 2), strides=2, padding="same"),
              lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
              (normal(1, 5, 3, 2),))],
+    # rearranging and adaptive pooling
+    "depth_to_space": Case(lambda x: ops.depth_to_space(x, 2),
+                           lambda x: tf.nn.depth_to_space(x, 2),
+                           (normal(1, 2, 1, 8),)),
+    "space_to_depth": Case(lambda x: ops.space_to_depth(
+        x, 2, data_format="channels_first"),
+        lambda x: tf.transpose(tf.nn.space_to_depth(
+            tf.transpose(x, (0, 2, 3, 1)), 2), (0, 3, 1, 2)),
+        (normal(1, 2, 2, 4),)),
+    "unfold": Case(lambda x: ops.unfold(x, 2, padding=1, stride=2),
+                   lambda x: _tf_unfold(x, 2, 1, 2), (normal(1, 2, 3, 3),)),
+    "fold": Case(lambda x: ops.fold(x, (3, 3), 2, padding=1, stride=2),
+                 lambda x: _tf_fold(x, (3, 3), 2, 1, 2), (normal(1, 8, 4),)),
+    "adaptive_average_pool": Case(
+        lambda x: ops.adaptive_average_pool(x, 2),
+        lambda x: tf.stack([tf.reduce_mean(x[:, :3], 1),
+                            tf.reduce_mean(x[:, 2:], 1)], 1),
+        (normal(1, 5, 2),)),
+    "adaptive_max_pool": Case(
+        lambda x: ops.adaptive_max_pool(x, 2),
+        lambda x: tf.stack([tf.reduce_max(x[:, :3], 1),
+                            tf.reduce_max(x[:, 2:], 1)], 1),
+        (distinct(1, 5, 2),)),
     # attention
     "dot_product_attention": [
         Case(ops.dot_product_attention, lambda q, k, v: _tf_attention(
@@ -297,6 +320,29 @@ CASES = {
              lambda a, b: list(_tf_linear_recurrence(a, b)),
              (normal(5), normal(5)))],
 }
+
+
+def _tf_unfold(x, k, p, s):
+    """torch's Unfold: (N, C, H, W) -> (N, C*k*k, L), from tf.image."""
+    x = tf.pad(tf.transpose(x, (0, 2, 3, 1)), [(0, 0), (p, p), (p, p),
+                                               (0, 0)])
+    n, c = x.shape[0], x.shape[3]
+    patches = tf.image.extract_patches(x, (1, k, k, 1), (1, s, s, 1),
+                                       (1, 1, 1, 1), "VALID")
+    oh, ow = patches.shape[1:3]
+    patches = tf.reshape(patches, (n, oh, ow, k, k, c))
+    return tf.reshape(tf.transpose(patches, (0, 5, 3, 4, 1, 2)),
+                      (n, c * k * k, oh * ow))
+
+
+def _tf_fold(x, size, k, p, s):
+    """torch's Fold, as the VJP of _tf_unfold (TensorFlow's own)."""
+    c = x.shape[1] // (k * k)
+    zeros = tf.zeros((x.shape[0], c) + size, x.dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(zeros)
+        cols = _tf_unfold(zeros, k, p, s)
+    return tape.gradient(cols, zeros, output_gradients=x)
 
 
 ATT_MASK = np.array([[[[True, False, True], [True, True, False],

@@ -52,6 +52,8 @@ from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
 from pycg.ops.normalization import (batch_normalization, layer_normalization,
                                     moments, normalize, rms_normalization)
 from pycg.ops.pooling import average_pool, max_pool
+from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
+                              depth_to_space, fold, space_to_depth, unfold)
 # ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
