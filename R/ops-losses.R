@@ -9,6 +9,10 @@
 #' over the batch. Probabilities are clipped to `[1e-7, 1 - 1e-7]` before
 #' the log, as in Keras. `op_sparse_categorical_crossentropy()` takes 1-based
 #' class labels as `target`. `op_psnr()` is the peak signal-to-noise ratio.
+#' `op_ctc_loss()` is the connectionist temporal classification loss of
+#' logits `output` (batch, time, classes) for label sequences `target`
+#' (batch, max length), with 1-based labels and `mask_index` (the blank
+#' class) as in R.
 #'
 #' @param x,inputs Class labels (1-based), an integer tensor or R vector.
 #' @param num_classes The number of classes.
@@ -23,6 +27,9 @@
 #' @param from_logits If `TRUE`, `output` holds logits.
 #' @param x1,x2 Two tensors of the same shape.
 #' @param max_val The largest possible value of the signal.
+#' @param target_length,output_length The length of each label sequence and
+#'   of each output sequence.
+#' @param mask_index The 1-based class number of the blank.
 #' @return A tensor.
 #' @examplesIf pycg_available()
 #' op_one_hot(c(2, 1), 3)
@@ -75,4 +82,12 @@ op_sparse_categorical_crossentropy <- function(target, output,
 #' @export
 op_psnr <- function(x1, x2, max_val) {
   op_call("psnr", as_py(x1), as_py(x2), as_py(max_val))
+}
+
+#' @rdname ops-losses
+#' @export
+op_ctc_loss <- function(target, output, target_length, output_length,
+                        mask_index = 1L) {
+  op_call("ctc_loss", as_index(target), as_py(output), as_int(target_length),
+          as_int(output_length), mask_index = as_index(mask_index))
 }

@@ -35,6 +35,8 @@ SECOND_ORDER = {
                               (f64(1, 2, 1, 2), f64(1, 2, 1, 2),
                                f64(1, 2, 1, 2))),
     "selu": (ops.selu, (f64(2, 3),)),
+    "ctc_loss": (lambda z: ops.ctc_loss(np.array([[1, 2]]), z, [2], [3]),
+                 (f64(1, 3, 3),)),
 }
 
 
@@ -53,6 +55,8 @@ TRACED = {
                                             x[0], from_logits=True)),
     "layer_normalization": lambda x, k: ops.layer_normalization(x, axis=1),
     "one_hot": lambda x, k: ops.one_hot(ops.argmax(x, axis=-1), 3),
+    "ctc_loss": lambda x, k: ops.ctc_loss(
+        np.array([[1, 2], [2, 0]]), x, np.array([2, 1]), np.array([4, 3])),
     "dot_product_attention": lambda x, k: ops.dot_product_attention(
         x[:, :, None], x[:, :, None], x[:, :, None], is_causal=True),
 }
@@ -185,6 +189,11 @@ ERRORS = [
                                        attn_logits_soft_cap=30.0),
      NotImplementedError, r"pycg\.ops\.dot_product_attention: "
      r"attn_logits_soft_cap is not supported"),
+    (lambda: ops.ctc_loss(np.zeros((2, 3), int), np.zeros((3, 4, 5)), [1] * 2,
+                          [4] * 2), ValueError,
+     r"pycg\.ops\.ctc_loss: output must have shape \(batch, time, classes\) "
+     r"and target \(batch, max_label_length\), got output\.shape=\(3, 4, 5\) "
+     r"and target\.shape=\(2, 3\)"),
     (lambda: ops.depth_to_space(np.zeros((1, 2, 2, 6)), 2), ValueError,
      r"pycg\.ops\.depth_to_space: the 6 channels of x do not split into "
      r"block_size\^2 = 4 blocks"),

@@ -2,6 +2,7 @@
 for tests/test_ops_values.py: float64 inputs, keras.ops (TensorFlow
 backend) as the oracle, NumPy for control flow. Non-default arguments and
 float32 are covered in tests/test_ops_keras_nn.py."""
+import itertools
 import os
 
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
@@ -39,6 +40,26 @@ def keras_case(name, *args, **kwargs):
     return ours, theirs
 
 
+CTC_T = np.array([[1, 2], [3, 3]])
+CTC_Z = RNG.standard_normal((2, 5, 4))
+
+
+def _ctc_by_enumeration(z, target, target_length, output_length):
+    out = []
+    for b in range(z.shape[0]):
+        t = output_length[b]
+        logp = z[b, :t] - np.log(np.exp(z[b, :t]).sum(-1, keepdims=True))
+        label = list(target[b, :target_length[b]])
+        total = 0.0
+        for path in itertools.product(range(z.shape[2]), repeat=t):
+            merged = [c for i, c in enumerate(path)
+                      if c != 0 and (i == 0 or c != path[i - 1])]
+            if merged == label:
+                total += np.exp(sum(logp[i, c] for i, c in enumerate(path)))
+        out.append(-np.log(total))
+    return np.array(out)
+
+
 VALUES = {n: keras_case(n, X) for n in (
     "log_sigmoid", "relu6", "hard_sigmoid", "hard_silu", "hard_swish",
     "selu", "softsign", "swish", "celu", "glu", "hard_tanh",
@@ -63,6 +84,9 @@ VALUES.update({
     "categorical_crossentropy": keras_case("categorical_crossentropy", T, P),
     "sparse_categorical_crossentropy": keras_case(
         "sparse_categorical_crossentropy", LABELS, P),
+    # Keras computes ctc_loss in float32: enumerate the alignments instead
+    "ctc_loss": (lambda: ops.ctc_loss(CTC_T, t(CTC_Z), [2, 2], [5, 4]),
+                 lambda: _ctc_by_enumeration(CTC_Z, CTC_T, [2, 2], [5, 4])),
     "psnr": keras_case("psnr", X, X + 0.1 * P, 3.0),
     "moments": keras_case("moments", X, 1),
     "batch_normalization": keras_case(

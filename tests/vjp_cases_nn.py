@@ -140,6 +140,10 @@ CASES = {
                  lambda a, b: 20 * np.log10(2.0) - 10 * tf.math.log(
                      tf.reduce_mean((a - b) ** 2)) / np.log(10),
                  (normal(2, 3), normal(2, 3))),
+    "ctc_loss": Case(lambda z: ops.ctc_loss(CTC_TARGET, z, [2, 1], [4, 3]),
+                     lambda z: _tf_ctc_by_enumeration(z, CTC_TARGET, [2, 1],
+                                                      [4, 3]),
+                     (normal(2, 4, 3),)),
     # moments and normalisation
     "moments": [Case(lambda x: list(ops.moments(x, [0, 2])),
                      lambda x: list(tf.nn.moments(x, [0, 2])),
@@ -343,6 +347,29 @@ def _tf_fold(x, size, k, p, s):
         tape.watch(zeros)
         cols = _tf_unfold(zeros, k, p, s)
     return tape.gradient(cols, zeros, output_gradients=x)
+
+
+CTC_TARGET = np.array([[1, 2], [2, 0]])
+
+
+def _tf_ctc_by_enumeration(z, target, target_length, output_length):
+    """-log of the summed probability of every alignment (blank 0) that
+    collapses to the label: all C^T paths enumerated, no recursion."""
+    import itertools
+    losses = []
+    for b in range(z.shape[0]):
+        label = list(target[b, :target_length[b]])
+        t = output_length[b]
+        logp = tf.nn.log_softmax(z[b, :t])
+        scores = []
+        for path in itertools.product(range(z.shape[2]), repeat=t):
+            merged = [c for i, c in enumerate(path)
+                      if c != 0 and (i == 0 or c != path[i - 1])]
+            if merged == label:
+                scores.append(tf.reduce_sum(tf.gather_nd(
+                    logp, [[i, c] for i, c in enumerate(path)])))
+        losses.append(-tf.reduce_logsumexp(tf.stack(scores)))
+    return tf.stack(losses)
 
 
 ATT_MASK = np.array([[[[True, False, True], [True, True, False],

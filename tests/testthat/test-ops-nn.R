@@ -69,3 +69,10 @@ test_each_backend("unfold and fold are each other's transpose", {
                                                data_format = "channels_first")),
                16)
 })
+
+test_each_backend("ctc_loss takes 1-based labels and blank", {
+  # two time steps, classes (blank, a): p(a) = alignments aa, a-, -a
+  z <- tensor(array(c(0, 0, 0, 0), c(1, 2, 2)))
+  loss <- op_ctc_loss(matrix(2, 1, 1), z, 1, 2)
+  expect_equal(as.numeric(loss), -log(3 / 4), tolerance = 1e-12)
+})
