@@ -30,8 +30,7 @@ import numbers
 
 import numpy as np
 
-from pycg import structure
-from pycg import tape as _tape
+from pycg import core, structure
 from pycg.custom_gradient_check import (Signature, bind_inputs,
                                         check_gradient, match_gradients,
                                         name_of)
@@ -107,41 +106,24 @@ def _call(f, state, args, kwargs):
     name = name_of(f)
     if state["signature"] is None:
         state["signature"] = Signature(f)
-    tls = _tape._tls
     inputs = bind_inputs(name, state["signature"], args, kwargs)
-    if not tls.active:  # nothing records: f's output is all that matters
+    if not core.tls.active:  # nothing records: f's output is all that matters
         output, grad_fn = _split_result(
             name, f(*inputs.call_args, **inputs.call_kwargs))
         if state["convention"] is None:
             state["convention"] = _convention(name, grad_fn)
         return output
-    # With one tape recording, f's inner ops need no record: that tape is
-    # paused during its own backward, so nothing would differentiate them.
-    # With several (nested tapes, jvp), they stay, for higher derivatives.
-    alone = tls.tapes[0] if len(tls.tapes) == 1 else None
-    marks = [(t, len(t._entries)) for t in tls.tapes]
-    seen = {}
-    tls.watchers.append(seen)
-    if alone is not None:
-        tls.tapes = []
+    token = core.forward_begin()
+    failed = True
     try:
         result = f(*inputs.call_args, **inputs.call_kwargs)
         output, grad_fn = _split_result(name, result)
-    except BaseException:
-        for t, n in marks:  # nothing half-recorded: drop f's partial record
-            del t._entries[n:]
-        raise
+        failed = False
     finally:
-        if alone is not None:
-            tls.tapes = [alone]
-        tls.watchers.remove(seen)
-        _tape._refresh()
-    if alone is not None and alone._watch_accessed:
-        for v in seen.values():
-            alone._track_variable(v)
+        seen = core.forward_end(token, failed)
     if state["convention"] is None:
         state["convention"] = _convention(name, grad_fn)
-    if not tls.tapes:
+    if not core.is_recording():
         return output
     if type(output) is Tensor:
         outs = [Tensor(output._value)]
@@ -152,7 +134,7 @@ def _call(f, state, args, kwargs):
         if seen else []
     rule = _Backward(name, state["convention"], grad_fn, inputs, output,
                      outs, variables)
-    _tape.record_multi(rule, inputs.tensors + variables, outs)
+    core.record_multi(rule, inputs.tensors + variables, outs)
     return outs[0] if type(output) is Tensor else \
         structure.unflatten(output, outs)
 
@@ -191,9 +173,9 @@ class _Backward:
         self.inputs, self.output, self.outs = inputs, output, outs
         self.variables = variables
 
-    def __call__(self, ups):
+    def __call__(self, ups, ins, outs, params, live):
         if any(u is None for u in ups):
-            ups = [u if u is not None else _tape.zeros_like(o)
+            ups = [u if u is not None else core.zeros_like(o)
                    for u, o in zip(ups, self.outs)]
         try:
             returned = self._invoke(ups)

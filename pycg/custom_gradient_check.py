@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from pycg import structure
+from pycg import backends, core, structure
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
@@ -256,6 +256,6 @@ def check_gradient(name, label, g, x):
             raise TypeError(
                 f"{name}: gradient for {label!r} has dtype {g.dtype}, "
                 f"expected a floating dtype ({x.dtype})")
-        from pycg.ops import cast
-        g = cast(g, x.dtype)
+        g = core.apply("cast", backends.active.cast, (g,),
+                       {"dtype": np.dtype(x.dtype)})
     return g

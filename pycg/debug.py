@@ -3,7 +3,7 @@ import contextlib
 
 import numpy as np
 
-from pycg import tape as _tape
+from pycg import core
 
 
 def _ranges(tensors):
@@ -16,7 +16,7 @@ def _ranges(tensors):
     return ", ".join(parts)
 
 
-def _check(rule, i, g, ins, out):
+def _check(rule, i, g, ins, outs):
     a = g.numpy()
     if np.all(np.isfinite(a)):
         return
@@ -46,11 +46,10 @@ def check_numerics():
     >>> with pycg.debug.check_numerics():
     ...     tape.gradient(y, x)
     Traceback (most recent call last):
-    FloatingPointError: pycg.debug.check_numerics: NaN appeared in the gradient for input 0 of the op 'exp'; ...
+    FloatingPointError: ...NaN appeared in the gradient for input 0 of the op 'exp'...
     """
-    previous = _tape.numerics_check
-    _tape.numerics_check = _check
+    previous = core.set_numerics_check(_check)
     try:
         yield
     finally:
-        _tape.numerics_check = previous
+        core.set_numerics_check(previous)

@@ -1,153 +1,17 @@
-"""GradientTape: record ops, then one backward loop.
+"""GradientTape: the user's view of recording (TensorFlow's API).
 
-Tapes are per thread. An op is recorded on every recording tape of the
-current thread that tracks one of its inputs; its outputs become tracked.
-Recorded order is a topological order, so the backward pass is a single
-reversed loop. The backward pass runs ops too, so an enclosing tape that is
-recording records it: nested tapes give higher derivatives.
+A tape owns a `core.Recorder`; entering the tape pushes it on this thread's
+stack of recording tapes, so every op that touches a tracked tensor is
+recorded on it (see pycg.core). The backward pass runs ops too, so an
+enclosing tape that is recording records it: nested tapes give higher
+derivatives.
 """
 import contextlib
-import threading
 import warnings
 
-from pycg import structure
-from pycg.tensor import Tensor, Variable, is_float
-
-# Set by pycg.ops at import (the tape never imports ops or a backend).
-ones_like = zeros_like = unbroadcast = array_ops = None
-# Set by pycg.debug: called as check(rule_name, input_index, grad, entry).
-numerics_check = None
-
-
-class _ThreadState(threading.local):
-    def __init__(self):
-        self.tapes = []      # recording tapes, innermost last
-        self.watchers = []   # sets collecting variables read (custom_gradient)
-        self.active = False  # tapes or watchers: the op fast path reads this
-
-
-_tls = _ThreadState()
-
-
-def _refresh():
-    _tls.active = bool(_tls.tapes or _tls.watchers)
-
-
-class Rule:
-    """The VJP of a built-in op: one function per input, called as
-    fn(upstream, output, *inputs, **params)."""
-
-    __slots__ = ("name", "fns", "broadcast")
-
-    def __init__(self, name, fns, broadcast=False):
-        self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
-
-
-def _saw_variable(x):
-    for tape in _tls.tapes:
-        if tape._watch_accessed and x._id not in tape._ids:
-            tape._track_variable(x)
-    for seen in _tls.watchers:
-        seen[x._id] = x
-
-
-def record(rule, inputs, output, params=None):
-    """Record a single-output op with a Rule (called only when active).
-    Ops read Variables through ops._dispatch.as_tensor, which watches them,
-    so the inputs here are plain tensors."""
-    for tape in _tls.tapes:
-        ids = tape._ids
-        for x in inputs:
-            if x._id in ids:
-                tape._entries.append((rule, inputs, output, params))
-                ids.add(output._id)
-                break
-
-
-def record_multi(backward, inputs, outputs):
-    """Record an op with several outputs. backward(upstreams) gets one
-    upstream per output (None where no gradient arrived) and returns one
-    gradient (or None) per input."""
-    for x in inputs:
-        if x._trainable_var:
-            _saw_variable(x)
-    outputs = tuple(outputs)
-    for tape in _tls.tapes:
-        ids = tape._ids
-        for x in inputs:
-            if x._id in ids:
-                tape._entries.append((backward, tuple(inputs), outputs, None))
-                for o in outputs:
-                    ids.add(o._id)
-                break
-
-
-def is_recording():
-    return bool(_tls.tapes)
-
-
-@contextlib.contextmanager
-def watch_variables():
-    """Collect the trainable variables read inside the block (id -> var)."""
-    seen = {}
-    _tls.watchers.append(seen)
-    _refresh()
-    try:
-        yield seen
-    finally:
-        _tls.watchers.remove(seen)
-        _refresh()
-
-
-def _live_ids(entries, source_ids):
-    """Ids reachable from the sources through recorded ops."""
-    live = set(source_ids)
-    for _, ins, out, _ in entries:
-        for x in ins:
-            if x._id in live:
-                if type(out) is tuple:
-                    live.update(o._id for o in out)
-                else:
-                    live.add(out._id)
-                break
-    return live
-
-
-def backward(entries, seeds, source_ids):
-    """The chain rule, from `seeds` (id -> upstream) back to the sources."""
-    live = _live_ids(entries, source_ids)
-    grads = dict(seeds)
-    check = numerics_check
-    for rule, ins, out, params in reversed(entries):
-        if type(out) is tuple:
-            ups = [_take(grads, o._id, source_ids) for o in out]
-            if all(u is None for u in ups):
-                continue
-            in_grads = rule(ups)
-        else:
-            g = _take(grads, out._id, source_ids)
-            if g is None:
-                continue
-            in_grads = [
-                None if x._id not in live else
-                fn(g, out, *ins, **params) if params else fn(g, out, *ins)
-                for fn, x in zip(rule.fns, ins)]
-            if rule.broadcast:
-                in_grads = [gx if gx is None or gx._value.shape ==
-                            x._value.shape else unbroadcast(gx, x.shape)
-                            for gx, x in zip(in_grads, ins)]
-        for i, (x, gx) in enumerate(zip(ins, in_grads)):
-            if gx is None or x._id not in live:
-                continue
-            if check is not None:
-                check(rule, i, gx, ins, out)
-            prev = grads.get(x._id)
-            grads[x._id] = gx if prev is None else prev + gx
-    return grads
-
-
-def _take(grads, oid, keep):
-    return grads.get(oid) if oid in keep else grads.pop(oid, None)
+from pycg import core, ops, structure
+from pycg._explain import explain as _explain
+from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 
 class GradientTape:
@@ -164,10 +28,7 @@ class GradientTape:
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
-        self._watch_accessed = bool(watch_accessed_variables)
-        self._ids = set()
-        self._entries = []
-        self._variables = {}
+        self._rec = core.Recorder(bool(watch_accessed_variables))
         self._state = "new"   # new -> recording -> exited; used when spent
 
     # ---- context ----------------------------------------------------------
@@ -176,15 +37,12 @@ class GradientTape:
             raise RuntimeError(
                 "GradientTape: this non-persistent tape was already used by "
                 "gradient(); create a new tape")
-        _tls.tapes.append(self)
-        _refresh()
+        core.push(self._rec)
         self._state = "recording"
         return self
 
     def __exit__(self, *exc):
-        if self in _tls.tapes:
-            _tls.tapes.remove(self)
-            _refresh()
+        core.pop(self._rec)
         if self._state == "recording":
             self._state = "exited"
         return False
@@ -192,23 +50,21 @@ class GradientTape:
     @contextlib.contextmanager
     def stop_recording(self):
         """Ops inside the block are not recorded on this tape."""
-        if self not in _tls.tapes:
+        i = core.pop(self._rec)
+        if i is None:
             raise RuntimeError(
                 "GradientTape.stop_recording: the tape is not recording")
-        i = _tls.tapes.index(self)
-        _tls.tapes.remove(self)
-        _refresh()
         try:
             yield
         finally:
-            _tls.tapes.insert(i, self)
-            _refresh()
+            core.push(self._rec, i)
 
     def reset(self):
         """Forget everything recorded and watched so far."""
-        self._ids = set()
-        self._entries = []
-        self._variables = {}
+        rec = self._rec
+        rec.ids.clear()
+        rec.entries.clear()
+        rec.variables.clear()
 
     # ---- watching ---------------------------------------------------------
     def watch(self, tensor):
@@ -231,16 +87,10 @@ class GradientTape:
                     f"watched; only floating tensors get gradients, so its "
                     f"gradient will be None", stacklevel=2)
                 continue
-            if isinstance(x, Variable):
-                self._variables[x._id] = x
-            self._ids.add(x._id)
-
-    def _track_variable(self, v):
-        self._ids.add(v._id)
-        self._variables[v._id] = v
+            self._rec.track(x)
 
     def watched_variables(self):
-        return tuple(self._variables.values())
+        return tuple(self._rec.variables.values())
 
     # ---- gradients --------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
@@ -270,18 +120,18 @@ class GradientTape:
         for s in srcs:
             g = grads.get(s._id)
             if g is None and unconnected_gradients == "zero":
-                g = zeros_like(s)
+                g = ops.zeros_like(s)
             out.append(g)
         return structure.unflatten(sources, out)
 
     def _run_backward(self, targets, ogs, srcs):
-        from pycg.tensor import convert_to_tensor
+        ids = self._rec.ids
         seeds = {}
         for t, og in zip(targets, ogs):
-            if t._id not in self._ids or not is_float(t.dtype):
+            if t._id not in ids or not is_float(t.dtype):
                 continue
             if og is None:
-                og = ones_like(t)
+                og = ops.ones_like(t)
             else:
                 og = convert_to_tensor(og, t.dtype)
                 if og.shape != t.shape:
@@ -295,22 +145,16 @@ class GradientTape:
         # an unwatched source, or a variable under watch_accessed_variables
         # =False, gets None even when it fed a recorded op)
         source_ids = {s._id for s in srcs
-                      if s._id in self._ids and is_float(s.dtype)}
-        paused = self in _tls.tapes
-        if paused:
-            i = _tls.tapes.index(self)
-            _tls.tapes.remove(self)
-            _refresh()
+                      if s._id in ids and is_float(s.dtype)}
+        i = core.pop(self._rec)
         try:
-            return backward(self._entries, seeds, source_ids)
+            return core.backward(self._rec.entries, seeds, source_ids)
         finally:
-            if paused:
-                _tls.tapes.insert(i, self)
-                _refresh()
+            if i is not None:
+                core.push(self._rec, i)
 
     def jacobian(self, target, source, unconnected_gradients="none"):
         """The full Jacobian: shape target.shape + source.shape."""
-        ops = array_ops
         self._check_usable("jacobian")
         (t,) = _tensors(target, "target")
         srcs = _tensors(source, "source")
@@ -331,14 +175,13 @@ class GradientTape:
                 out.append(None if unconnected_gradients == "none" else
                            ops.zeros(t.shape + s.shape, s.dtype))
                 continue
-            col = [zeros_like(s) if c is None else c for c in col]
+            col = [ops.zeros_like(s) if c is None else c for c in col]
             out.append(ops.reshape(ops.stack(col), t.shape + s.shape))
         return structure.unflatten(source, out)
 
     def explain(self, target, source):
         """Say in words why d target / d source is what it is."""
-        from pycg._explain import explain
-        return explain(self, target, source)
+        return _explain(self, target, source)
 
     def _check_usable(self, what):
         if self._state == "used":
@@ -349,12 +192,10 @@ class GradientTape:
                 f"once")
 
     def _release(self):
-        self._entries = []
-        self._ids = set()
+        core.pop(self._rec)
+        spent, self._rec = self._rec, core.Recorder(self._rec.watch_accessed)
+        self._rec.variables = spent.variables  # watched_variables() stays
         self._state = "used"
-        if self in _tls.tapes:
-            _tls.tapes.remove(self)
-            _refresh()
 
 
 def _tensors(tree, what):

@@ -1,6 +1,6 @@
 """Tensor and Variable: a backend value with an identity, plus operators.
 
-A Tensor knows nothing about tapes; `pycg.tape` records the ops that touch
+A Tensor knows nothing about tapes; `pycg.core` records the ops that touch
 it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 """
 import itertools

@@ -161,10 +161,10 @@ def test_forward_that_raises_midway_leaves_nothing_recorded(backend):
     with pycg.GradientTape() as tape:
         tape.watch(x)
         y = x * 3
-        n = len(tape._entries)
+        n = len(tape._rec.entries)
         with pytest.raises(RuntimeError, match="forward failed"):
             broken(x)
-        assert len(tape._entries) == n
+        assert len(tape._rec.entries) == n
         z = y * 2
     assert float(tape.gradient(z, x)) == 6.0
 

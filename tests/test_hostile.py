@@ -18,10 +18,10 @@ def tape_and_x(backend):
 
 
 def _unchanged(tape, fn):
-    n = len(tape._entries)
+    n = len(tape._rec.entries)
     with tape:
         fn()
-    assert len(tape._entries) == n
+    assert len(tape._rec.entries) == n
 
 
 @pytest.mark.parametrize("bad,match", [
@@ -84,7 +84,7 @@ def test_tape_reused_after_its_context_failed(backend):
         with tape:
             tape.watch(x)
             y = x * x
-            1 / 0
+            1 / 0  # noqa: B018 (the error inside the block)
     assert float(tape.gradient(y, x)) == 6.0
     with tape:  # re-entering resumes recording
         z = y * x

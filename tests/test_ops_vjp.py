@@ -20,14 +20,12 @@ from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
 from pycg.ops.vjps import NON_DIFFERENTIABLE
-
-tnp = tf.experimental.numpy
-
-
 from vjp_case import (
     COND, Case, POSITIONS, binary, invertible, normal, off_bounds,
     off_integer, off_tenth, off_zero, positive, spd, sym, tf_scatter,
     tf_sym, unary, uniform_, unit, with_zeros)
+
+tnp = tf.experimental.numpy
 
 
 CASES = {

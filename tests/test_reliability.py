@@ -157,4 +157,4 @@ def test_a_tape_records_nothing_from_another_thread(backend):
         t.join()
         mine = x * 3
     assert tape.gradient([other["y"], mine], x).numpy() == 3.0
-    assert len(tape._entries) == 0  # released after gradient
+    assert len(tape._rec.entries) == 0  # released after gradient

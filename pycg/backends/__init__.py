@@ -5,12 +5,12 @@
 import importlib
 import os
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy")
 active = None
-# dtype objects of every loaded backend that are floating (each backend adds
-# its own when it loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
+# dtype objects of every loaded backend that are floating (added as each
+# backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
 
 
@@ -19,7 +19,9 @@ def load(name):
         raise ValueError(
             f"pycg: unknown backend {name!r}; valid backends are "
             + ", ".join(repr(n) for n in NAMES))
-    return importlib.import_module(f"pycg.backends.{name}")
+    module = importlib.import_module(f"pycg.backends.{name}")
+    FLOAT_DTYPES.update(module.float_dtypes)
+    return module
 
 
 def set_backend(name):
@@ -33,7 +35,7 @@ def default_name():
     if env:
         return env
     try:
-        importlib.import_module("tensorflow")
+        import_tensorflow()
     except ImportError:
         return "numpy"
     return "tensorflow"
@@ -41,10 +43,10 @@ def default_name():
 
 def for_value(value):
     """The backend module whose array type `value` is."""
-    from pycg.backends import numpy as np_backend
+    np_backend = load("numpy")
     if np_backend.owns(value):
         return np_backend
     return load("tensorflow")
 
 
-from pycg.backends import numpy  # noqa: E402  (always there; cheap)
+load("numpy")  # always there, cheap: `backends.numpy` is used by tensor.py

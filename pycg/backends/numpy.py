@@ -4,11 +4,8 @@ import operator
 
 import numpy as np
 
-from pycg import backends as _registry  # noqa: E402
-
 name = "numpy"
-_registry.FLOAT_DTYPES.update(
-    np.dtype(d) for d in ("float16", "float32", "float64"))
+float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -58,10 +55,6 @@ def stop_gradient(x):
 
 def dtype_of(x):
     return x.dtype
-
-
-def shape_of(x):
-    return x.shape
 
 
 # ---- elementwise ----------------------------------------------------------
@@ -153,10 +146,6 @@ def sigmoid_grad(y, dy):
     return dy * y * (y.dtype.type(1) - y)
 
 
-def clip(x, lo, hi):
-    return np.clip(x, lo, hi)
-
-
 # ---- reductions -----------------------------------------------------------
 def _int_dtype(x):
     # NumPy sums int32 into int64; keep the input's integer type (bool: int32)
@@ -166,10 +155,6 @@ def _int_dtype(x):
 
 def sum(x, axis=None, keepdims=False):
     return np.sum(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
-
-
-def mean(x, axis=None, keepdims=False):
-    return np.mean(x, axis=axis, keepdims=keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
@@ -213,28 +198,8 @@ def concatenate(xs, axis=0):
     return np.concatenate(xs, axis=axis)
 
 
-def tile(x, repeats):
-    return np.tile(x, repeats)
-
-
-def repeat(x, repeats, axis=None):
-    return np.repeat(x, repeats, axis=axis)
-
-
-def flip(x, axis=None):
-    return np.flip(x, axis=axis)
-
-
 def pad(x, pad_width, constant_values=0):
     return np.pad(x, pad_width, constant_values=constant_values)
-
-
-def take(x, indices, axis=None):
-    return np.take(x, indices, axis=axis)
-
-
-def take_along_axis(x, indices, axis):
-    return np.take_along_axis(x, indices, axis=axis)
 
 
 def gather_flat(x, positions):
@@ -248,10 +213,6 @@ def scatter_flat(values, positions, size):
     return out
 
 
-def strided_slice(x, index):
-    return x[index]
-
-
 # ---- linear algebra -------------------------------------------------------
 def matmul(a, b, transpose_a=False, transpose_b=False):
     if transpose_a:
@@ -259,10 +220,6 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
     return np.matmul(a, b)
-
-
-def tensordot(x, y, axes):
-    return np.tensordot(x, y, axes=axes)
 
 
 def einsum(subscripts, *operands):

@@ -1,26 +1,25 @@
 """TensorFlow kernels. Values are tf.Tensor (eager, or symbolic inside
 tf.function), so they run wherever TensorFlow places them (a GPU when there
 is one)."""
-import os
+import numpy as np
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+from pycg import backends as _registry
 
-import numpy as np  # noqa: E402
-import tensorflow as tf  # noqa: E402
+tf = _registry.import_tensorflow()  # quietly: see _tf_import.py
 
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
+from tensorflow.python.framework.ops import EagerTensor  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
-from pycg import backends as _registry  # noqa: E402
-
 tnp = tf.experimental.numpy
-_registry.FLOAT_DTYPES.update(
-    (tf.float16, tf.bfloat16, tf.float32, tf.float64))
+float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 name = "tensorflow"
 _scalars = {}
 
 
-types = frozenset(t for t in (type(tf.constant(0.0)),) )
+# named, not found by making a tensor: importing pycg must leave TensorFlow's
+# context unstarted, or tf.distribute.MultiWorkerMirroredStrategy() fails
+types = frozenset((EagerTensor,))
 
 
 def owns(value):
@@ -87,10 +86,6 @@ def to_numpy(x):
 
 def dtype_of(x):
     return np.dtype(x.dtype.as_numpy_dtype)
-
-
-def shape_of(x):
-    return tuple(x.shape)
 
 
 # ---- elementwise ----------------------------------------------------------
@@ -174,19 +169,11 @@ def round(x, decimals=0):
     return tf.math.round(x * f) / f
 
 
-def clip(x, lo, hi):
-    return tf.math.minimum(tf.math.maximum(x, lo), hi)
-
-
 # ---- reductions -----------------------------------------------------------
 def sum(x, axis=None, keepdims=False):
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int32)
     return tf.math.reduce_sum(x, axis=axis, keepdims=keepdims)
-
-
-def mean(x, axis=None, keepdims=False):
-    return tf.math.reduce_mean(x, axis=axis, keepdims=keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
@@ -242,28 +229,8 @@ def concatenate(xs, axis=0):
     return tf.concat(xs, axis)
 
 
-def tile(x, repeats):
-    return tnp.tile(x, repeats)
-
-
-def repeat(x, repeats, axis=None):
-    return tnp.repeat(x, repeats, axis=axis)
-
-
-def flip(x, axis=None):
-    return tnp.flip(x, axis=axis)
-
-
 def pad(x, pad_width, constant_values=0):
     return tf.pad(x, pad_width, constant_values=constant_values)
-
-
-def take(x, indices, axis=None):
-    return tnp.take(x, indices, axis=axis)
-
-
-def take_along_axis(x, indices, axis):
-    return tnp.take_along_axis(x, indices, axis=axis)
 
 
 def gather_flat(x, positions):
@@ -276,16 +243,8 @@ def scatter_flat(values, positions, size):
         tf.reshape(values, [-1]), tf.reshape(positions, [-1]), size)
 
 
-def strided_slice(x, index):
-    return x[index]
-
-
 # ---- linear algebra -------------------------------------------------------
 matmul = tf.linalg.matmul  # takes transpose_a / transpose_b itself
-
-
-def tensordot(x, y, axes):
-    return tf.tensordot(x, y, axes)
 
 
 def einsum(subscripts, *operands):

@@ -4,11 +4,11 @@
 >>> float(ops.logsumexp(ops.convert_to_tensor([0.0, 0.0])))  # log 2
 0.6931471...
 """
-import sys as _sys
-
-from pycg import tape as _tape
+from pycg import core as _core
+from pycg.custom_gradient import custom_gradient
 from pycg.ops import vjps as _vjps
-from pycg.ops.creation import (arange, cast, convert_to_numpy,
+from pycg.ops._dispatch import cast
+from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
                                linspace, ones,
                                ones_like, shape, stop_gradient, zeros,
@@ -58,18 +58,11 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
 # ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
-_tape.ones_like = ones_like
-_tape.zeros_like = zeros_like
-_tape.unbroadcast = _vjps.unbroadcast
-_tape.array_ops = _sys.modules[__name__]
+_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
 _install_operators()
 
+# the array ops; custom_gradient is here too, as in keras.ops, but is not one
 __all__ = sorted(n for n, v in list(globals().items())
-                 if not n.startswith("_") and callable(v))
+                 if not n.startswith("_") and callable(v)
+                 and v is not custom_gradient)
 
-
-def __getattr__(name):
-    if name == "custom_gradient":
-        from pycg.custom_gradient import custom_gradient
-        return custom_gradient
-    raise AttributeError(f"module 'pycg.ops' has no attribute {name!r}")

@@ -1,61 +1,27 @@
-"""The op fast path: convert inputs, run the kernel, record if a tape is on.
+"""The op fast path: convert inputs, promote dtypes, run the kernel.
 
-Every public op goes through `apply` (differentiable) or `apply_nograd`.
-Dtype promotion lives here too, with Keras' rules: a Python number takes
-the tensor's dtype (a Python float next to an integer tensor makes both
-floatx), two tensors promote with `result_dtype`.
+Ops run kernels through `apply` / `apply_nograd` of pycg.core (imported
+here for them), or through the `unary` / `binary` factories below, which
+inline the same steps for the hottest ops. Dtype promotion follows Keras: a
+Python number takes the tensor's dtype (a Python float next to an integer
+tensor makes both floatx), two tensors promote with `result_dtype`.
 """
-import functools
-import itertools
 import numbers
 
 import numpy as np
 
-from pycg import backends
+from pycg import backends, config
 from pycg.backends import FLOAT_DTYPES
-from pycg.tape import Rule, _saw_variable, _tls, record
+from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
+                       saw_variable, tls)  # (ops take apply* from here)
 from pycg.tensor import Tensor, Variable, convert_to_tensor
-
-RULES = {}
-
-
-def defvjp(name, *fns, broadcast=False):
-    """Register the VJP of op `name`: one function per input, each called
-    as fn(upstream, output, *inputs, **params). `None` marks an input that
-    never gets a gradient."""
-    if name in RULES:
-        raise ValueError(f"pycg: a VJP for {name!r} is registered twice")
-    fns = tuple(fn if fn is not None else _no_grad for fn in fns)
-    RULES[name] = Rule(name, fns, broadcast)
-
-
-def defvjp_each(name, fn):
-    """Register the VJP of an op with any number of inputs: fn(i, upstream,
-    output, *inputs, **params) gives the gradient for input i."""
-    defvjp(name)
-    RULES[name].fns = _PerInput(fn)
-
-
-class _PerInput:
-    """fns of a variadic rule: the backward loop zips it with the inputs."""
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __iter__(self):
-        return (functools.partial(self.fn, i) for i in itertools.count())
-
-
-def _no_grad(*_, **__):
-    return None
-
 
 def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
         return x
     if type(x) is Variable:
-        if x.trainable and _tls.active:
-            _saw_variable(x)
+        if x.trainable and tls.active:
+            saw_variable(x)
         return x.read()
     try:
         return convert_to_tensor(x)
@@ -65,26 +31,19 @@ def as_tensor(x, op=None):
                       ) from None
 
 
-def apply(name, kernel, inputs, params=None):
-    """Run kernel(*values, **params) and record it under rule `name`."""
-    vals = [x._value for x in inputs]
-    out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if _tls.active:
-        record(RULES[name], inputs, out, params)
-    return out
-
-
-def apply_nograd(kernel, inputs, params=None):
-    vals = [x._value for x in inputs]
-    return Tensor(kernel(*vals, **params) if params else kernel(*vals))
-
-
 _NUMBERS = (float, int)
 
 
+def cast(x, dtype):
+    """x converted to `dtype`; differentiable between float dtypes."""
+    x = as_tensor(x, "cast")
+    dtype = np.dtype(dtype)
+    if x.dtype == dtype:
+        return x
+    return apply("cast", backends.active.cast, (x,), {"dtype": dtype})
+
+
 def _to_floatx(x):
-    from pycg import config
-    from pycg.ops.creation import cast
     return cast(x, config.floatx())
 
 
@@ -120,7 +79,6 @@ def promote(x, y, op):
     dx, dy = x.dtype, y.dtype
     if dx != dy:
         dt = result_dtype(dx, dy)
-        from pycg.ops.creation import cast
         x, y = cast(x, dt), cast(y, dt)
     return x, y
 
@@ -157,7 +115,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
         if float_only and x._value.dtype not in FLOAT_DTYPES:
             x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
-        if _tls.active:
+        if tls.active:
             record(RULES[name], (x,), out)
         return out
     op.__name__ = op.__qualname__ = name
@@ -185,7 +143,7 @@ def binary(name, kernel_name=None, grad=True):
         except Exception:
             check_broadcast(name, v1, v2)
             raise
-        if grad and _tls.active:
+        if grad and tls.active:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)
         return out

@@ -2,7 +2,7 @@
 import numpy as np
 
 from pycg import backends, config
-from pycg.ops._dispatch import apply, as_tensor
+from pycg.ops._dispatch import as_tensor, cast
 from pycg.tensor import Tensor
 from pycg.tensor import convert_to_tensor as _convert
 
@@ -68,15 +68,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
         div = (num - 1) if endpoint else num
         return out, (stop - start) / div if div else float("nan")
     return out
-
-
-def cast(x, dtype):
-    """x converted to `dtype`; differentiable between float dtypes."""
-    x = as_tensor(x, "cast")
-    dtype = np.dtype(dtype)
-    if x.dtype == dtype:
-        return x
-    return apply("cast", backends.active.cast, (x,), {"dtype": dtype})
 
 
 def convert_to_tensor(x, dtype=None, sparse=None):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, norm_axis,
+from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, sqrt
 from pycg.ops.reduction import max, sum
@@ -111,7 +111,6 @@ def einsum(subscripts, *operands):
                          f"{len(lhs.split(','))} operands, got {len(ops_)}")
     if len(ops_) > 1:
         dt = result_dtype(*[o.dtype for o in ops_])
-        from pycg.ops.creation import cast
         ops_ = [cast(o, dt) for o in ops_]
     try:
         return apply("einsum", _einsum_kernel, tuple(ops_),

@@ -11,7 +11,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
-from pycg.ops.creation import cast
+from pycg.ops._dispatch import cast
 from pycg.tensor import Tensor
 
 _slice = builtins.slice

@@ -2,7 +2,8 @@
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import apply, apply_nograd, as_tensor, norm_axis
+from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
+                                norm_axis)
 from pycg.tensor import is_float
 
 
@@ -38,7 +39,6 @@ def mean(x, axis=None, keepdims=False):
     x = as_tensor(x, "mean")
     if not is_float(x.dtype):
         from pycg import config
-        from pycg.ops.creation import cast
         x = cast(x, config.floatx())
     axes = norm_axis(axis, x.ndim, "mean")
     n = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))

@@ -16,7 +16,7 @@ from pycg.ops import linalg as L
 from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
-from pycg.ops._dispatch import defvjp, defvjp_each
+from pycg.core import defvjp, defvjp_each
 from pycg.tensor import is_float
 
 

@@ -1,0 +1,289 @@
+"""The recording core: what a tape records, and the backward loop.
+
+Below `pycg.ops` and above `pycg.tensor`; it never imports a backend or an
+op. Everything above reaches it by the functions here:
+
+- `Rule`, `RULES`, `defvjp`, `defvjp_each`: the VJP table of built-in ops;
+- `apply`, `apply_nograd`, `record`, `record_multi`: run a kernel and record
+  it on every recording tape that tracks one of its inputs;
+- `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
+  per-thread stack of recording tapes;
+- `forward_begin`, `forward_end`: what `custom_gradient` needs around the
+  forward of a user function (variables read, nothing half-recorded);
+- `backward`: the chain rule over a record.
+
+Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
+``outputs`` is a tuple and ``backward(upstreams, inputs, outputs, params,
+live)`` returns one gradient (or None) per input. Recorded order is a
+topological order, so the backward pass is a single reversed loop.
+"""
+import functools
+import itertools
+import threading
+
+from pycg.tensor import Tensor, Variable
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        self.recorders = []  # recording tapes' records, innermost last
+        self.watchers = []   # dicts collecting variables read
+        self.active = False  # recorders or watchers: the op fast path reads it
+
+
+tls = _ThreadState()   # read `tls.active` only; change it through functions
+
+
+def _refresh():
+    tls.active = bool(tls.recorders or tls.watchers)
+
+
+# ---- the VJP table ----------------------------------------------------------
+class Rule:
+    """The VJP of a built-in op: one function per input, called as
+    fn(upstream, output, *inputs, **params)."""
+
+    __slots__ = ("name", "fns", "broadcast")
+
+    def __init__(self, name, fns, broadcast=False):
+        self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
+
+    def __call__(self, ups, ins, outs, params, live):
+        g, out = ups[0], outs[0]
+        if params:
+            return [fn(g, out, *ins, **params) if x._id in live else None
+                    for fn, x in zip(self.fns, ins)]
+        return [fn(g, out, *ins) if x._id in live else None
+                for fn, x in zip(self.fns, ins)]
+
+
+RULES = {}
+
+
+def defvjp(name, *fns, broadcast=False):
+    """Register the VJP of op `name`: one function per input, each called
+    as fn(upstream, output, *inputs, **params). `None` marks an input that
+    never gets a gradient. `broadcast=True` lets the backward loop undo
+    NumPy broadcasting of the inputs."""
+    if name in RULES:
+        raise ValueError(f"pycg: a VJP for {name!r} is registered twice")
+    fns = tuple(fn if fn is not None else _no_grad for fn in fns)
+    RULES[name] = Rule(name, fns, broadcast)
+
+
+def defvjp_each(name, fn):
+    """Register the VJP of an op with any number of inputs: fn(i, upstream,
+    output, *inputs, **params) gives the gradient for input i."""
+    defvjp(name)
+    RULES[name].fns = _PerInput(fn)
+
+
+class _PerInput:
+    """fns of a variadic rule: zipped with the inputs, one per input."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __iter__(self):
+        return (functools.partial(self.fn, i) for i in itertools.count())
+
+
+def _no_grad(*_, **__):
+    return None
+
+
+# ---- array helpers the backward loop needs (registered by pycg.ops) ---------
+_array = {}
+
+
+def register_array_ops(ones_like, zeros_like, unbroadcast):
+    """pycg.ops hands the core the three array functions it needs."""
+    _array.update(ones_like=ones_like, zeros_like=zeros_like,
+                  unbroadcast=unbroadcast)
+
+
+def ones_like(x):
+    return _array["ones_like"](x)
+
+
+def zeros_like(x):
+    return _array["zeros_like"](x)
+
+
+# ---- recording ---------------------------------------------------------------
+class Recorder:
+    """One tape's record: the tracked ids, the entries, and the variables
+    it watches."""
+
+    __slots__ = ("ids", "entries", "variables", "watch_accessed")
+
+    def __init__(self, watch_accessed=True):
+        self.ids, self.entries, self.variables = set(), [], {}
+        self.watch_accessed = watch_accessed
+
+    def track(self, x):
+        self.ids.add(x._id)
+        if isinstance(x, Variable):
+            self.variables[x._id] = x
+
+
+def push(recorder, index=None):
+    if index is None:
+        tls.recorders.append(recorder)
+    else:
+        tls.recorders.insert(index, recorder)
+    _refresh()
+
+
+def pop(recorder):
+    """Stop `recorder` recording; its former position, or None."""
+    if recorder not in tls.recorders:
+        return None
+    i = tls.recorders.index(recorder)
+    del tls.recorders[i]
+    _refresh()
+    return i
+
+
+def is_recording(recorder=None):
+    return recorder in tls.recorders if recorder else bool(tls.recorders)
+
+
+def saw_variable(v):
+    """A trainable variable was read: watching tapes track it."""
+    for rec in tls.recorders:
+        if rec.watch_accessed and v._id not in rec.ids:
+            rec.track(v)
+    for seen in tls.watchers:
+        seen[v._id] = v
+
+
+def apply(name, kernel, inputs, params=None):
+    """Run kernel(*values, **params) and record it under rule `name`."""
+    vals = [x._value for x in inputs]
+    out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
+    if tls.active:
+        record(RULES[name], inputs, out, params)
+    return out
+
+
+def apply_nograd(kernel, inputs, params=None):
+    vals = [x._value for x in inputs]
+    return Tensor(kernel(*vals, **params) if params else kernel(*vals))
+
+
+def record(rule, inputs, output, params=None):
+    """Record a single-output op (inputs are plain tensors: ops read
+    Variables through saw_variable first)."""
+    for rec in tls.recorders:
+        ids = rec.ids
+        for x in inputs:
+            if x._id in ids:
+                rec.entries.append((rule, inputs, (output,), params))
+                ids.add(output._id)
+                break
+
+
+def record_multi(backward_fn, inputs, outputs):
+    """Record an op with several outputs; backward_fn has the entry shape
+    (see the module docstring)."""
+    for x in inputs:
+        if x._trainable_var:
+            saw_variable(x)
+    inputs, outputs = tuple(inputs), tuple(outputs)
+    for rec in tls.recorders:
+        ids = rec.ids
+        for x in inputs:
+            if x._id in ids:
+                rec.entries.append((backward_fn, inputs, outputs, None))
+                ids.update(o._id for o in outputs)
+                break
+
+
+# ---- around a custom_gradient forward ----------------------------------------
+def forward_begin():
+    """Before a custom_gradient forward runs: remember where each record
+    ends, collect the variables read, and pause a lone recording tape (its
+    backward never differentiates the forward's inner ops; with several
+    tapes they stay recorded, for higher derivatives)."""
+    recs = tls.recorders
+    marks = [(r, len(r.entries)) for r in recs]
+    seen = {}
+    tls.watchers.append(seen)
+    alone = recs[0] if len(recs) == 1 else None
+    if alone is not None:
+        tls.recorders = []
+    _refresh()
+    return marks, seen, alone
+
+
+def forward_end(token, failed):
+    """After the forward: drop its partial record if it failed, resume a
+    paused tape (which tracks the variables read); the variables read."""
+    marks, seen, alone = token
+    if failed:
+        for r, n in marks:
+            del r.entries[n:]
+    if alone is not None:
+        tls.recorders = [alone]
+    tls.watchers.remove(seen)
+    _refresh()
+    if alone is not None and alone.watch_accessed:
+        for v in seen.values():
+            alone.track(v)
+    return seen
+
+
+# ---- the backward pass -------------------------------------------------------
+_numerics_check = []   # at most one check(rule, i, grad, inputs, outputs)
+
+
+def set_numerics_check(check):
+    """Install `check` (or None) for every gradient; returns the previous."""
+    previous = _numerics_check[0] if _numerics_check else None
+    _numerics_check[:] = [check] if check is not None else []
+    return previous
+
+
+def live_ids(entries, source_ids):
+    """Ids reachable from the sources through recorded ops."""
+    live = set(source_ids)
+    for _, ins, outs, _ in entries:
+        for x in ins:
+            if x._id in live:
+                live.update(o._id for o in outs)
+                break
+    return live
+
+
+def backward(entries, seeds, source_ids):
+    """The chain rule, from `seeds` (id -> upstream) back to the sources."""
+    live = live_ids(entries, source_ids)
+    grads = dict(seeds)
+    check = _numerics_check[0] if _numerics_check else None
+    unbroadcast = _array["unbroadcast"]
+    for fn, ins, outs, params in reversed(entries):
+        ups = [grads.get(o._id) if o._id in source_ids else
+               grads.pop(o._id, None) for o in outs]
+        if all(u is None for u in ups):
+            continue
+        in_grads = fn(ups, ins, outs, params, live)
+        if len(in_grads) != len(ins):
+            raise RuntimeError(
+                f"pycg: the gradient rule of {_name(fn)!r} returned "
+                f"{len(in_grads)} gradients for {len(ins)} inputs")
+        for i, (x, gx) in enumerate(zip(ins, in_grads)):
+            if gx is None or x._id not in live:
+                continue
+            if getattr(fn, "broadcast", False) and \
+                    gx._value.shape != x._value.shape:
+                gx = unbroadcast(gx, x.shape)
+            if check is not None:
+                check(fn, i, gx, ins, outs)
+            prev = grads.get(x._id)
+            grads[x._id] = gx if prev is None else prev + gx
+    return grads
+
+
+def _name(fn):
+    return getattr(fn, "name", None) or getattr(fn, "__name__", repr(fn))
