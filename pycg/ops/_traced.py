@@ -17,8 +17,7 @@ emits tf.stop_gradient on symbolic tensors).
 """
 import contextlib
 
-from pycg import backends, structure
-from pycg.tape import GradientTape, _saw_variable, _tls, record_multi
+from pycg import backends, core, structure
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
@@ -39,8 +38,8 @@ class Capture:
 
     def __init__(self, op):
         self.op = op
-        self.outer = list(_tls.tapes)
-        self.tracked = set().union(*(t._ids for t in self.outer))
+        self.outer = list(core.tls.recorders)
+        self.tracked = set().union(*(r.ids for r in self.outer))
         self.captured = {}   # id -> Tensor (or Variable) closed over
         self.variables = {}
 
@@ -73,21 +72,24 @@ class Capture:
         if not self.outer:
             yield
             return
-        probe = GradientTape()
-        with contextlib.ExitStack() as stack:
-            for t in self.outer:
-                if t in _tls.tapes:
-                    stack.enter_context(t.stop_recording())
-            stack.enter_context(probe)
-            probe._ids |= self.tracked
+        probe = core.Recorder()
+        probe.ids |= self.tracked
+        places = [(r, core.pop(r)) for r in reversed(self.outer)]
+        core.push(probe)
+        try:
             yield
-        for rule, ins, _, _ in probe._entries:
+        finally:
+            core.pop(probe)
+            for r, i in reversed(places):
+                if i is not None:
+                    core.push(r, i)
+        for _, ins, _, _ in probe.entries:
             for x in ins:
-                if x._id in self.tracked or x._id in probe._variables:
+                if x._id in self.tracked or x._id in probe.variables:
                     self.captured.setdefault(x._id, x)
-        self.variables.update(probe._variables)
-        for v in probe._variables.values():
-            _saw_variable(v)
+        self.variables.update(probe.variables)
+        for v in probe.variables.values():
+            core.saw_variable(v)
 
     def record(self, operands, out_values):
         """The op's outputs as Tensors, recorded on the outer tapes."""
@@ -112,7 +114,7 @@ def _record_tf(inputs, xs, outs):
     with TensorFlow computing the VJP."""
     import tensorflow as tf
 
-    def backward(ups):
+    def backward(ups, *_):
         ys, seeds, up_ts = [], [], []
         for o, u in zip(outs, ups):
             if not is_float(o.dtype):
@@ -131,11 +133,11 @@ def _record_tf(inputs, xs, outs):
             g = tf.convert_to_tensor(g)
             gs.append(Tensor(tf.zeros_like(g) if key in seen else g))
             seen.add(key)
-        if _tls.tapes:   # a tape records the backward pass: higher orders
+        if core.tls.recorders:  # a tape records the backward: higher orders
             _record_tf(list(inputs) + up_ts, list(xs) + seeds, gs)
         return gs
 
-    record_multi(backward, inputs, outs)
+    core.record_multi(backward, inputs, outs)
 
 
 def as_value(x, op, name):
