@@ -158,6 +158,10 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     p = patches(op, x, kernel.shape[:d], _ints(op, "strides", strides, d),
                 _padding(op, padding),
                 _ints(op, "dilation_rate", dilation_rate, d))
+    if g == 1:   # one matmul of (positions, window) by (window, filters)
+        rows = reshape(p, (-1, int(np.prod(p.shape[1 + d:]))))
+        y = matmul(rows, reshape(kernel, (rows.shape[1], f)))
+        return restore(reshape(y, p.shape[:1 + d] + (f,)), data_format)
     o, k = _LETTERS[:d], _LETTERS[d:2 * d]
     p = reshape(p, p.shape[:-1] + (g, cg))
     w = reshape(kernel, kernel.shape[:d] + (cg, g, f // g))
