@@ -12,9 +12,12 @@
 #' `op_ctc_loss()` is the connectionist temporal classification loss of
 #' logits `output` (batch, time, classes) for label sequences `target`
 #' (batch, max length), with 1-based labels and `mask_index` (the blank
-#' class) as in R.
+#' class) as in R. `op_ctc_decode()` decodes logits greedily (best class
+#' per step, repeats merged, blanks dropped) into
+#' `list(decoded, scores)`: decoded labels are 1-based, `-1` pads.
 #'
-#' @param x,inputs Class labels (1-based), an integer tensor or R vector.
+#' @param x,inputs Class labels (1-based), an integer tensor or R vector;
+#'   for `op_ctc_decode()`, logits (batch, time, classes).
 #' @param num_classes The number of classes.
 #' @param axis The axis (1-based) of the classes.
 #' @param dtype The dtype of the encoding (`NULL`: float32).
@@ -30,6 +33,10 @@
 #' @param target_length,output_length The length of each label sequence and
 #'   of each output sequence.
 #' @param mask_index The 1-based class number of the blank.
+#' @param sequence_lengths The length of each sequence of `inputs`.
+#' @param strategy Only `"greedy"`.
+#' @param beam_width,top_paths Unused (beam search is not supported).
+#' @param merge_repeated If `TRUE`, merge repeated classes.
 #' @return A tensor.
 #' @examplesIf pycg_available()
 #' op_one_hot(c(2, 1), 3)
@@ -90,4 +97,18 @@ op_ctc_loss <- function(target, output, target_length, output_length,
                         mask_index = 1L) {
   op_call("ctc_loss", as_index(target), as_py(output), as_int(target_length),
           as_int(output_length), mask_index = as_index(mask_index))
+}
+
+#' @rdname ops-losses
+#' @export
+op_ctc_decode <- function(inputs, sequence_lengths, strategy = "greedy",
+                          beam_width = 100L, top_paths = 1L,
+                          merge_repeated = TRUE, mask_index = 1L) {
+  res <- op_call("ctc_decode", as_py(inputs), as_int(sequence_lengths),
+                 strategy = strategy, beam_width = as_int(beam_width),
+                 top_paths = as_int(top_paths),
+                 merge_repeated = merge_repeated,
+                 mask_index = as_index(mask_index))
+  decoded <- res[[1]]
+  list(op_where(decoded >= 0L, decoded + 1L, decoded), res[[2]])
 }

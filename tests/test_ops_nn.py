@@ -194,6 +194,12 @@ ERRORS = [
      r"pycg\.ops\.ctc_loss: output must have shape \(batch, time, classes\) "
      r"and target \(batch, max_label_length\), got output\.shape=\(3, 4, 5\) "
      r"and target\.shape=\(2, 3\)"),
+    (lambda: ops.ctc_decode(np.zeros((1, 3, 2)), [3], "beam_search"),
+     NotImplementedError, r"pycg\.ops\.ctc_decode: strategy='beam_search' "
+     r"is not supported; only 'greedy' is"),
+    (lambda: ops.ctc_decode(np.zeros((3, 2)), [3]), ValueError,
+     r"pycg\.ops\.ctc_decode: inputs must have shape \(batch, time, "
+     r"classes\) and sequence_lengths \(batch,\), got \(3, 2\) and \(1,\)"),
     (lambda: ops.depth_to_space(np.zeros((1, 2, 2, 6)), 2), ValueError,
      r"pycg\.ops\.depth_to_space: the 6 channels of x do not split into "
      r"block_size\^2 = 4 blocks"),
@@ -221,3 +227,16 @@ def test_bad_input_error_names_op_and_argument(backend, call, error, message):
         warnings.simplefilter("ignore")
         with pytest.raises(error, match=message):
             call()
+
+
+def test_ctc_decode_inside_pycg_function_says_it_needs_values():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("tensorflow")
+    try:
+        f = pycg.function(lambda z: ops.ctc_decode(z, np.array([3]))[0])
+        with pytest.raises(TypeError, match=r"pycg\.ops\.ctc_decode: "
+                           r"decoding needs values, and inside pycg\.function"
+                           r" inputs has none yet"):
+            f(pycg.constant(np.zeros((1, 3, 2))))
+    finally:
+        pycg.config.set_backend(previous)

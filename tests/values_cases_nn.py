@@ -87,6 +87,7 @@ VALUES.update({
     # Keras computes ctc_loss in float32: enumerate the alignments instead
     "ctc_loss": (lambda: ops.ctc_loss(CTC_T, t(CTC_Z), [2, 2], [5, 4]),
                  lambda: _ctc_by_enumeration(CTC_Z, CTC_T, [2, 2], [5, 4])),
+    "ctc_decode": keras_case("ctc_decode", CTC_Z, np.array([5, 3])),
     "psnr": keras_case("psnr", X, X + 0.1 * P, 3.0),
     "moments": keras_case("moments", X, 1),
     "batch_normalization": keras_case(

@@ -46,8 +46,8 @@ from pycg.ops.control_flow import (associative_scan, cond, fori_loop, map,
                                    scan, switch, vectorized_map, while_loop)
 from pycg.ops.conv import (conv, conv_transpose, depthwise_conv,
                            separable_conv)
+from pycg.ops.ctc import ctc_decode, ctc_loss
 from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
-                             ctc_loss,
                              multi_hot, one_hot, psnr,
                              sparse_categorical_crossentropy)
 from pycg.ops.normalization import (batch_normalization, layer_normalization,

@@ -6,13 +6,10 @@ import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor, norm_axis
-from pycg.ops.creation import arange, cast, full
-from pycg.ops.elementwise import (abs, clip, equal, exp, less, log, log1p,
-                                  logaddexp, logical_and, logical_or,
-                                  maximum, not_equal, where)
-from pycg.ops.manipulation import (concatenate, expand_dims, reshape,
-                                   squeeze, stack)
-from pycg.ops.nn import log_softmax, logsumexp
+from pycg.ops.creation import arange, cast
+from pycg.ops.elementwise import abs, clip, equal, exp, log, log1p, maximum
+from pycg.ops.manipulation import expand_dims, reshape, squeeze
+from pycg.ops.nn import log_softmax
 from pycg.ops.reduction import max, mean, sum
 
 EPSILON = 1e-7   # keras.config.epsilon()'s default
@@ -156,54 +153,3 @@ def psnr(x1, x2, max_val):
     to_log10 = 1.0 / float(np.log(10))
     peak = cast(as_tensor(max_val, "psnr"), mse.dtype)
     return 20.0 * to_log10 * log(peak) - 10.0 * to_log10 * log(mse)
-
-
-_NEG = -1e30   # log(0) for CTC: finite, so that no gradient is 0 * inf
-
-
-def ctc_loss(target, output, target_length, output_length, mask_index=0):
-    """Connectionist temporal classification loss per batch entry: -log
-    p(target | output), output (batch, time, classes) holding logits, class
-    mask_index the blank. The forward algorithm in log space, one
-    ops.scan step per time step (a tf.while_loop inside pycg.function)."""
-    from pycg.ops.control_flow import scan
-    from pycg.ops.linalg import einsum
-    op = "ctc_loss"
-    output = as_tensor(output, op)
-    if output.dtype.kind != "f":
-        output = cast(output, config.floatx())
-    target = _labels(target, op)
-    if output.ndim != 3 or target.ndim != 2 or \
-            target.shape[0] != output.shape[0]:
-        raise ValueError(
-            f"pycg.ops.{op}: output must have shape (batch, time, classes) "
-            f"and target (batch, max_label_length), got "
-            f"output.shape={output.shape} and target.shape={target.shape}")
-    b, t, c = output.shape
-    blank = full(target.shape, int(mask_index), target.dtype)
-    ext = reshape(stack([blank, target], axis=-1), (b, 2 * target.shape[1]))
-    ext = concatenate([ext, blank[:, :1]], axis=1)          # (b, s)
-    s = ext.shape[1]
-    emit = einsum("btc,bsc->tbs", log_softmax(output),
-                  one_hot(ext, c, dtype=output.dtype))
-    prev2 = concatenate([full((b, 2), int(mask_index), ext.dtype),
-                         ext[:, :-2]], axis=1)
-    skip = logical_and(not_equal(ext, int(mask_index)), not_equal(ext, prev2))
-    lengths = cast(as_tensor(output_length, op), "int32")
-    position = arange(s)
-    start = where(less(position, 2), emit[0], _NEG)
-
-    def step(alpha, inputs):
-        e, time = inputs
-        one = concatenate([full((b, 1), _NEG, alpha.dtype), alpha[:, :-1]],
-                          axis=1)
-        two = concatenate([full((b, 2), _NEG, alpha.dtype), alpha[:, :-2]],
-                          axis=1)
-        new = logaddexp(logaddexp(alpha, one), where(skip, two, _NEG)) + e
-        return where(expand_dims(less(time, lengths), 1), new, alpha), None
-    times = arange(1, t)
-    alpha = scan(step, start, (emit[1:], times))[0] if t > 1 else start
-    end = 2 * cast(as_tensor(target_length, op), "int32")
-    last = logical_or(equal(position, expand_dims(end, 1)),
-                      equal(position, expand_dims(end - 1, 1)))
-    return -logsumexp(where(last, alpha, _NEG), axis=1)

@@ -76,3 +76,12 @@ test_each_backend("ctc_loss takes 1-based labels and blank", {
   loss <- op_ctc_loss(matrix(2, 1, 1), z, 1, 2)
   expect_equal(as.numeric(loss), -log(3 / 4), tolerance = 1e-12)
 })
+
+test_each_backend("ctc_decode gives 1-based labels", {
+  # steps: class 2, 2, blank, 3 -> labels 2, 3
+  z <- array(0, c(1, 4, 3))
+  z[1, 1, 2] <- 5; z[1, 2, 2] <- 5; z[1, 3, 1] <- 5; z[1, 4, 3] <- 5
+  res <- op_ctc_decode(tensor(z), 4)
+  expect_equal(as.numeric(res[[1]]), c(2, 3, -1, -1))
+  expect_equal(as.numeric(res[[2]]), -20)
+})
