@@ -44,8 +44,8 @@ from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
 from pycg.ops.attention import dot_product_attention
 from pycg.ops.control_flow import (associative_scan, cond, fori_loop, map,
                                    scan, switch, vectorized_map, while_loop)
-from pycg.ops.conv import (conv, conv_transpose, depthwise_conv,
-                           separable_conv)
+from pycg.ops.convolution import (conv, conv_transpose, depthwise_conv,
+                                  separable_conv)
 from pycg.ops.ctc import ctc_decode, ctc_loss
 from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
                              multi_hot, one_hot, psnr,

@@ -1,13 +1,13 @@
 """Pooling (keras.ops names): a max or a mean over the patches that
-pycg.ops.conv gathers, so the gradient comes from the gather, max and sum
-rules. With padding='same' the padded cells never win a max and are not
+pycg/ops/convolution.py gathers, so the gradient comes from the gather, max
+and sum rules. With padding='same' the padded cells never win a max and are not
 counted in a mean (TensorFlow's rule)."""
 import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor
-from pycg.ops.conv import (_ints, _padding, _positions, channels_last,
-                           patches, restore, window)
+from pycg.ops.convolution import (_ints, _padding, _positions,
+                                  channels_last, patches, restore, window)
 from pycg.ops.creation import cast
 from pycg.ops.reduction import max, sum
 

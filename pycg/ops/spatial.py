@@ -1,12 +1,12 @@
 """Rearranging and adaptive pooling of images (keras.ops names), built from
 differentiable pycg ops: reshape, transpose, take, and the patch gather and
-scatter of pycg.ops.conv."""
+scatter of pycg/ops/convolution.py."""
 import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor
-from pycg.ops.conv import (_data_format, _ints, _positions, channels_last,
-                           restore)
+from pycg.ops.convolution import (_data_format, _ints, _positions,
+                                  channels_last, restore)
 from pycg.ops.creation import cast
 from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
                                    take, transpose)
