@@ -68,10 +68,7 @@ def cast(x, dtype):
     return tf.cast(x, dtype)
 
 
-def stop_gradient(x):
-    # pycg's tape never differentiates TF ops, so an eager value needs no op;
-    # a symbolic one gets TF's own, which tf.gradients of traced control flow
-    # (pycg/ops/_traced.py) then honours
+def stop_gradient(x):  # a TF op only where tf.gradients sees it (traced)
     return x if type(x) in types else tf.stop_gradient(x)
 
 
