@@ -129,13 +129,16 @@ as_int <- function(x) {
   if (length(x) == 1L) as.integer(x) else as.list(as.integer(x))
 }
 
-# 1-based R indices to 0-based Python indices (R numbers or tensors).
+# 1-based R indices to 0-based Python indices (R numbers, arrays keeping
+# their shape, or tensors).
 as_index <- function(x) {
   if (is.null(x)) return(x)
   if (inherits(x, "python.builtin.object"))
     return(list(`__pycg_r_index__` = x))
+  shape <- dim(x)
   x <- as.integer(x) - 1L
-  if (length(x) == 1L) x else r_array(x)
+  dim(x) <- shape
+  if (length(x) == 1L && is.null(shape)) x else r_array(x)
 }
 
 # 1-based R positions to 0-based ones, keeping the shape of a matrix or

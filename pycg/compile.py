@@ -34,7 +34,9 @@ def function(f=None, *, jit_compile=False, reduce_retracing=False):
 
     On the numpy backend `f` runs eagerly (with a warning, once).
     Python control flow on tensor values (``if x > 0``) cannot be traced:
-    write it with ``ops.where``.
+    write it with ``ops.where``, ``ops.cond``, ``ops.while_loop`` (or
+    ``fori_loop``, ``scan``, ``map``, ``switch``), which emit TensorFlow's
+    own control flow and are differentiable through it.
     """
     if f is None:
         return functools.partial(function, jit_compile=jit_compile,

@@ -84,9 +84,10 @@ class Tensor:
         if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
             raise TypeError(
                 f"pycg: a traced tensor was used as {what}: Python control "
-                "flow on tensor values cannot be compiled. Use ops.where / "
-                "ops.cond-style selection instead, or call the function "
-                "without pycg.function")
+                "flow on tensor values cannot be compiled. Use ops.where, "
+                "ops.cond or ops.while_loop instead (they trace into "
+                "TensorFlow control flow), or call the function without "
+                "pycg.function")
         return self.numpy()
 
     def __repr__(self):

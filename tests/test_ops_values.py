@@ -1,6 +1,8 @@
 """Forward values of every public op against NumPy, on both backends;
 dtype rules; ops whose gradient is zero or absent."""
+import importlib
 import math
+import pathlib
 import warnings
 
 import numpy as np
@@ -194,6 +196,12 @@ VALUES = {
     "arange": (lambda: ops.arange(1, 10, 3), lambda: np.arange(1, 10, 3)),
     "linspace": (lambda: ops.linspace(0, 1, 5), lambda: np.linspace(0, 1, 5)),
 }
+
+for _path in sorted(pathlib.Path(__file__).parent.glob("values_cases_*.py")):
+    _extra = importlib.import_module(_path.stem).VALUES
+    _clash = set(_extra) & set(VALUES)
+    assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
+    VALUES.update(_extra)
 
 
 def _public_ops():

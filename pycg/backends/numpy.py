@@ -50,6 +50,10 @@ def to_numpy(x):
     return np.asarray(x)
 
 
+def stop_gradient(x):
+    return x
+
+
 def dtype_of(x):
     return x.dtype
 

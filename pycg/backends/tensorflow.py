@@ -68,6 +68,10 @@ def cast(x, dtype):
     return tf.cast(x, dtype)
 
 
+def stop_gradient(x):  # a TF op only where tf.gradients sees it (traced)
+    return x if type(x) in types else tf.stop_gradient(x)
+
+
 def to_numpy(x):
     if not hasattr(x, "numpy"):
         raise TypeError(

@@ -80,6 +80,28 @@ from pycg.ops.updates import (saturate_cast, scatter, scatter_update,
                               segment_max, segment_min, segment_prod,
                               segment_sum, slice_update)
 # ---- end of issue 14 block ----
+# ---- keras.src.ops.nn and .core additions (issue 14) ----------------------
+from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
+                                  hard_silu, hard_swish, hard_tanh,
+                                  leaky_relu, log_sigmoid, relu6, selu,
+                                  soft_shrink, softsign, sparse_plus,
+                                  sparse_sigmoid, sparsemax, squareplus,
+                                  swish, tanh_shrink, threshold)
+from pycg.ops.attention import dot_product_attention
+from pycg.ops.control_flow import (associative_scan, cond, fori_loop, map,
+                                   scan, switch, vectorized_map, while_loop)
+from pycg.ops.convolution import (conv, conv_transpose, depthwise_conv,
+                                  separable_conv)
+from pycg.ops.ctc import ctc_decode, ctc_loss
+from pycg.ops.losses import (binary_crossentropy, categorical_crossentropy,
+                             multi_hot, one_hot, psnr,
+                             sparse_categorical_crossentropy)
+from pycg.ops.normalization import (batch_normalization, layer_normalization,
+                                    moments, normalize, rms_normalization)
+from pycg.ops.pooling import average_pool, max_pool
+from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
+                              depth_to_space, fold, space_to_depth, unfold)
+# ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)

@@ -91,7 +91,7 @@ def shape(x):
 def stop_gradient(variable):
     """The same value, with no gradient flowing through it."""
     x = as_tensor(variable, "stop_gradient")
-    return Tensor(x._value)
+    return Tensor(backends.active.stop_gradient(x._value))
 
 
 def _one_hot_flat(i, n, dtype):

@@ -1,0 +1,155 @@
+"""Class encodings and losses (keras.ops names), built from differentiable
+pycg ops. Probabilities are clipped to [EPSILON, 1 - EPSILON] before the
+log, as Keras does with its default epsilon; no loss reduces over the batch.
+"""
+import numpy as np
+
+from pycg import config
+from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops.creation import arange, cast
+from pycg.ops.elementwise import abs, clip, equal, exp, log, log1p, maximum
+from pycg.ops.manipulation import expand_dims, reshape, squeeze
+from pycg.ops.nn import log_softmax
+from pycg.ops.reduction import max, mean, sum
+
+EPSILON = 1e-7   # keras.config.epsilon()'s default
+
+
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    """Integer labels as one-hot vectors along a new `axis` (a label
+    outside [0, num_classes) gives all zeros); not differentiable.
+
+    >>> from pycg import ops
+    >>> ops.one_hot([2, 0], 3).numpy().tolist()
+    [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
+    """
+    if sparse:
+        raise NotImplementedError(
+            "pycg.ops.one_hot: sparse=True is not supported (pycg has no "
+            "sparse tensors); use sparse=False")
+    x = _labels(x, "one_hot")
+    (axis,) = norm_axis(axis, x.ndim + 1, "one_hot")
+    shape = [1] * (x.ndim + 1)
+    shape[axis] = int(num_classes)
+    classes = reshape(arange(int(num_classes), dtype=x.dtype), shape)
+    return cast(equal(expand_dims(x, axis), classes), dtype or "float32")
+
+
+def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False,
+              **kwargs):
+    """One vector per row of `inputs` with a 1 at each label it holds (a
+    rank-1 `inputs` is one row); not differentiable."""
+    if num_classes is None:
+        num_classes = kwargs.pop("num_tokens", None)
+    if num_classes is None or kwargs:
+        raise TypeError(
+            f"pycg.ops.multi_hot: expected num_classes, got "
+            f"{sorted(kwargs) or 'none'}")
+    x = _labels(inputs, "multi_hot")
+    hot = one_hot(x, num_classes, axis=axis, dtype=dtype, sparse=sparse)
+    return max(hot, axis=1 if x.ndim > 1 else 0)
+
+
+def _labels(x, op):
+    x = as_tensor(x, op)
+    if x.dtype.kind == "f":
+        return cast(x, "int32")   # float labels, as Keras takes them
+    if x.dtype.kind not in "iu":
+        raise TypeError(
+            f"pycg.ops.{op}: labels must be integers, got dtype {x.dtype}")
+    return x
+
+
+def _same_shape(op, target, output):
+    if target.shape != output.shape:
+        raise ValueError(
+            f"pycg.ops.{op}: target and output must have the same shape, "
+            f"got target.shape={target.shape} and "
+            f"output.shape={output.shape}")
+
+
+def _floats(op, target, output):
+    output = as_tensor(output, op)
+    if output.dtype.kind != "f":
+        output = cast(output, config.floatx())
+    return cast(as_tensor(target, op), output.dtype), output
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    """Elementwise -(t log p + (1 - t) log(1 - p)); with from_logits,
+    p = sigmoid(output), computed without overflow.
+
+    >>> from pycg import ops
+    >>> round(float(ops.binary_crossentropy(1.0, 0.0, from_logits=True)), 4)
+    0.6931
+    """
+    target, output = _floats("binary_crossentropy", target, output)
+    _same_shape("binary_crossentropy", target, output)
+    if from_logits:
+        return maximum(output, 0.0) - output * target + \
+            log1p(exp(-abs(output)))
+    p = clip(output, EPSILON, 1.0 - EPSILON)
+    return -(target * log(p) + (1.0 - target) * log(1.0 - p))
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    """-sum(t * log p) along `axis`; without from_logits the output is
+    first rescaled to sum to 1, then clipped."""
+    op = "categorical_crossentropy"
+    target, output = _floats(op, target, output)
+    if output.ndim < 1:
+        raise ValueError(f"pycg.ops.{op}: output must have rank >= 1, got a "
+                         f"scalar")
+    _same_shape(op, target, output)
+    (axis,) = norm_axis(axis, output.ndim, op)
+    if from_logits:
+        return -sum(target * log_softmax(output, axis=axis), axis=axis)
+    p = output / sum(output, axis=axis, keepdims=True)
+    p = clip(p, EPSILON, 1.0 - EPSILON)
+    return -sum(target * log(p), axis=axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False,
+                                    axis=-1):
+    """categorical_crossentropy with integer class labels as target (a
+    trailing axis of size 1 in target is dropped). Only the last axis of
+    output holds the classes (Keras' rule)."""
+    op = "sparse_categorical_crossentropy"
+    output = as_tensor(output, op)
+    if output.dtype.kind != "f":
+        output = cast(output, config.floatx())
+    if output.ndim < 1:
+        raise ValueError(f"pycg.ops.{op}: output must have rank >= 1, got a "
+                         f"scalar")
+    if axis not in (-1, output.ndim - 1):
+        raise ValueError(
+            f"pycg.ops.{op}: only the last axis can hold the classes "
+            f"(axis=-1), got axis={axis}")
+    target = _labels(target, op)
+    if target.ndim == output.ndim and target.shape[-1] == 1:
+        target = squeeze(target, -1)
+    if target.shape != output.shape[:-1]:
+        raise ValueError(
+            f"pycg.ops.{op}: target must have output's shape without its "
+            f"last axis, got target.shape={target.shape} and "
+            f"output.shape={output.shape}")
+    if from_logits:
+        logp = log_softmax(output, axis=-1)
+    else:
+        logp = log(clip(output, EPSILON, 1.0 - EPSILON))
+    hot = one_hot(target, output.shape[-1], dtype=output.dtype)
+    return -sum(hot * logp, axis=-1)
+
+
+def psnr(x1, x2, max_val):
+    """Peak signal-to-noise ratio: 20 log10(max_val) - 10 log10(mse)."""
+    x1, x2 = as_tensor(x1, "psnr"), as_tensor(x2, "psnr")
+    if x1.shape != x2.shape:
+        raise ValueError(
+            f"pycg.ops.psnr: x1 and x2 must have the same shape, got "
+            f"{x1.shape} and {x2.shape}")
+    d = x1 - x2
+    mse = mean(d * d)
+    to_log10 = 1.0 / float(np.log(10))
+    peak = cast(as_tensor(max_val, "psnr"), mse.dtype)
+    return 20.0 * to_log10 * log(peak) - 10.0 * to_log10 * log(mse)

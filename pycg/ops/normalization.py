@@ -1,0 +1,139 @@
+"""Moments and normalisations (keras.ops names), built from differentiable
+pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
+from pycg import config
+from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops.creation import cast
+from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
+from pycg.ops.manipulation import reshape
+from pycg.ops.reduction import mean, sum, var
+
+EPSILON = 1e-7
+
+
+def _float(x, op):
+    x = as_tensor(x, op)
+    return x if x.dtype.kind == "f" else cast(x, config.floatx())
+
+
+def _like(v, x, op):
+    return None if v is None else cast(as_tensor(v, op), x.dtype)
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    """(mean, variance) of x over `axes` (the population variance).
+
+    >>> from pycg import ops
+    >>> m, v = ops.moments(ops.convert_to_tensor([1.0, 3.0]), axes=0)
+    >>> float(m), float(v)
+    (2.0, 1.0)
+    """
+    x = _float(x, "moments")
+    axes = norm_axis(axes, x.ndim, "moments")
+    return mean(x, axes, keepdims), var(x, axes, keepdims)
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
+                        epsilon=1e-3):
+    """(x - mean) / sqrt(variance + epsilon) * scale + offset, with the
+    1-D statistics laid along `axis` of x."""
+    op = "batch_normalization"
+    x = _float(x, op)
+    (axis,) = norm_axis(axis, x.ndim, op)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+
+    def along_axis(v, name):
+        if v is None:
+            return None
+        v = _like(v, x, op)
+        if v.shape not in ((x.shape[axis],), tuple(shape)):
+            raise ValueError(
+                f"pycg.ops.{op}: {name} must have shape ({x.shape[axis]},) "
+                f"(the size of x along axis {axis}), got {v.shape}")
+        return reshape(v, shape)
+
+    mean, variance = along_axis(mean, "mean"), along_axis(variance, "variance")
+    offset, scale = along_axis(offset, "offset"), along_axis(scale, "scale")
+    inv = rsqrt(variance + epsilon)
+    if scale is not None:
+        inv = inv * scale
+    out = (x - mean) * inv
+    return out if offset is None else out + offset
+
+
+def normalize(x, axis=-1, order=2, epsilon=None):
+    """x divided by its `order`-norm along `axis` (at least epsilon)."""
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1:
+        raise ValueError(
+            f"pycg.ops.normalize: order must be an int >= 1, got {order!r}")
+    x = _float(x, "normalize")
+    if x.ndim == 0:
+        from pycg.ops.manipulation import expand_dims
+        x = expand_dims(x, 0)
+    eps = EPSILON if epsilon is None else epsilon
+    axis = norm_axis(axis, x.ndim, "normalize")
+    if order == 2:
+        inv = rsqrt(sum(x * x, axis=axis, keepdims=True))
+        return x * minimum(inv, 1.0 / eps)
+    if order == 1:
+        norm = sum(abs(x), axis=axis, keepdims=True)
+    else:
+        norm = power(sum(power(abs(x), float(order)), axis=axis,
+                         keepdims=True), 1.0 / order)
+    return x / maximum(norm, eps)
+
+
+def _stat_shape(x, axes, v, name, op):
+    """v (gamma, beta, scale) shaped to broadcast against x."""
+    if v is None:
+        return None
+    v = _like(v, x, op)
+    if v.ndim == x.ndim:
+        return v
+    want = tuple(x.shape[a] for a in axes)
+    if v.shape != want:
+        raise ValueError(
+            f"pycg.ops.{op}: {name} must have shape {want} (x's size along "
+            f"the normalised axes), got {v.shape}")
+    if axes == (x.ndim - 1,):
+        return v
+    return reshape(v, [x.shape[i] if i in axes else 1
+                       for i in range(x.ndim)])
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
+                        **kwargs):
+    """(x - mean) / sqrt(var + epsilon) * gamma + beta over `axis`;
+    rms_scaling=True divides by sqrt(var + epsilon) alone."""
+    op = "layer_normalization"
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(
+            f"pycg.ops.{op}: unexpected keyword arguments {sorted(kwargs)}")
+    x = _float(x, op)
+    eps = EPSILON if epsilon is None else epsilon
+    axes = tuple(sorted(norm_axis(axis, x.ndim, op)))
+    gamma = _stat_shape(x, axes, gamma, "gamma", op)
+    beta = _stat_shape(x, axes, beta, "beta", op)
+    m, v = moments(x, axes, keepdims=True)
+    inv = rsqrt(v + eps)
+    if rms_scaling:
+        return x * inv if gamma is None else x * inv * gamma
+    if gamma is not None:
+        inv = inv * gamma
+    out = (x - m) * inv
+    return out if beta is None else out + beta
+
+
+def rms_normalization(x, scale=None, axis=-1, epsilon=None):
+    """x / sqrt(mean(x^2) + epsilon) * scale over `axis` (scale broadcasts
+    against x, as in Keras)."""
+    op = "rms_normalization"
+    x = _float(x, op)
+    if x.ndim == 0:
+        from pycg.ops.manipulation import expand_dims
+        x = expand_dims(x, 0)
+    eps = EPSILON if epsilon is None else epsilon
+    axes = tuple(sorted(norm_axis(axis, x.ndim, op)))
+    out = x * rsqrt(mean(x * x, axes, keepdims=True) + eps)
+    return out if scale is None else out * _like(scale, x, op)
