@@ -209,7 +209,7 @@ class GradientTape:
                 f"GradientTape.batch_jacobian: target and source need the "
                 f"same first (batch) dimension, got shapes {t.shape} and "
                 f"{s.shape}")
-        b, ys = t.shape[0], t.shape[1:]
+        ys = t.shape[1:]
         n = max(int(np.prod(ys, dtype=np.int64)), 1)
         rows = []
         try:
