@@ -18,6 +18,11 @@ def is_float(dtype):
     return dtype in _FLOATS or np.dtype(dtype).kind == "f"
 
 
+def is_differentiable(dtype):
+    """Floating or complex: the dtypes that get gradients."""
+    return dtype in _FLOATS or np.dtype(dtype).kind in "fc"
+
+
 class Tensor:
     """An immutable array on the active backend.
 

@@ -33,7 +33,7 @@ from pycg.ops.reduction import (argmax, argmin, cumsum, max, mean, min, prod,
 from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
                             split, squeeze, stack, swapaxes, take,
-                            take_along_axis, tile, transpose)
+                            take_along_axis, tile, transpose, _copy)
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
