@@ -6,8 +6,6 @@ inline the same steps for the hottest ops. Dtype promotion follows Keras: a
 Python number takes the tensor's dtype (a Python float next to an integer
 tensor makes both floatx), two tensors promote with `result_dtype`.
 """
-import numbers
-
 import numpy as np
 
 from pycg import backends, config
@@ -34,6 +32,14 @@ def as_tensor(x, op=None):
 _NUMBERS = (float, int)
 
 
+def is_python_number(x):
+    """The one test for a number that takes a tensor's dtype: a Python int
+    or float (Keras' weak types). A bool, a complex and a NumPy scalar are
+    typed values and promote like tensors (keras.ops.add(int32 tensor,
+    np.float64(0.5)) is float64 [1.5 2.5])."""
+    return type(x) in _NUMBERS
+
+
 def cast(x, dtype):
     """x converted to `dtype`; differentiable between float dtypes."""
     x = as_tensor(x, "cast")
@@ -48,9 +54,9 @@ def _to_floatx(x):
 
 
 def _against_number(t, number, op):
-    """Tensor t next to a Python number: (t, the number as a value of t's
-    dtype). A Python float next to an integer or bool tensor makes both
-    floatx, whatever its value (Keras)."""
+    """Tensor t next to a Python number (is_python_number): (t, the number
+    as a value of t's dtype). A Python float next to an integer or bool
+    tensor makes both floatx, whatever its value (Keras)."""
     if type(t) is not Tensor or type(t._value) not in backends.active.types:
         t = as_tensor(t, op)
     if type(number) is float and t._value.dtype not in FLOAT_DTYPES:
@@ -67,8 +73,7 @@ def promote(x, y, op):
         if type(vx) in types and type(vy) in types and (
                 vx.dtype is vy.dtype or vx.dtype == vy.dtype):
             return x, y
-    xn = isinstance(x, numbers.Number) and not isinstance(x, Tensor)
-    yn = isinstance(y, numbers.Number) and not isinstance(y, Tensor)
+    xn, yn = is_python_number(x), is_python_number(y)
     if yn and not xn:
         x, v = _against_number(x, y, op)
         return x, Tensor(v)
@@ -129,10 +134,10 @@ def binary(name, kernel_name=None, grad=True):
     def op(x1, x2):
         K = backends.active
         t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and t2 in _NUMBERS:
+        if t1 is Tensor and is_python_number(x2):
             x1, v2 = _against_number(x1, x2, name)
             v1, x2 = x1._value, None
-        elif t2 is Tensor and t1 in _NUMBERS:
+        elif t2 is Tensor and is_python_number(x1):
             x2, v1 = _against_number(x2, x1, name)
             v2, x1 = x2._value, None
         else:
