@@ -170,26 +170,38 @@ def _mT(x):
 
 
 def _einsum(i, g, ans, *xs, subscripts):
+    # the gradient over the distinct letters of input i, by one einsum of g
+    # with the other inputs; letters summed inside input i alone are
+    # broadcast back; a repeated letter (a diagonal) is put back on the
+    # diagonal by einsum with an identity matrix
     lhs, out = subscripts.split("->")
     ins = lhs.split(",")
+    term, x = ins[i], xs[i]
     others = [s for j, s in enumerate(ins) if j != i]
+    sizes = {c: n for c, n in zip(term, x.shape)}
+    uniq = "".join(dict.fromkeys(term))
     present = set(out + "".join(others))
-    reduced = "".join(c for c in ins[i] if c in present)
-    if len(set(ins[i])) != len(ins[i]):
-        raise NotImplementedError(
-            f"pycg.ops.einsum: no gradient for repeated index in "
-            f"{ins[i]!r} (a diagonal); use ops.diagonal-free formulations")
+    reduced = "".join(c for c in uniq if c in present)
     spec = ",".join([out] + others) + "->" + reduced
     gi = L.einsum(spec, g, *[x for j, x in enumerate(xs) if j != i])
-    if reduced != ins[i]:
-        shape = [xs[i].shape[k] if c in present else 1
-                 for k, c in enumerate(ins[i])]
-        order = [c for c in ins[i] if c in present]
-        perm = [order.index(c) for c in reduced]
-        gi = S.reshape(S.transpose(gi, perm) if perm != sorted(perm) else gi,
-                       shape)
-        gi = S.broadcast_to(gi, xs[i].shape)
-    return gi
+    if reduced != uniq:
+        gi = S.reshape(gi, [sizes[c] if c in present else 1 for c in uniq])
+        gi = S.broadcast_to(gi, [sizes[c] for c in uniq])
+    if uniq == term:
+        return gi
+    fresh = iter(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                 if c not in subscripts)
+    target, eyes, seen = "", [], set()
+    for c in term:
+        if c in seen:
+            d = next(fresh)
+            target += d
+            eyes.append((c + d, C.eye(sizes[c], dtype=x.dtype)))
+        else:
+            target += c
+            seen.add(c)
+    spec = ",".join([uniq] + [e for e, _ in eyes]) + "->" + target
+    return L.einsum(spec, gi, *[m for _, m in eyes])
 
 
 def _cholesky(g, ans, x):
