@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from pycg import backends, core, structure
-from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 
 def name_of(f):
@@ -272,8 +272,8 @@ def check_gradient(name, label, g, x):
             g._value.shape == x._value.shape and (
                 g._value.dtype is x._value.dtype or
                 g._value.dtype == x._value.dtype):
-        return g if is_float(x.dtype) else None
-    if g is None or not is_float(x.dtype):
+        return g if is_differentiable(x.dtype) else None
+    if g is None or not is_differentiable(x.dtype):
         return None
     if isinstance(g, bool) or isinstance(g, str) or not isinstance(
             g, (Tensor, numbers.Number, np.ndarray, np.generic)):
@@ -291,7 +291,7 @@ def check_gradient(name, label, g, x):
             f"{name}: gradient for {label!r} has shape {g.shape} but "
             f"{label!r} has shape {x.shape}")
     if g.dtype != x.dtype:
-        if not is_float(g.dtype):
+        if not is_differentiable(g.dtype):
             raise TypeError(
                 f"{name}: gradient for {label!r} has dtype {g.dtype}, "
                 f"expected a floating dtype ({x.dtype})")

@@ -13,7 +13,7 @@ import numpy as np
 
 from pycg import core, ops, structure
 from pycg._explain import explain as _explain
-from pycg.tensor import Tensor, convert_to_tensor, is_float
+from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
 class GradientTape:
@@ -88,10 +88,11 @@ class GradientTape:
                     f"(or a nested list/tuple/dict of them), got "
                     f"{type(x).__name__}; convert it first with "
                     f"pycg.convert_to_tensor")
-            if not is_float(x.dtype):
+            if not is_differentiable(x.dtype):
                 warnings.warn(
                     f"GradientTape.watch: a tensor of dtype {x.dtype} was "
-                    f"watched; only floating tensors get gradients, so its "
+                    f"watched; only floating and complex tensors get "
+                    f"gradients, so its "
                     f"gradient will be None", stacklevel=2)
                 continue
             self._rec.track(x)
@@ -135,7 +136,7 @@ class GradientTape:
         ids = self._rec.ids
         seeds = {}
         for t, og in zip(targets, ogs):
-            if t._id not in ids or not is_float(t.dtype):
+            if t._id not in ids or not is_differentiable(t.dtype):
                 continue
             if og is None:
                 og = ops.ones_like(t)
@@ -152,7 +153,7 @@ class GradientTape:
         # an unwatched source, or a variable under watch_accessed_variables
         # =False, gets None even when it fed a recorded op)
         source_ids = {s._id for s in srcs
-                      if s._id in ids and is_float(s.dtype)}
+                      if s._id in ids and is_differentiable(s.dtype)}
         entries = self._rec.entries
         if self._persistent and core.is_recording(self._rec):
             # TensorFlow's rule: a persistent tape still recording records

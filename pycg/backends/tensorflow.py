@@ -13,6 +13,7 @@ from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
+complex_dtypes = (tf.complex64, tf.complex128)
 name = "tensorflow"
 _scalars = {}
 
@@ -108,6 +109,9 @@ sigmoid = _gen.sigmoid
 softplus = tf.math.softplus
 relu = tf.nn.relu
 erf = _gen.erf
+real = tf.math.real
+imag = tf.math.imag
+conj = tf.math.conj
 isnan = _gen.is_nan
 isfinite = _gen.is_finite
 logical_not = _gen.logical_not

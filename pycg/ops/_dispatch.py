@@ -9,7 +9,7 @@ tensor makes both floatx), two tensors promote with `result_dtype`.
 import numpy as np
 
 from pycg import backends, config
-from pycg.backends import FLOAT_DTYPES
+from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
 from pycg.tensor import Tensor, Variable, convert_to_tensor
@@ -59,7 +59,8 @@ def _against_number(t, number, op):
     tensor makes both floatx, whatever its value (Keras)."""
     if type(t) is not Tensor or type(t._value) not in backends.active.types:
         t = as_tensor(t, op)
-    if type(number) is float and t._value.dtype not in FLOAT_DTYPES:
+    if type(number) is float and t._value.dtype not in FLOAT_DTYPES and \
+            t._value.dtype not in COMPLEX_DTYPES:
         t = _to_floatx(t)
     return t, backends.active.scalar_like(number, t._value)
 
@@ -91,7 +92,10 @@ def promote(x, y, op):
 def result_dtype(*dtypes):
     """Keras' promotion: the widest float if any operand is a float (int32
     with float32 stays float32), else NumPy's rule for ints and bools."""
-    floats = [np.dtype(d) for d in dtypes if np.dtype(d).kind == "f"]
+    inexact = [np.dtype(d) for d in dtypes if np.dtype(d).kind in "fc"]
+    if any(d.kind == "c" for d in inexact):
+        return np.result_type(*inexact)
+    floats = inexact
     if floats:
         return max(floats, key=lambda d: d.itemsize)
     return np.result_type(*dtypes)
@@ -117,7 +121,8 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
         if type(x) is not Tensor or \
                 type(x._value) not in backends.active.types:
             x = as_tensor(x, name)
-        if float_only and x._value.dtype not in FLOAT_DTYPES:
+        if float_only and x._value.dtype not in FLOAT_DTYPES and \
+                x._value.dtype not in COMPLEX_DTYPES:
             x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
         if tls.active:

@@ -5,7 +5,7 @@ from pycg import backends
 from pycg.ops.elementwise import maximum, minimum
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
-from pycg.tensor import is_float
+from pycg.tensor import is_differentiable
 
 
 def _reduce(name, x, axis, keepdims):
@@ -46,7 +46,7 @@ def min(x, axis=None, keepdims=False, initial=None):
 def mean(x, axis=None, keepdims=False):
     """Arithmetic mean over `axis` (integers and bools average as floatx)."""
     x = as_tensor(x, "mean")
-    if not is_float(x.dtype):
+    if not is_differentiable(x.dtype):
         from pycg import config
         x = cast(x, config.floatx())
     axes = norm_axis(axis, x.ndim, "mean")

@@ -16,8 +16,9 @@ from pycg.ops import linalg as L
 from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
+from pycg.backends import COMPLEX_DTYPES
 from pycg.core import defvjp, defvjp_each
-from pycg.tensor import is_float
+from pycg.tensor import is_differentiable
 
 
 def _zero(g, ans, x, *_, **__):
@@ -28,21 +29,45 @@ def _zero_second(g, ans, x, y):
     return C.zeros_like(y)
 
 
+def _is_complex(x):
+    return x._value.dtype in COMPLEX_DTYPES
+
+
+def _c(x):
+    """conj(x) for a complex x: TensorFlow's convention, g * conj(f'(z)), so
+    a real loss L gets dL/dRe(z) + 1j dL/dIm(z)."""
+    return E.conj(x) if _is_complex(x) else x
+
+
+def _cast_back(g, ans, x, dtype):
+    if not is_differentiable(x.dtype):
+        return None
+    if _is_complex(g) and not _is_complex(x):
+        g = E.real(g)
+    return C.cast(g, x.dtype)
+
+
+def _imag(g, ans, x):
+    if not _is_complex(x):
+        return C.zeros_like(x)
+    return C.cast(g, x.dtype) * C.convert_to_tensor(np.asarray(1j, x.dtype))
+
+
 # ---- elementwise, one input -------------------------------------------------
 defvjp("abs", lambda g, ans, x: g * E.sign(x))
 defvjp("negative", lambda g, ans, x: -g)
-defvjp("sqrt", lambda g, ans, x: g * 0.5 / ans)
+defvjp("sqrt", lambda g, ans, x: g * 0.5 / _c(ans))
 defvjp("rsqrt", lambda g, ans, x: g * -0.5 * ans / x)
-defvjp("square", lambda g, ans, x: g * 2 * x)
-defvjp("reciprocal", lambda g, ans, x: -g * ans * ans)
-defvjp("exp", lambda g, ans, x: g * ans)
+defvjp("square", lambda g, ans, x: g * 2 * _c(x))
+defvjp("reciprocal", lambda g, ans, x: -g * _c(ans * ans))
+defvjp("exp", lambda g, ans, x: g * _c(ans))
 defvjp("expm1", lambda g, ans, x: g * (ans + 1))
-defvjp("log", lambda g, ans, x: g / x)
+defvjp("log", lambda g, ans, x: g / _c(x))
 defvjp("log1p", lambda g, ans, x: g / (x + 1))
 defvjp("log2", lambda g, ans, x: g / (x * math.log(2)))
 defvjp("log10", lambda g, ans, x: g / (x * math.log(10)))
-defvjp("sin", lambda g, ans, x: g * E.cos(x))
-defvjp("cos", lambda g, ans, x: -g * E.sin(x))
+defvjp("sin", lambda g, ans, x: g * _c(E.cos(x)))
+defvjp("cos", lambda g, ans, x: -g * _c(E.sin(x)))
 defvjp("tan", lambda g, ans, x: g * (1 + ans * ans))
 defvjp("arcsin", lambda g, ans, x: g * E.rsqrt(1 - x * x))
 defvjp("arccos", lambda g, ans, x: -g * E.rsqrt(1 - x * x))
@@ -58,8 +83,10 @@ defvjp("sign", _zero)
 defvjp("floor", _zero)
 defvjp("ceil", _zero)
 defvjp("round", _zero)
-defvjp("cast", lambda g, ans, x, dtype: C.cast(g, x.dtype)
-       if is_float(x.dtype) else None)
+defvjp("cast", _cast_back)
+defvjp("real", lambda g, ans, x: C.cast(g, x.dtype) if _is_complex(x) else g)
+defvjp("imag", _imag)
+defvjp("conj", lambda g, ans, x: E.conj(g))
 
 
 # ---- elementwise, two inputs (broadcasting undone by the loop) ----------------
@@ -76,10 +103,10 @@ def _arctan2(g, ans, x1, x2, which):
 defvjp("add", lambda g, ans, x, y: g, lambda g, ans, x, y: g, broadcast=True)
 defvjp("subtract", lambda g, ans, x, y: g, lambda g, ans, x, y: -g,
        broadcast=True)
-defvjp("multiply", lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x,
-       broadcast=True)
-defvjp("divide", lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y,
-       broadcast=True)
+defvjp("multiply", lambda g, ans, x, y: g * _c(y),
+       lambda g, ans, x, y: g * _c(x), broadcast=True)
+defvjp("divide", lambda g, ans, x, y: g / _c(y),
+       lambda g, ans, x, y: -g * _c(ans / y), broadcast=True)
 defvjp("power", lambda g, ans, x, y: g * y * E.power(x, y - 1),
        _power_exponent, broadcast=True)
 defvjp("mod", lambda g, ans, x, y: g,
@@ -229,14 +256,14 @@ def _scalar_of_matrix(g):
 def _matmul_a(g, ans, a, b, transpose_a=False, transpose_b=False):
     # c = op(a) @ op(b); TensorFlow's rule, with no Transpose op
     if transpose_a:
-        return L._matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    return L._matmul(g, b, transpose_b=not transpose_b)
+        return L._matmul(_c(b), g, transpose_a=transpose_b, transpose_b=True)
+    return L._matmul(g, _c(b), transpose_b=not transpose_b)
 
 
 def _matmul_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
-        return L._matmul(g, a, transpose_a=True, transpose_b=transpose_a)
-    return L._matmul(a, g, transpose_a=not transpose_a)
+        return L._matmul(g, _c(a), transpose_a=True, transpose_b=transpose_a)
+    return L._matmul(_c(a), g, transpose_a=not transpose_a)
 
 
 defvjp("matmul", _matmul_a, _matmul_b, broadcast=True)
