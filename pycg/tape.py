@@ -205,13 +205,20 @@ class GradientTape:
         self._check_usable("batch_jacobian")
         (t,) = _tensors(target, "target")
         (s,) = _tensors(source, "source")
-        if t.ndim < 1 or s.ndim < 1 or t.shape[0] != s.shape[0]:
+        if t.ndim < 2 or s.ndim < 2:
+            raise ValueError(
+                f"GradientTape.batch_jacobian: target and source must have "
+                f"rank at least 2 (a batch dimension first), got shapes "
+                f"{t.shape} and {s.shape}")
+        if t.shape[0] != s.shape[0]:
             raise ValueError(
                 f"GradientTape.batch_jacobian: target and source need the "
                 f"same first (batch) dimension, got shapes {t.shape} and "
                 f"{s.shape}")
         ys = t.shape[1:]
-        n = max(int(np.prod(ys, dtype=np.int64)), 1)
+        n = int(np.prod(ys, dtype=np.int64))
+        if n == 0 or s.size == 0:
+            return ops.zeros(t.shape + s.shape[1:], s.dtype)
         rows = []
         try:
             for i in range(n):

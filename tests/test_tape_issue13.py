@@ -86,8 +86,25 @@ def test_batch_jacobian_needs_one_batch_dimension(backend):
     with pycg.GradientTape() as g:
         g.watch(x)
         y = ops.sum(x)
-    with pytest.raises(ValueError, match="batch"):
+    with pytest.raises(ValueError, match="rank at least 2"):
         g.batch_jacobian(y, x)
+
+
+def test_batch_jacobian_needs_equal_batch_sizes(backend):
+    x = pycg.constant([[1.0, 2.0]])
+    with pycg.GradientTape() as g:
+        g.watch(x)
+        y = ops.concatenate([x, x], axis=0)
+    with pytest.raises(ValueError, match="same first"):
+        g.batch_jacobian(y, x)
+
+
+def test_batch_jacobian_of_an_empty_example_is_empty(backend):
+    x = ops.zeros((1, 0))
+    with pycg.GradientTape(persistent=True) as g:
+        g.watch(x)
+        y = x ** 2
+    assert g.batch_jacobian(y, x).shape == (1, 0, 0)
 
 
 def test_batch_jacobian_unconnected_is_none_or_zero(backend):
