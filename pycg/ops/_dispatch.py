@@ -21,12 +21,28 @@ def as_tensor(x, op=None):
         if x.trainable and tls.active:
             saw_variable(x)
         return x.read()
+    if type(x) in (list, tuple) and _holds_tensors(x):
+        # a nested list of tensors is stacked by a recorded op, so the
+        # gradient reaches each tensor (TensorFlow and JAX do the same)
+        return _stack[0]([as_tensor(item, op) for item in x])
     try:
         return convert_to_tensor(x)
     except (TypeError, ValueError) as e:
         where = f"pycg.ops.{op}" if op else "pycg"
         raise type(e)(f"{where}: {e}".replace("pycg.convert_to_tensor: ", "")
                       ) from None
+
+
+_stack = []   # ops.stack, registered by pycg.ops (it is above this module)
+
+
+def register_stack(stack):
+    _stack[:] = [stack]
+
+
+def _holds_tensors(x):
+    return any(isinstance(item, Tensor) or type(item) in (list, tuple) and
+               _holds_tensors(item) for item in x)
 
 
 _NUMBERS = (float, int)
