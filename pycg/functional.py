@@ -125,6 +125,12 @@ def vjp(f, *primals, has_aux=False):
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
+def _skeleton(tree):
+    leaves = structure.flatten(tree)
+    return repr(structure.unflatten(tree, ["*"] * len(leaves))).replace(
+        "'*'", "*")
+
+
 def _as_tensor(y):
     return y if isinstance(y, Tensor) else convert_to_tensor(y)
 
@@ -184,7 +190,9 @@ def jvp(f, primals, tangents, has_aux=False):
     if not structure.same_structure(tuple(primals), tuple(tangents)):
         raise TypeError(
             f"{who}: primals and tangents must have the same structure; "
-            f"got {len(primals)} primal(s) and {len(tangents)} tangent(s)")
+            f"got primals {_skeleton(primals)} and tangents "
+            f"{_skeleton(tangents)} (* is a leaf: a tensor, array or "
+            f"number)")
     xs = [_diff_arg(p, who, i) for i, p in enumerate(primals)]
     flat_x = structure.flatten(xs)
     ts = [convert_to_tensor(t, x.dtype)
