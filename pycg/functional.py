@@ -173,9 +173,9 @@ jacrev = jacobian
 
 
 def hessian(f, argnums=0, has_aux=False):
-    """The second derivatives of scalar f: for argnums=(0, 1), the nested
-    tuple ((H00, H01), (H10, H11)), as JAX."""
-    return jacobian(grad(f, argnums, has_aux), argnums, has_aux)
+    """The Jacobian of the Jacobian (JAX's): for a scalar f and
+    argnums=(0, 1), the nested tuple ((H00, H01), (H10, H11))."""
+    return jacobian(jacobian(f, argnums, has_aux), argnums, has_aux)
 
 
 def jvp(f, primals, tangents, has_aux=False):

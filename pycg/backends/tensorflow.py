@@ -83,7 +83,10 @@ def dtype_of(x):
 # ---- elementwise ----------------------------------------------------------
 # The hot elementwise kernels call the generated op wrappers directly: the
 # public tf.math names add ~20% of Python dispatch per eager op.
-abs = _gen._abs
+def abs(x):
+    return tf.math.abs(x) if x.dtype.is_complex else _gen._abs(x)
+
+
 negative = _gen.neg
 sqrt = _gen.sqrt
 square = _gen.square

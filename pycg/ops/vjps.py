@@ -16,9 +16,9 @@ from pycg.ops import linalg as L
 from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
-from pycg.backends import COMPLEX_DTYPES
 from pycg.core import defvjp, defvjp_each
-from pycg.tensor import is_differentiable
+from pycg.ops._complex import abs_vjp, cast_vjp, imag_vjp, is_complex
+from pycg.ops._complex import conjugate as _c
 
 
 def _zero(g, ans, x, *_, **__):
@@ -29,32 +29,8 @@ def _zero_second(g, ans, x, y):
     return C.zeros_like(y)
 
 
-def _is_complex(x):
-    return x._value.dtype in COMPLEX_DTYPES
-
-
-def _c(x):
-    """conj(x) for a complex x: TensorFlow's convention, g * conj(f'(z)), so
-    a real loss L gets dL/dRe(z) + 1j dL/dIm(z)."""
-    return E.conj(x) if _is_complex(x) else x
-
-
-def _cast_back(g, ans, x, dtype):
-    if not is_differentiable(x.dtype):
-        return None
-    if _is_complex(g) and not _is_complex(x):
-        g = E.real(g)
-    return C.cast(g, x.dtype)
-
-
-def _imag(g, ans, x):
-    if not _is_complex(x):
-        return C.zeros_like(x)
-    return C.cast(g, x.dtype) * C.convert_to_tensor(np.asarray(1j, x.dtype))
-
-
 # ---- elementwise, one input -------------------------------------------------
-defvjp("abs", lambda g, ans, x: g * E.sign(x))
+defvjp("abs", abs_vjp)
 defvjp("negative", lambda g, ans, x: -g)
 defvjp("sqrt", lambda g, ans, x: g * 0.5 / _c(ans))
 defvjp("rsqrt", lambda g, ans, x: g * -0.5 * ans / x)
@@ -83,9 +59,9 @@ defvjp("sign", _zero)
 defvjp("floor", _zero)
 defvjp("ceil", _zero)
 defvjp("round", _zero)
-defvjp("cast", _cast_back)
-defvjp("real", lambda g, ans, x: C.cast(g, x.dtype) if _is_complex(x) else g)
-defvjp("imag", _imag)
+defvjp("cast", cast_vjp)
+defvjp("real", lambda g, ans, x: C.cast(g, x.dtype) if is_complex(x) else g)
+defvjp("imag", imag_vjp)
 defvjp("conj", lambda g, ans, x: E.conj(g))
 
 
