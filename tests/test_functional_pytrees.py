@@ -147,3 +147,32 @@ def test_grad_of_a_nested_argument_keeps_its_structure(backend):
 def test_nested_grad_reaches_the_outer_argument(backend):
     # the per-position copy is recorded, so grad of grad works
     close(pycg.grad(pycg.grad(lambda x: x ** 4))(2.0), 48.0)
+
+
+NO_OP_CALLS = {
+    "reshape": lambda x: ops.reshape(x, (2,)),
+    "broadcast_to": lambda x: ops.broadcast_to(x, (2,)),
+    "squeeze": ops.squeeze, "transpose": ops.transpose, "ravel": ops.ravel,
+    "tile": lambda x: ops.tile(x, 1), "repeat": lambda x: ops.repeat(x, 1),
+    "pad": lambda x: ops.pad(x, [(0, 0)]),
+    "concatenate": lambda x: ops.concatenate([x]),
+    "getitem": lambda x: x[...], "slice": lambda x: ops.slice(x, [0], [2]),
+    "stop_gradient": ops.stop_gradient,
+    "sum_over_no_axes": lambda x: ops.sum(x, axis=()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_OP_CALLS))
+def test_an_op_that_changes_nothing_still_returns_a_new_tensor(backend,
+                                                               name):
+    x = pycg.constant([1.0, 2.0])
+    assert NO_OP_CALLS[name](x) is not x
+
+
+def test_cast_and_convert_to_the_same_dtype_return_the_input_as_tf(backend):
+    tf = pytest.importorskip("tensorflow")
+    t = tf.constant([1.0, 2.0])
+    assert tf.cast(t, tf.float32) is t and tf.convert_to_tensor(t) is t
+    x = pycg.constant([1.0, 2.0])
+    assert ops.cast(x, "float32") is x
+    assert ops.convert_to_tensor(x) is x
