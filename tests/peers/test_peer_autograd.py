@@ -1,7 +1,7 @@
 """Ported from HIPS autograd: HIPS/autograd, tests/ (test_core.py,
-test_wrappers.py, test_jacobian.py, test_dict.py, test_complex.py,
-test_binary_ops.py). Each test names its origin file and test. autograd's
-oracle is its own check_grads (first and second derivatives against central
+test_wrappers.py, test_jacobian.py, test_dict.py, test_tuple.py,
+test_list.py, test_complex.py, test_binary_ops.py, test_scalar_ops.py).
+Each test names its origin file and test. autograd's oracle is its own check_grads (first and second derivatives against central
 differences); `check_grads` below does the same in float64, and complex
 inputs follow pycg's (TensorFlow's) convention dL/dx + i dL/dy."""
 import itertools
@@ -114,6 +114,75 @@ def test_binary_pow(backend, a, b):
     """test_binary_ops.py: test_pow (positive base, rounded exponent)"""
     check_grads(lambda x, y: _scalar(x ** y), np.abs(a) + 1.1,
                 np.round(b), order=1)
+
+
+# ---- test_scalar_ops.py -----------------------------------------------------
+SCALAR = {"abs": (ops.abs, [1.1, -1.1]), "sin": (ops.sin, [0.4]),
+          "sign": (ops.sign, [1.1, -1.1]), "exp": (ops.exp, [0.4]),
+          "log": (ops.log, [0.6]), "neg": (lambda x: -x, [0.4]),
+          "cos": (ops.cos, [0.4]), "tan": (ops.tan, [0.4]),
+          "cosh": (ops.cosh, [0.4]), "sinh": (ops.sinh, [0.4]),
+          "tanh": (ops.tanh, [0.4])}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR))
+def test_scalar_ops(backend, name):
+    """test_scalar_ops.py: test_abs, test_sin, test_sign, test_exp,
+    test_log, test_neg, test_cos, test_tan, test_cosh, test_sinh, test_tanh
+    (3 * op(x), first and second derivatives)"""
+    op, points = SCALAR[name]
+    for x in points:
+        check_grads(lambda v, op=op: 3.0 * op(v), x, order=2)
+
+
+# ---- test_tuple.py, test_list.py ---------------------------------------------
+@pytest.mark.parametrize("container", [tuple, list])
+def test_container_getter(backend, container):
+    """test_tuple.py / test_list.py: test_getter"""
+    rng = np.random.RandomState(0)
+    args = container([rng.randn(5, 6), rng.randn(4, 3), rng.randn(2, 4)])
+
+    def fun(c):
+        return ops.sum(c[0]) + ops.sum(c[1]) + ops.sum(c[1])
+    g = pycg.grad(fun)(args)
+    assert isinstance(g, container)
+    close(g[0], np.ones((5, 6)))
+    close(g[1], 2 * np.ones((4, 3)))
+    close(g[2], np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("container", [tuple, list])
+def test_container_grads(backend, container):
+    """test_tuple.py / test_list.py: test_grads (second order)"""
+    rng = np.random.RandomState(0)
+    args = container([rng.randn(5, 6), rng.randn(4, 3)])
+
+    def fun(c):
+        return ops.sum(ops.sin(c[0])) + ops.sum(ops.cos(c[1]))
+
+    def d_fun(c):
+        g = pycg.grad(fun)(c)
+        return (ops.sum(g[0]) + ops.sum(ops.sin(g[0])) +
+                ops.sum(ops.sin(g[1])))
+    gg = pycg.grad(d_fun)(args)
+    c1 = np.cos(args[0])
+    close(gg[0], -np.sin(args[0]) * (1 + np.cos(c1)))
+    close(gg[1], np.cos(-np.sin(args[1])) * -np.cos(args[1]))
+
+
+def test_nested_higher_order(backend):
+    """test_tuple.py: test_nested_higher_order (the same x in both slots of
+    a tuple argument; three orders)"""
+    def outer_fun(x):
+        g = pycg.grad(lambda y: y[0] * y[1])((x, x))
+        return ops.sum(ops.sin(ops.stack(list(g))))
+    # outer = 2 sin x, so its derivatives are 2 cos x, -2 sin x, -2 cos x
+    close(outer_fun(5.0), 2 * np.sin(5.0))
+    check_grads(outer_fun, 5.0, order=1)
+    close(pycg.grad(outer_fun)(10.0), 2 * np.cos(10.0))
+    close(pycg.grad(pycg.grad(outer_fun))(10.0), -2 * np.sin(10.0))
+    close(pycg.grad(pycg.grad(pycg.grad(outer_fun)))(10.0),
+          -2 * np.cos(10.0))
 
 
 # ---- test_wrappers.py --------------------------------------------------------
