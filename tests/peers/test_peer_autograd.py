@@ -1,9 +1,10 @@
 """Ported from HIPS autograd: HIPS/autograd, tests/ (test_core.py,
 test_wrappers.py, test_jacobian.py, test_dict.py, test_tuple.py,
 test_list.py, test_complex.py, test_binary_ops.py, test_scalar_ops.py).
-Each test names its origin file and test. autograd's oracle is its own check_grads (first and second derivatives against central
-differences); `check_grads` below does the same in float64, and complex
-inputs follow pycg's (TensorFlow's) convention dL/dx + i dL/dy."""
+Each test names its origin file and test. autograd's oracle is its own
+check_grads (first and second derivatives against central differences);
+`check_grads` below does the same in float64, and complex inputs follow
+pycg's (TensorFlow's) convention dL/dx + i dL/dy."""
 import itertools
 from functools import partial
 
