@@ -183,6 +183,24 @@ op_tanh <- function(x) {
   op_call("tanh", as_py(x))
 }
 
+#' @rdname ops-unary
+#' @export
+op_real <- function(x) {
+  op_call("real", as_py(x))
+}
+
+#' @rdname ops-unary
+#' @export
+op_imag <- function(x) {
+  op_call("imag", as_py(x))
+}
+
+#' @rdname ops-unary
+#' @export
+op_conj <- function(x) {
+  op_call("conj", as_py(x))
+}
+
 #' Elementwise operations on two tensors
 #'
 #' Thin wrappers of `pycg.ops.<name>`, broadcasting `x1` against `x2`. R

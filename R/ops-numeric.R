@@ -60,12 +60,6 @@ op_cbrt <- function(x) {
 
 #' @rdname ops-numeric
 #' @export
-op_conj <- function(x) {
-  op_call("conj", as_py(x))
-}
-
-#' @rdname ops-numeric
-#' @export
 op_conjugate <- function(x) {
   op_call("conjugate", as_py(x))
 }
@@ -150,12 +144,6 @@ op_i0 <- function(x) {
 
 #' @rdname ops-numeric
 #' @export
-op_imag <- function(x) {
-  op_call("imag", as_py(x))
-}
-
-#' @rdname ops-numeric
-#' @export
 op_ldexp <- function(x1, x2) {
   op_call("ldexp", as_py(x1), as_py(x2))
 }
@@ -177,12 +165,6 @@ op_nan_to_num <- function(x, nan = 0.0, posinf = NULL, neginf = NULL) {
 #' @export
 op_rad2deg <- function(x) {
   op_call("rad2deg", as_py(x))
-}
-
-#' @rdname ops-numeric
-#' @export
-op_real <- function(x) {
-  op_call("real", as_py(x))
 }
 
 #' @rdname ops-numeric

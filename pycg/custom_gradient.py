@@ -18,10 +18,25 @@ anything else (TensorFlow, JAX, and       ``grad_fn(*dys)``, one dy per
 ``def grad(upstream)``)                   flattened output
 =======================================  ====================================
 
-``**kwargs`` never counts as taking ``upstream`` or ``variables``. The
-gradients may come back as one value (one input), a tuple or list (flat, or
-in the inputs' structure), or a dict keyed by parameter name (and by
-Variable); ``None`` means no gradient. Forward ops inside ``f`` stay on the
+``**kwargs`` never counts as taking ``upstream`` or ``variables``.
+``None`` means no gradient. How the returned gradients are read:
+
+=======================================  ====================================
+grad_fn returns                          read as
+=======================================  ====================================
+one value                                the gradient of the one input
+a tuple or list                          one per parameter (each in its
+                                         input's structure), or one per
+                                         tensor leaf (flat)
+a dict whose keys are parameter names    by name; a Variable key gives that
+(and Variables), each value in its       variable's gradient
+parameter's structure
+a dict in the structure of the one       by structure (TensorFlow's nest
+input that is a dict (``inputs`` =       rules): ``{"a": da, "b": db}``
+``{"a": a, "b": b}``)
+a dict that reads both ways              an error: return a tuple instead
+=======================================  ====================================
+ Forward ops inside ``f`` stay on the
 tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
 """
 import functools

@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from pycg import backends, core, structure
-from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 
 def name_of(f):
@@ -159,18 +159,57 @@ def match_gradients(name, inputs, returned, var_grads, variables):
 
 
 def _from_dict(name, inputs, returned, per_tensor, var_grads):
+    """A dict of gradients, keyed by parameter name or in the structure of
+    the one dict input (see the custom_gradient module docstring)."""
     by_label = {label: (value, idx) for label, value, idx in inputs.params}
+    plain = {}
     for key, g in returned.items():
         if isinstance(key, Variable):
             var_grads[id(key)] = g
-            continue
+        else:
+            plain[key] = g
+    by_name = all(k in by_label and _fits(by_label[k][0], g)
+                  for k, g in plain.items())
+    nested = _the_nested_dict_input(inputs)
+    by_structure = nested is not None and \
+        structure.same_structure(nested[1], plain)
+    if by_name and by_structure and any(
+            g is not None for g in plain.values()):
+        raise ValueError(
+            f"{name}: grad_fn returned a dict that reads two ways: keyed by "
+            f"parameter name, and in the structure of input {nested[0]!r}; "
+            f"return a tuple instead (one gradient per parameter)")
+    if by_structure:
+        label, value, idx = nested
+        _fill(name, label, value, idx, plain, per_tensor)
+        return
+    for key, g in plain.items():
         if key not in by_label:
+            hint = "" if nested is None else (
+                f", nor a dict in the structure of input {nested[0]!r} "
+                f"({_describe(nested[1])})")
             raise ValueError(
                 f"{name}: grad_fn returned a gradient for {key!r}, which is "
                 f"not a parameter; the parameters are "
-                + ", ".join(repr(k) for k in by_label))
+                + ", ".join(repr(k) for k in by_label) + hint)
         value, idx = by_label[key]
         _fill(name, key, value, idx, g, per_tensor)
+
+
+def _fits(value, g):
+    if g is None:
+        return True
+    if structure.is_nested(value):
+        return structure.same_structure(value, g)
+    return not structure.is_nested(g)
+
+
+def _the_nested_dict_input(inputs):
+    """The only parameter holding tensors when it is a dict, else None."""
+    holding = [p for p in inputs.params if p[2]]
+    if len(holding) == 1 and isinstance(holding[0][1], dict):
+        return holding[0]
+    return None
 
 
 def _fill(name, label, value, idx, g, per_tensor):
@@ -233,8 +272,8 @@ def check_gradient(name, label, g, x):
             g._value.shape == x._value.shape and (
                 g._value.dtype is x._value.dtype or
                 g._value.dtype == x._value.dtype):
-        return g if is_float(x.dtype) else None
-    if g is None or not is_float(x.dtype):
+        return g if is_differentiable(x.dtype) else None
+    if g is None or not is_differentiable(x.dtype):
         return None
     if isinstance(g, bool) or isinstance(g, str) or not isinstance(
             g, (Tensor, numbers.Number, np.ndarray, np.generic)):
@@ -252,7 +291,7 @@ def check_gradient(name, label, g, x):
             f"{name}: gradient for {label!r} has shape {g.shape} but "
             f"{label!r} has shape {x.shape}")
     if g.dtype != x.dtype:
-        if not is_float(g.dtype):
+        if not is_differentiable(g.dtype):
             raise TypeError(
                 f"{name}: gradient for {label!r} has dtype {g.dtype}, "
                 f"expected a floating dtype ({x.dtype})")

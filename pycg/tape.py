@@ -9,9 +9,11 @@ derivatives.
 import contextlib
 import warnings
 
+import numpy as np
+
 from pycg import core, ops, structure
 from pycg._explain import explain as _explain
-from pycg.tensor import Tensor, convert_to_tensor, is_float
+from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
 class GradientTape:
@@ -37,6 +39,11 @@ class GradientTape:
             raise RuntimeError(
                 "GradientTape: this non-persistent tape was already used by "
                 "gradient(); create a new tape")
+        if core.is_recording(self._rec):
+            raise ValueError(
+                "GradientTape: the tape is still recording; a tape cannot be "
+                "re-entered while its `with` block is active (TensorFlow "
+                "raises the same)")
         core.push(self._rec)
         self._state = "recording"
         return self
@@ -81,10 +88,11 @@ class GradientTape:
                     f"(or a nested list/tuple/dict of them), got "
                     f"{type(x).__name__}; convert it first with "
                     f"pycg.convert_to_tensor")
-            if not is_float(x.dtype):
+            if not is_differentiable(x.dtype):
                 warnings.warn(
                     f"GradientTape.watch: a tensor of dtype {x.dtype} was "
-                    f"watched; only floating tensors get gradients, so its "
+                    f"watched; only floating and complex tensors get "
+                    f"gradients, so its "
                     f"gradient will be None", stacklevel=2)
                 continue
             self._rec.track(x)
@@ -128,7 +136,7 @@ class GradientTape:
         ids = self._rec.ids
         seeds = {}
         for t, og in zip(targets, ogs):
-            if t._id not in ids or not is_float(t.dtype):
+            if t._id not in ids or not is_differentiable(t.dtype):
                 continue
             if og is None:
                 og = ops.ones_like(t)
@@ -145,10 +153,20 @@ class GradientTape:
         # an unwatched source, or a variable under watch_accessed_variables
         # =False, gets None even when it fed a recorded op)
         source_ids = {s._id for s in srcs
-                      if s._id in ids and is_float(s.dtype)}
+                      if s._id in ids and is_differentiable(s.dtype)}
+        entries = self._rec.entries
+        if self._persistent and core.is_recording(self._rec):
+            # TensorFlow's rule: a persistent tape still recording records
+            # its own backward pass (higher derivatives), at a cost
+            warnings.warn(
+                "GradientTape.gradient: calling gradient() on a persistent "
+                "tape inside its `with` block records the backward pass on "
+                "the tape itself, which costs time and memory; call it after "
+                "the block unless you need higher derivatives", stacklevel=3)
+            return core.backward(entries[:len(entries)], seeds, source_ids)
         i = core.pop(self._rec)
         try:
-            return core.backward(self._rec.entries, seeds, source_ids)
+            return core.backward(entries, seeds, source_ids)
         finally:
             if i is not None:
                 core.push(self._rec, i)
@@ -178,6 +196,44 @@ class GradientTape:
             col = [ops.zeros_like(s) if c is None else c for c in col]
             out.append(ops.reshape(ops.stack(col), t.shape + s.shape))
         return structure.unflatten(source, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none",
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians (TensorFlow's): target [b, y...] and source
+        [b, x...] give [b, y..., x...], assuming example i of the target
+        depends only on example i of the source."""
+        self._check_usable("batch_jacobian")
+        (t,) = _tensors(target, "target")
+        (s,) = _tensors(source, "source")
+        if t.ndim < 2 or s.ndim < 2:
+            raise ValueError(
+                f"GradientTape.batch_jacobian: target and source must have "
+                f"rank at least 2 (a batch dimension first), got shapes "
+                f"{t.shape} and {s.shape}")
+        if t.shape[0] != s.shape[0]:
+            raise ValueError(
+                f"GradientTape.batch_jacobian: target and source need the "
+                f"same first (batch) dimension, got shapes {t.shape} and "
+                f"{s.shape}")
+        ys = t.shape[1:]
+        n = int(np.prod(ys, dtype=np.int64))
+        if n == 0 or s.size == 0:
+            return ops.zeros(t.shape + s.shape[1:], s.dtype)
+        rows = []
+        try:
+            for i in range(n):
+                one = ops.reshape(ops._one_hot_flat(i, n, t.dtype), (1,) + ys)
+                seed = ops.broadcast_to(one, t.shape)
+                rows.append(self._run_backward([t], [seed], [s]).get(s._id))
+        finally:
+            if not self._persistent:
+                self._release()
+        if all(r is None for r in rows):
+            return None if unconnected_gradients == "none" else \
+                ops.zeros(t.shape + s.shape[1:], s.dtype)
+        rows = [ops.zeros_like(s) if r is None else r for r in rows]
+        out = ops.swapaxes(ops.stack(rows), 0, 1)
+        return ops.reshape(out, t.shape + s.shape[1:])
 
     def explain(self, target, source):
         """Say in words why d target / d source is what it is."""

@@ -18,6 +18,11 @@ def is_float(dtype):
     return dtype in _FLOATS or np.dtype(dtype).kind == "f"
 
 
+def is_differentiable(dtype):
+    """Floating or complex: the dtypes that get gradients."""
+    return dtype in _FLOATS or np.dtype(dtype).kind in "fc"
+
+
 class Tensor:
     """An immutable array on the active backend.
 
@@ -113,7 +118,7 @@ class Variable(Tensor):
     def __init__(self, initial_value, trainable=True, name=None, dtype=None):
         value = convert_to_tensor(initial_value, dtype)._value
         K = backends.active
-        if trainable and not is_float(K.dtype_of(value)):
+        if trainable and not is_differentiable(K.dtype_of(value)):
             raise TypeError(
                 f"pycg.Variable: a trainable variable must have a floating "
                 f"dtype, got {K.dtype_of(value)}; pass trainable=False or a "

@@ -12,6 +12,7 @@ active = None
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
+COMPLEX_DTYPES = set()   # likewise the complex ones
 
 
 def load(name):
@@ -21,6 +22,7 @@ def load(name):
             + ", ".join(repr(n) for n in NAMES))
     module = importlib.import_module(f"pycg.backends.{name}")
     FLOAT_DTYPES.update(module.float_dtypes)
+    COMPLEX_DTYPES.update(module.complex_dtypes)
     return module
 
 

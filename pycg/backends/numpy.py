@@ -7,6 +7,7 @@ import numpy as np
 
 name = "numpy"
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
+complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -82,6 +83,9 @@ sign = np.sign
 floor = np.floor
 ceil = np.ceil
 reciprocal = np.reciprocal
+real = np.real
+imag = np.imag
+conj = np.conj
 isnan = np.isnan
 isfinite = np.isfinite
 logical_not = np.logical_not

@@ -13,6 +13,7 @@ from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
+complex_dtypes = (tf.complex64, tf.complex128)
 name = "tensorflow"
 _scalars = {}
 
@@ -88,7 +89,10 @@ def dtype_of(x):
 # ---- elementwise ----------------------------------------------------------
 # The hot elementwise kernels call the generated op wrappers directly: the
 # public tf.math names add ~20% of Python dispatch per eager op.
-abs = _gen._abs
+def abs(x):
+    return tf.math.abs(x) if x.dtype.is_complex else _gen._abs(x)
+
+
 negative = _gen.neg
 sqrt = _gen.sqrt
 square = _gen.square
@@ -114,6 +118,9 @@ sigmoid = _gen.sigmoid
 softplus = tf.math.softplus
 relu = tf.nn.relu
 erf = _gen.erf
+real = tf.math.real
+imag = tf.math.imag
+conj = tf.math.conj
 isnan = _gen.is_nan
 isfinite = _gen.is_finite
 logical_not = _gen.logical_not

@@ -7,16 +7,17 @@
 from pycg import core as _core
 from pycg.custom_gradient import custom_gradient
 from pycg.ops import vjps as _vjps
-from pycg.ops._dispatch import cast
+from pycg.ops._dispatch import cast, register_stack as _register_stack
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
                                linspace, ones,
                                ones_like, shape, stop_gradient, zeros,
                                zeros_like, _one_hot_flat)
 from pycg.ops.elementwise import (abs, add, arccos, arcsin, arctan, arctan2,
-                                  ceil, clip, cos, cosh, divide, equal, erf,
+                                  ceil, clip, conj, cos, cosh, divide, equal, erf,
                                   floor_divide, mod,
                                   exp, expm1, floor, greater, greater_equal,
+                                  imag, real,
                                   isfinite, isnan, less, less_equal, log,
                                   log10, log1p, log2, logaddexp, logical_and,
                                   logical_not, logical_or, maximum, minimum,
@@ -33,7 +34,7 @@ from pycg.ops.reduction import (argmax, argmin, cumsum, max, mean, min, prod,
 from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
                             split, squeeze, stack, swapaxes, take,
-                            take_along_axis, tile, transpose)
+                            take_along_axis, tile, transpose, _copy)
 # ---- NumPy-namespace, math and linalg ops (issue 14) ----
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
@@ -58,10 +59,10 @@ from pycg.ops.logic import (all, allclose, any, bitwise_and, bitwise_invert,
                             logical_xor, ndim, nextafter, nonzero,
                             right_shift, signbit, size, view)
 from pycg.ops.numeric import (absolute, angle, arccosh, arcsinh, arctanh,
-                              cbrt, conj, conjugate, copy, deg2rad,
+                              cbrt, conjugate, copy, deg2rad,
                               divide_no_nan, erfc, erfinv, exp2, fabs, fmax,
-                              fmin, fmod, heaviside, hypot, i0, imag, ldexp,
-                              logaddexp2, nan_to_num, rad2deg, real, sinc,
+                              fmin, fmod, heaviside, hypot, i0, ldexp,
+                              logaddexp2, nan_to_num, rad2deg, sinc,
                               trunc)
 from pycg.ops.sorting import (argpartition, argsort, bincount, digitize,
                               histogram, in_top_k, median, nanmedian,
@@ -105,6 +106,7 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
+_register_stack(stack)
 _install_operators()
 
 # the array ops; custom_gradient is here too, as in keras.ops, but is not one

@@ -6,12 +6,10 @@ inline the same steps for the hottest ops. Dtype promotion follows Keras: a
 Python number takes the tensor's dtype (a Python float next to an integer
 tensor makes both floatx), two tensors promote with `result_dtype`.
 """
-import numbers
-
 import numpy as np
 
 from pycg import backends, config
-from pycg.backends import FLOAT_DTYPES
+from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
 from pycg.tensor import Tensor, Variable, convert_to_tensor
@@ -23,6 +21,10 @@ def as_tensor(x, op=None):
         if x.trainable and tls.active:
             saw_variable(x)
         return x.read()
+    if type(x) in (list, tuple) and _holds_tensors(x):
+        # a nested list of tensors is stacked by a recorded op, so the
+        # gradient reaches each tensor (TensorFlow and JAX do the same)
+        return _stack[0]([as_tensor(item, op) for item in x])
     try:
         return convert_to_tensor(x)
     except (TypeError, ValueError) as e:
@@ -31,7 +33,27 @@ def as_tensor(x, op=None):
                       ) from None
 
 
+_stack = []   # ops.stack, registered by pycg.ops (it is above this module)
+
+
+def register_stack(stack):
+    _stack[:] = [stack]
+
+
+def _holds_tensors(x):
+    return any(isinstance(item, Tensor) or type(item) in (list, tuple) and
+               _holds_tensors(item) for item in x)
+
+
 _NUMBERS = (float, int)
+
+
+def is_python_number(x):
+    """The one test for a number that takes a tensor's dtype: a Python int
+    or float (Keras' weak types). A bool, a complex and a NumPy scalar are
+    typed values and promote like tensors (keras.ops.add(int32 tensor,
+    np.float64(0.5)) is float64 [1.5 2.5])."""
+    return type(x) in _NUMBERS
 
 
 def cast(x, dtype):
@@ -48,12 +70,13 @@ def _to_floatx(x):
 
 
 def _against_number(t, number, op):
-    """Tensor t next to a Python number: (t, the number as a value of t's
-    dtype). A Python float next to an integer or bool tensor makes both
-    floatx, whatever its value (Keras)."""
+    """Tensor t next to a Python number (is_python_number): (t, the number
+    as a value of t's dtype). A Python float next to an integer or bool
+    tensor makes both floatx, whatever its value (Keras)."""
     if type(t) is not Tensor or type(t._value) not in backends.active.types:
         t = as_tensor(t, op)
-    if type(number) is float and t._value.dtype not in FLOAT_DTYPES:
+    if type(number) is float and t._value.dtype not in FLOAT_DTYPES and \
+            t._value.dtype not in COMPLEX_DTYPES:
         t = _to_floatx(t)
     return t, backends.active.scalar_like(number, t._value)
 
@@ -67,8 +90,7 @@ def promote(x, y, op):
         if type(vx) in types and type(vy) in types and (
                 vx.dtype is vy.dtype or vx.dtype == vy.dtype):
             return x, y
-    xn = isinstance(x, numbers.Number) and not isinstance(x, Tensor)
-    yn = isinstance(y, numbers.Number) and not isinstance(y, Tensor)
+    xn, yn = is_python_number(x), is_python_number(y)
     if yn and not xn:
         x, v = _against_number(x, y, op)
         return x, Tensor(v)
@@ -86,7 +108,10 @@ def promote(x, y, op):
 def result_dtype(*dtypes):
     """Keras' promotion: the widest float if any operand is a float (int32
     with float32 stays float32), else NumPy's rule for ints and bools."""
-    floats = [np.dtype(d) for d in dtypes if np.dtype(d).kind == "f"]
+    inexact = [np.dtype(d) for d in dtypes if np.dtype(d).kind in "fc"]
+    if any(d.kind == "c" for d in inexact):
+        return np.result_type(*inexact)
+    floats = inexact
     if floats:
         return max(floats, key=lambda d: d.itemsize)
     return np.result_type(*dtypes)
@@ -112,7 +137,8 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
         if type(x) is not Tensor or \
                 type(x._value) not in backends.active.types:
             x = as_tensor(x, name)
-        if float_only and x._value.dtype not in FLOAT_DTYPES:
+        if float_only and x._value.dtype not in FLOAT_DTYPES and \
+                x._value.dtype not in COMPLEX_DTYPES:
             x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
         if tls.active:
@@ -129,10 +155,10 @@ def binary(name, kernel_name=None, grad=True):
     def op(x1, x2):
         K = backends.active
         t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and t2 in _NUMBERS:
+        if t1 is Tensor and is_python_number(x2):
             x1, v2 = _against_number(x1, x2, name)
             v1, x2 = x1._value, None
-        elif t2 is Tensor and t1 in _NUMBERS:
+        elif t2 is Tensor and is_python_number(x1):
             x2, v1 = _against_number(x2, x1, name)
             v2, x1 = x2._value, None
         else:

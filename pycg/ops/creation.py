@@ -62,17 +62,39 @@ def arange(start, stop=None, step=1, dtype=None):
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
              axis=0):
-    out = Tensor(backends.active.linspace(float(start), float(stop), int(num),
-                                          bool(endpoint), _dtype(dtype)))
+    """`num` evenly spaced values; array `start`/`stop` give one sequence
+    per element, laid along `axis` (np.linspace)."""
+    num = int(num)
+    if np.ndim(start) == 0 and np.ndim(stop) == 0:
+        if axis not in (0, -1):
+            raise ValueError(f"pycg.ops.linspace: axis {axis} is out of range "
+                             f"for the 1-d result of scalar start and stop")
+        out = Tensor(backends.active.linspace(
+            float(start), float(stop), num, bool(endpoint), _dtype(dtype)))
+    else:
+        a, b = np.asarray(start), np.asarray(stop)
+        if dtype is None:
+            dtype = np.result_type(a.dtype, b.dtype, config.floatx())
+        out = _convert(np.linspace(a, b, num, bool(endpoint),
+                                   axis=int(axis)).astype(dtype))
     if retstep:
         div = (num - 1) if endpoint else num
-        return out, (stop - start) / div if div else float("nan")
+        step = (np.asarray(stop) - np.asarray(start)) / div if div else \
+            float("nan")
+        return out, step
     return out
 
 
-def convert_to_tensor(x, dtype=None, sparse=None):
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     """A pycg Tensor (Python floats become floatx, arrays keep dtype);
-    a tensor given a new dtype is cast, so its gradient flows."""
+    a tensor given a new dtype is cast, so its gradient flows. pycg tensors
+    are dense: sparse=True and ragged=True are refused."""
+    for flag, what in ((sparse, "sparse"), (ragged, "ragged")):
+        if flag:
+            raise ValueError(
+                f"pycg.ops.convert_to_tensor: {what}=True asks for a {what} "
+                f"tensor, and pycg has dense tensors only; pass "
+                f"{what}=False or leave it None")
     if isinstance(x, Tensor) and dtype is not None:
         return cast(_convert(x), dtype)
     return _convert(x, dtype)

@@ -1,4 +1,6 @@
 """Products and linear algebra (keras.ops names)."""
+import builtins
+
 import numpy as np
 
 from pycg import backends
@@ -95,31 +97,60 @@ def outer(x1, x2):
 
 
 def einsum(subscripts, *operands):
-    """Einstein summation (explicit '->' form; no ellipsis)."""
+    """Einstein summation as np.einsum: implicit or explicit ('->') output,
+    '...' for broadcast leading axes, repeated indices (diagonals, traces).
+    The subscripts are written out in explicit form before the kernel runs,
+    so the gradient rule sees one letter per axis."""
     ops_ = [as_tensor(o, "einsum") for o in operands]
-    if "..." in subscripts:
-        raise ValueError("pycg.ops.einsum: '...' is not supported; write the "
-                         "axes out")
-    if "->" not in subscripts:
-        ins = subscripts.replace(" ", "")
-        letters = sorted(c for c in set(ins.replace(",", ""))
-                         if ins.replace(",", "").count(c) == 1)
-        subscripts = ins + "->" + "".join(letters)
-    lhs, _ = subscripts.replace(" ", "").split("->")
-    if len(lhs.split(",")) != len(ops_):
-        raise ValueError(f"pycg.ops.einsum: {subscripts!r} names "
-                         f"{len(lhs.split(','))} operands, got {len(ops_)}")
+    spec = _explicit(subscripts.replace(" ", ""), ops_)
     if len(ops_) > 1:
         dt = result_dtype(*[o.dtype for o in ops_])
         ops_ = [cast(o, dt) for o in ops_]
     try:
         return apply("einsum", _einsum_kernel, tuple(ops_),
-                     {"subscripts": subscripts.replace(" ", "")})
+                     {"subscripts": spec})
     except Exception as e:
         if type(e).__module__.startswith("pycg"):
             raise
         raise ValueError(f"pycg.ops.einsum: {subscripts!r} does not fit "
                          f"shapes {[o.shape for o in ops_]}: {e}") from None
+
+
+def _explicit(subscripts, ops_):
+    """subscripts with '->' and without '...' (NumPy's implicit output:
+    the ellipsis axes, then the letters used once, in alphabetical order)."""
+    lhs, arrow, out = subscripts.partition("->")
+    ins = lhs.split(",")
+    if len(ins) != len(ops_):
+        raise ValueError(f"pycg.ops.einsum: {subscripts!r} names "
+                         f"{len(ins)} operands, got {len(ops_)}")
+    used = set(subscripts) - set(",->.")
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+            if c not in used]
+    n_ell = 0
+    for term, o in zip(ins, ops_):
+        if "..." in term:
+            n_ell = builtins.max(n_ell, o.ndim - len(term.replace("...", "")))
+    ell = "".join(free[:n_ell])
+    new_ins = []
+    for term, o in zip(ins, ops_):
+        if "..." in term:
+            k = o.ndim - len(term.replace("...", ""))
+            if k < 0:
+                raise ValueError(f"pycg.ops.einsum: {term!r} names more "
+                                 f"axes than operand of shape {o.shape}")
+            term = term.replace("...", ell[n_ell - k:] if k else "")
+        if len(term) != o.ndim:
+            raise ValueError(f"pycg.ops.einsum: {term!r} names {len(term)} "
+                             f"axes for an operand of shape {o.shape}")
+        new_ins.append(term)
+    if not arrow:
+        letters = "".join(new_ins)
+        out = ell + "".join(sorted(c for c in set(letters) - set(ell)
+                                   if letters.count(c) == 1))
+    else:
+        out = out.replace("...", ell)
+    return ",".join(new_ins) + "->" + out
 
 
 def _einsum_kernel(*operands, subscripts):

@@ -141,6 +141,16 @@ def repeat(x, repeats, axis=None):
     return _pick("repeat", x, lambda grid: np.repeat(grid, reps, axis=axis))
 
 
+def _copy(x):
+    """The same values in a new tensor (a recorded identity: a tape tells
+    the copy from x, and gradients flow through it)."""
+    return apply("identity", _same, (as_tensor(x, "reshape"),))
+
+
+def _same(value):
+    return value   # backend values are never mutated in place
+
+
 def reshape(x, newshape):
     """The same elements in a new shape (one entry may be -1)."""
     x = as_tensor(x, "reshape")
@@ -154,7 +164,7 @@ def reshape(x, newshape):
             f"pycg.ops.reshape: cannot reshape a tensor of shape {x.shape} "
             f"({x.size} elements) into shape {newshape}") from None
     if target == x.shape:
-        return x
+        return _copy(x)
     return apply("reshape", backends.active.reshape, (x,),
                  {"shape": target})
 
@@ -212,7 +222,7 @@ def broadcast_to(x, shape):
         raise ValueError(f"pycg.ops.broadcast_to: cannot broadcast shape "
                          f"{x.shape} to {shape}") from None
     if shape == x.shape:
-        return x
+        return _copy(x)
     return apply("broadcast_to", backends.active.broadcast_to, (x,),
                  {"shape": shape})
 

@@ -10,7 +10,7 @@ from pycg import backends
 from pycg.ops._dispatch import (_to_floatx, apply_nograd, as_tensor,
                                 promote, unary)
 from pycg.ops.creation import cast, zeros_like
-from pycg.ops.elementwise import (abs, equal, greater, isnan, less,
+from pycg.ops.elementwise import (abs, conj, equal, greater, isnan, less,
                                   logaddexp, logical_and,
                                   maximum, minimum, mod, not_equal, power,
                                   sin, sqrt, where)
@@ -155,21 +155,7 @@ def _complex_part(op, kernel, x, real_value):
     return real_value(x)
 
 
-def real(x):
-    """The real part (x itself for a real tensor, gradient included)."""
-    return _complex_part("real", "real", x, copy)
-
-
-def imag(x):
-    """The imaginary part (zeros for a real tensor)."""
-    return _complex_part("imag", "imag", x, zeros_like)
-
-
-def conj(x):
-    """The complex conjugate (x itself for a real tensor)."""
-    return _complex_part("conj", "conj", x, copy)
-
-
+# real, imag and conj (with their gradient rules) are in ops/elementwise.py
 conjugate = conj
 
 

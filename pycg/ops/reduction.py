@@ -2,9 +2,10 @@
 import numpy as np
 
 from pycg import backends
+from pycg.ops.elementwise import maximum, minimum
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
-from pycg.tensor import is_float
+from pycg.tensor import is_differentiable
 
 
 def _reduce(name, x, axis, keepdims):
@@ -25,19 +26,27 @@ def prod(x, axis=None, keepdims=False):
 
 
 def max(x, axis=None, keepdims=False, initial=None):
-    """Maximum over `axis`; ties share the gradient equally."""
-    return _reduce("max", x, axis, keepdims)
+    """Maximum over `axis`, and at least `initial` when given (np.max);
+    ties share the gradient equally."""
+    out = _reduce("max", x, axis, keepdims)
+    if initial is None:
+        return out
+    return maximum(out, initial)
 
 
 def min(x, axis=None, keepdims=False, initial=None):
-    """Minimum over `axis`; ties share the gradient equally."""
-    return _reduce("min", x, axis, keepdims)
+    """Minimum over `axis`, and at most `initial` when given (np.min);
+    ties share the gradient equally."""
+    out = _reduce("min", x, axis, keepdims)
+    if initial is None:
+        return out
+    return minimum(out, initial)
 
 
 def mean(x, axis=None, keepdims=False):
     """Arithmetic mean over `axis` (integers and bools average as floatx)."""
     x = as_tensor(x, "mean")
-    if not is_float(x.dtype):
+    if not is_differentiable(x.dtype):
         from pycg import config
         x = cast(x, config.floatx())
     axes = norm_axis(axis, x.ndim, "mean")
@@ -59,8 +68,11 @@ def std(x, axis=None, keepdims=False):
 
 
 def cumsum(x, axis=None, dtype=None):
-    """Cumulative sum along `axis` (None: over the flattened tensor)."""
+    """Cumulative sum along `axis` (None: over the flattened tensor),
+    computed in `dtype` when given."""
     x = as_tensor(x, "cumsum")
+    if dtype is not None:
+        x = cast(x, dtype)
     if axis is None:
         from pycg.ops.manipulation import reshape
         x, axis = reshape(x, (-1,)), 0

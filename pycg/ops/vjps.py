@@ -17,7 +17,8 @@ from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
 from pycg.core import defvjp, defvjp_each
-from pycg.tensor import is_float
+from pycg.ops._complex import abs_vjp, cast_vjp, imag_vjp, is_complex
+from pycg.ops._complex import conjugate as _c
 
 
 def _zero(g, ans, x, *_, **__):
@@ -29,20 +30,20 @@ def _zero_second(g, ans, x, y):
 
 
 # ---- elementwise, one input -------------------------------------------------
-defvjp("abs", lambda g, ans, x: g * E.sign(x))
+defvjp("abs", abs_vjp)
 defvjp("negative", lambda g, ans, x: -g)
-defvjp("sqrt", lambda g, ans, x: g * 0.5 / ans)
+defvjp("sqrt", lambda g, ans, x: g * 0.5 / _c(ans))
 defvjp("rsqrt", lambda g, ans, x: g * -0.5 * ans / x)
-defvjp("square", lambda g, ans, x: g * 2 * x)
-defvjp("reciprocal", lambda g, ans, x: -g * ans * ans)
-defvjp("exp", lambda g, ans, x: g * ans)
+defvjp("square", lambda g, ans, x: g * 2 * _c(x))
+defvjp("reciprocal", lambda g, ans, x: -g * _c(ans * ans))
+defvjp("exp", lambda g, ans, x: g * _c(ans))
 defvjp("expm1", lambda g, ans, x: g * (ans + 1))
-defvjp("log", lambda g, ans, x: g / x)
+defvjp("log", lambda g, ans, x: g / _c(x))
 defvjp("log1p", lambda g, ans, x: g / (x + 1))
 defvjp("log2", lambda g, ans, x: g / (x * math.log(2)))
 defvjp("log10", lambda g, ans, x: g / (x * math.log(10)))
-defvjp("sin", lambda g, ans, x: g * E.cos(x))
-defvjp("cos", lambda g, ans, x: -g * E.sin(x))
+defvjp("sin", lambda g, ans, x: g * _c(E.cos(x)))
+defvjp("cos", lambda g, ans, x: -g * _c(E.sin(x)))
 defvjp("tan", lambda g, ans, x: g * (1 + ans * ans))
 defvjp("arcsin", lambda g, ans, x: g * E.rsqrt(1 - x * x))
 defvjp("arccos", lambda g, ans, x: -g * E.rsqrt(1 - x * x))
@@ -58,8 +59,10 @@ defvjp("sign", _zero)
 defvjp("floor", _zero)
 defvjp("ceil", _zero)
 defvjp("round", _zero)
-defvjp("cast", lambda g, ans, x, dtype: C.cast(g, x.dtype)
-       if is_float(x.dtype) else None)
+defvjp("cast", cast_vjp)
+defvjp("real", lambda g, ans, x: C.cast(g, x.dtype) if is_complex(x) else g)
+defvjp("imag", imag_vjp)
+defvjp("conj", lambda g, ans, x: E.conj(g))
 
 
 # ---- elementwise, two inputs (broadcasting undone by the loop) ----------------
@@ -76,10 +79,10 @@ def _arctan2(g, ans, x1, x2, which):
 defvjp("add", lambda g, ans, x, y: g, lambda g, ans, x, y: g, broadcast=True)
 defvjp("subtract", lambda g, ans, x, y: g, lambda g, ans, x, y: -g,
        broadcast=True)
-defvjp("multiply", lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x,
-       broadcast=True)
-defvjp("divide", lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y,
-       broadcast=True)
+defvjp("multiply", lambda g, ans, x, y: g * _c(y),
+       lambda g, ans, x, y: g * _c(x), broadcast=True)
+defvjp("divide", lambda g, ans, x, y: g / _c(y),
+       lambda g, ans, x, y: -g * _c(ans / y), broadcast=True)
 defvjp("power", lambda g, ans, x, y: g * y * E.power(x, y - 1),
        _power_exponent, broadcast=True)
 defvjp("mod", lambda g, ans, x, y: g,
@@ -150,6 +153,7 @@ def _pad(g, ans, x, pad_width, constant_values):
                               for (lo, _), n in zip(pad_width, x.shape)))
 
 
+defvjp("identity", lambda g, ans, x: g)
 defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, x.shape))
 defvjp("transpose", lambda g, ans, x, axes:
        S.transpose(g, tuple(np.argsort(axes))))
@@ -169,26 +173,38 @@ def _mT(x):
 
 
 def _einsum(i, g, ans, *xs, subscripts):
+    # the gradient over the distinct letters of input i, by one einsum of g
+    # with the other inputs; letters summed inside input i alone are
+    # broadcast back; a repeated letter (a diagonal) is put back on the
+    # diagonal by einsum with an identity matrix
     lhs, out = subscripts.split("->")
     ins = lhs.split(",")
+    term, x = ins[i], xs[i]
     others = [s for j, s in enumerate(ins) if j != i]
+    sizes = {c: n for c, n in zip(term, x.shape)}
+    uniq = "".join(dict.fromkeys(term))
     present = set(out + "".join(others))
-    reduced = "".join(c for c in ins[i] if c in present)
-    if len(set(ins[i])) != len(ins[i]):
-        raise NotImplementedError(
-            f"pycg.ops.einsum: no gradient for repeated index in "
-            f"{ins[i]!r} (a diagonal); use ops.diagonal-free formulations")
+    reduced = "".join(c for c in uniq if c in present)
     spec = ",".join([out] + others) + "->" + reduced
     gi = L.einsum(spec, g, *[x for j, x in enumerate(xs) if j != i])
-    if reduced != ins[i]:
-        shape = [xs[i].shape[k] if c in present else 1
-                 for k, c in enumerate(ins[i])]
-        order = [c for c in ins[i] if c in present]
-        perm = [order.index(c) for c in reduced]
-        gi = S.reshape(S.transpose(gi, perm) if perm != sorted(perm) else gi,
-                       shape)
-        gi = S.broadcast_to(gi, xs[i].shape)
-    return gi
+    if reduced != uniq:
+        gi = S.reshape(gi, [sizes[c] if c in present else 1 for c in uniq])
+        gi = S.broadcast_to(gi, [sizes[c] for c in uniq])
+    if uniq == term:
+        return gi
+    fresh = iter(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                 if c not in subscripts)
+    target, eyes, seen = "", [], set()
+    for c in term:
+        if c in seen:
+            d = next(fresh)
+            target += d
+            eyes.append((c + d, C.eye(sizes[c], dtype=x.dtype)))
+        else:
+            target += c
+            seen.add(c)
+    spec = ",".join([uniq] + [e for e, _ in eyes]) + "->" + target
+    return L.einsum(spec, gi, *[m for _, m in eyes])
 
 
 def _cholesky(g, ans, x):
@@ -216,14 +232,14 @@ def _scalar_of_matrix(g):
 def _matmul_a(g, ans, a, b, transpose_a=False, transpose_b=False):
     # c = op(a) @ op(b); TensorFlow's rule, with no Transpose op
     if transpose_a:
-        return L._matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    return L._matmul(g, b, transpose_b=not transpose_b)
+        return L._matmul(_c(b), g, transpose_a=transpose_b, transpose_b=True)
+    return L._matmul(g, _c(b), transpose_b=not transpose_b)
 
 
 def _matmul_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
-        return L._matmul(g, a, transpose_a=True, transpose_b=transpose_a)
-    return L._matmul(a, g, transpose_a=not transpose_a)
+        return L._matmul(g, _c(a), transpose_a=True, transpose_b=transpose_a)
+    return L._matmul(_c(a), g, transpose_a=not transpose_a)
 
 
 defvjp("matmul", _matmul_a, _matmul_b, broadcast=True)

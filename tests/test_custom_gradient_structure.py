@@ -1,0 +1,107 @@
+"""A custom gradient whose input is a dict may return its gradient in that
+dict's structure, as TensorFlow's nest rules allow (issue 13 item 3); a
+dict keyed by parameter name still works; a dict that reads both ways is an
+error. Oracle: TensorFlow's tf.custom_gradient on the same function."""
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+
+
+def _tape_grad(f, args, sources):
+    with pycg.GradientTape() as t:
+        t.watch(sources)
+        y = f(*args)
+    return [float(g) for g in t.gradient(y, sources)]
+
+
+def test_a_dict_input_may_take_its_gradient_as_a_dict(backend):
+    @pycg.custom_gradient
+    def f(inputs):
+        a, b = inputs["a"], inputs["b"]
+        return a * b, lambda g: {"a": g * b, "b": g * a}
+    a, b = pycg.constant(2.0), pycg.constant(3.0)
+    assert _tape_grad(f, [{"a": a, "b": b}], [a, b]) == [3.0, 2.0]
+
+
+def test_the_dict_gradient_agrees_with_tensorflow(backend):
+    tf = pytest.importorskip("tensorflow")
+
+    @tf.custom_gradient
+    def tf_f(inputs):
+        a, b = inputs["a"], inputs["b"]
+        return a * tf.sin(b), lambda g: {"a": g * tf.sin(b),
+                                         "b": g * a * tf.cos(b)}
+    at, bt = tf.constant(2.0), tf.constant(0.5)
+    with tf.GradientTape() as t:
+        t.watch([at, bt])
+        y = tf_f({"a": at, "b": bt})
+    expected = [float(g) for g in t.gradient(y, [at, bt])]
+
+    @pycg.custom_gradient
+    def f(inputs):
+        a, b = inputs["a"], inputs["b"]
+        return a * ops.sin(b), lambda g: {"a": g * ops.sin(b),
+                                          "b": g * a * ops.cos(b)}
+    a, b = pycg.constant(2.0), pycg.constant(0.5)
+    np.testing.assert_allclose(_tape_grad(f, [{"a": a, "b": b}], [a, b]),
+                               expected, rtol=1e-6)
+
+
+def test_a_nested_dict_gradient_in_the_input_structure(backend):
+    @pycg.custom_gradient
+    def f(inputs):
+        x, y = inputs["p"]["x"], inputs["q"]
+        return x * y, lambda g: {"p": {"x": g * y}, "q": g * x}
+    x, y = pycg.constant(2.0), pycg.constant(5.0)
+    assert _tape_grad(f, [{"p": {"x": x}, "q": y}], [x, y]) == [5.0, 2.0]
+
+
+def test_a_dict_keyed_by_parameter_name_still_works(backend):
+    @pycg.custom_gradient
+    def f(x, y):
+        return x * y, lambda g: {"x": g * y, "y": g * x}
+    x, y = pycg.constant(2.0), pycg.constant(5.0)
+    assert _tape_grad(f, [x, y], [x, y]) == [5.0, 2.0]
+
+
+def test_a_dict_input_named_like_its_key_reads_by_structure(backend):
+    @pycg.custom_gradient
+    def f(a):
+        return a["a"] * 3.0, lambda g: {"a": g * 3.0}
+    x = pycg.constant(2.0)
+    assert _tape_grad(f, [{"a": x}], [x]) == [3.0]
+
+
+def test_a_dict_that_reads_both_ways_is_an_error(backend):
+    @pycg.custom_gradient
+    def f(inputs, a, b):   # a and b are flags, not tensors
+        x, y = inputs["a"], inputs["b"]
+        return x * y, lambda g: {"a": g * y, "b": g * x}
+    x, y = pycg.constant(2.0), pycg.constant(5.0)
+    with pytest.raises(ValueError, match=r"f: grad_fn returned a dict that "
+                       r"reads two ways: keyed by parameter name, and in "
+                       r"the structure of input 'inputs'; return a tuple"):
+        _tape_grad(f, [{"a": x, "b": y}, None, None], [x, y])
+
+
+def test_a_dict_of_neither_kind_names_both_options(backend):
+    @pycg.custom_gradient
+    def f(inputs):
+        x = inputs["a"]
+        return x * 2.0, lambda g: {"z": g}
+    x = pycg.constant(2.0)
+    with pytest.raises(ValueError, match=r"f: grad_fn returned a gradient "
+                       r"for 'z', which is not a parameter; the parameters "
+                       r"are 'inputs', nor a dict in the structure of input "
+                       r"'inputs' \(a dict with keys 'a'\)"):
+        _tape_grad(f, [{"a": x}], [x])
+
+
+def test_the_module_docstring_documents_the_rule():
+    doc = pycg.custom_gradient.__module__
+    import sys
+    text = sys.modules[doc].__doc__
+    assert "a dict in the structure of the one" in text
+    assert "a dict that reads both ways" in text
