@@ -7,6 +7,7 @@ _backends.set_backend(_backends.default_name())
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
 from pycg.custom_gradient import custom_gradient, with_signature  # noqa: E402
+from pycg.interop_tf import to_tensorflow  # noqa: E402
 from pycg.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
                              jvp, value_and_grad, vjp)
 from pycg.ops import stop_gradient  # noqa: E402
@@ -19,7 +20,8 @@ __all__ = [
     "GradientTape", "Tensor", "Variable", "check_gradients", "config",
     "constant", "convert_to_tensor", "custom_gradient", "debug", "grad",
     "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
-    "value_and_grad", "vjp", "with_signature", "__version__",
+    "to_tensorflow", "value_and_grad", "vjp", "with_signature",
+    "__version__",
 ]
 
 
