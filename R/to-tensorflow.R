@@ -33,17 +33,22 @@
 #'   tape$watch(x)
 #'   y <- tf_log1pexp(x)
 #' })
-#' as.numeric(tape$gradient(y, x)$numpy()) # 1
+#' as.numeric(op_convert_to_tensor(tape$gradient(y, x))) # 1
 #' @export
 pycg_to_tensorflow <- function(f) {
   if (!is.function(f))
     stop("`f` must be an R function written with op_*() (for example one ",
          "made by op_custom_gradient()), not ", describe_r(f), call. = FALSE)
-  py_f <- r_callable(f, function_label(substitute(f), f),
-                     spec = signature_spec(f))
+  label <- function_label(substitute(f), f)
+  py_f <- r_callable(f, label, spec = signature_spec(f))
   converted <- core_call("to_tensorflow", py_f)
   call <- guard(converted)
   g <- function(...) {
+    backend <- config_backend()
+    if (!identical(backend, "tensorflow"))
+      stop("pycg_to_tensorflow(", label, "): pycg's backend is \"", backend,
+           "\", so pycg tensors cannot hold TensorFlow values; call ",
+           "config_set_backend(\"tensorflow\") first", call. = FALSE)
     do.call(py_call, c(list(call), lapply(list(...), as_py)))
   }
   structure(g, class = c("pycg_tensorflow_function", "function"),
