@@ -168,6 +168,29 @@ def test_tf_and_keras_variables_as_arguments_get_gradients():
     assert float(gv) == pytest.approx(4.0) and float(gk) == pytest.approx(2.0)
 
 
+def test_pycg_tensors_arrays_and_floats_are_inputs_and_ints_flags():
+    f = pycg.to_tensorflow(lambda x, power: x ** power)
+    for x in (pycg.constant(2.0), np.float32(2.0), 2.0, tf.constant(2.0)):
+        y = f(x, 3)
+        assert isinstance(y, tf.Tensor) and float(y) == 8.0
+
+
+def test_a_closed_over_pycg_variable_is_a_constant_read_when_called():
+    w = pycg.Variable(np.float32(3.0))
+    f = pycg.to_tensorflow(lambda x: w * x * x)
+
+    @tf.function
+    def slope(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+    x = tf.constant(2.0)
+    assert float(slope(x)) == 12.0
+    w.assign(5.0)
+    assert float(slope(x)) == 20.0
+
+
 # ---- tf.function and XLA ----------------------------------------------------
 
 @pytest.mark.parametrize("jit_compile", [False, True])
