@@ -425,8 +425,18 @@ def test_a_rule_whose_gradient_is_not_a_tensor_is_named_in_the_error():
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = fn(x)
-    with pytest.raises(TypeError, match=r"wordy"):
+    with pytest.raises(TypeError, match=r"wordy: gradient for 'x' is a str; "
+                       r"expected a tensor"):
         tape.gradient(y, x)
+
+
+def test_a_rule_whose_output_is_not_a_tensor_is_named_in_the_error():
+    @pycg.custom_gradient
+    def labelled(x):
+        return "out", lambda upstream: upstream
+    with pytest.raises(TypeError, match=r"labelled: outputs must be tensors "
+                       r"or numbers, got str"):
+        pycg.to_tensorflow(labelled)(tf.constant(1.0))
 
 
 def test_the_numpy_backend_is_refused_with_how_to_switch():
