@@ -13,15 +13,22 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo test bench soak setup check-r
+.PHONY: demo test lint bench soak setup check-r
 
 demo: setup
 	$(PY) -m pycg
 	Rscript tools/render-docs.R $(DOCS)
 
-test: setup
+test: setup lint
 	$(PY) -m pytest -q tests pycg
 	$(MAKE) --no-print-directory check-r
+
+# The house habits (STYLE.md): the linter, and NAMESPACE/man in step with
+# the roxygen comments. The line budget and the import-cycle checks are
+# tests (tests/test_architecture.py).
+lint: setup
+	$(VENV)/bin/ruff check pycg tests bench
+	bash tools/roxygen-drift.sh
 
 # R CMD build (which runs every vignette) and R CMD check --as-cran on the
 # tarball, from a copy of the tree without .venv (R would copy it first).

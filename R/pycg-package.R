@@ -19,3 +19,14 @@ NULL
 # from R formals, a pending R error raised inside a call from Python.
 .pycg <- new.env(parent = emptyenv())
 .pycg$specs <- new.env(parent = emptyenv())
+
+# `library(pycg)` prints nothing. The one base function pycg masks is `%*%`,
+# which stays base R's for anything that is not a pycg tensor, so R's
+# "The following object is masked from 'package:base'" note would only be
+# noise. library() leaves the note out when the attached package holds
+# `.conflicts.OK`; R drops that name from a namespace's exports, so it is
+# put there when the package is attached (before library() checks).
+.onAttach <- function(libname, pkgname) {
+  assign(".conflicts.OK", TRUE,
+         envir = as.environment(paste0("package:", pkgname)))
+}

@@ -48,9 +48,11 @@ stop_no_pycg <- function(reason) {
     "pycg needs a Python with the `pycg` module",
     if (!is.null(python)) paste0(" (tried ", python, ")"), ".\n",
     "Reason: ", sub("\n.*", "", reason), "\n",
-    "Fix: run `pycg::install_pycg()` and restart R, or set the environment ",
-    "variable `PYCG_PYTHON` to a Python that can `import pycg` before the ",
-    "first pycg call, e.g. Sys.setenv(PYCG_PYTHON = \"~/venv/bin/python\").",
+    "Fix: run `pycg::install_pycg()` (it installs the Python distribution ",
+    "`", python_distribution, "`, not the unrelated `pycg` on PyPI) and ",
+    "restart R, or set the environment variable `PYCG_PYTHON` to a Python ",
+    "that can `import pycg` before the first pycg call, e.g. ",
+    "Sys.setenv(PYCG_PYTHON = \"~/venv/bin/python\").",
     call. = FALSE
   )
 }

@@ -5,6 +5,7 @@ import numpy as np
 
 import pycg
 from pycg import ops
+from pycg.backends import import_tensorflow
 
 
 def naive_log1pexp(x):
@@ -24,7 +25,7 @@ def main():
     print(f"pycg {pycg.__version__}  python {sys.version.split()[0]}  "
           f"numpy {np.__version__}")
     try:
-        import tensorflow as tf
+        tf = import_tensorflow()
         print(f"tensorflow {tf.__version__}")
         backends = ["tensorflow", "numpy"]
     except ImportError:

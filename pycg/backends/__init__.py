@@ -5,7 +5,7 @@
 import importlib
 import os
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy")
 active = None
@@ -35,7 +35,7 @@ def default_name():
     if env:
         return env
     try:
-        importlib.import_module("tensorflow")
+        import_tensorflow()
     except ImportError:
         return "numpy"
     return "tensorflow"

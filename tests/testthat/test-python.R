@@ -59,9 +59,34 @@ test_that("a development .venv beside a pycg source tree is found", {
   expect_null(pycg:::python_location(tempdir())$python)
 })
 
-test_that("install_pycg() takes an environment and a pip requirement", {
+test_that("install_pycg() takes an environment and a source tree", {
   expect_named(formals(install_pycg),
-               c("envname", "package", "tensorflow", "..."))
+               c("envname", "source", "tensorflow", "..."))
+})
+
+test_that("install_pycg() installs a source tree by path, never `pycg`", {
+  src <- tempfile()
+  dir.create(src)
+  file.create(file.path(src, "pyproject.toml"))
+  reqs <- pycg:::pip_requirements(src, tensorflow = TRUE)
+  expect_identical(reqs, c(normalizePath(src), "tensorflow-cpu"))
+  expect_identical(pycg:::pip_requirements(src, tensorflow = FALSE),
+                   normalizePath(src))
+})
+
+test_that("install_pycg() refuses a source that is not a pycg tree", {
+  expect_error(pycg:::pip_requirements(file.path(tempdir(), "nope")),
+               "`source` must be a pycg source tree or wheel; got .*nope, ")
+  expect_error(pycg:::pip_requirements(tempdir()), "has no pyproject.toml")
+})
+
+test_that("without sources, install_pycg() prints the pip command", {
+  hint <- pycg:::install_hint()
+  expect_match(hint, "python -m pip install \"pycg-autodiff[tensorflow-cpu]",
+               fixed = TRUE)
+  expect_match(hint, "do not pip install `pycg`", fixed = TRUE)
+  if (is.null(pycg:::bundled_python_source()))
+    expect_message(install_pycg(), "pycg-autodiff", fixed = TRUE)
 })
 
 test_that("pycg_available() says whether Python and pycg can be used", {

@@ -1,0 +1,95 @@
+"""The Python distribution and the R package agree on names and versions.
+
+The import name is `pycg`, but `pycg` on PyPI is an unrelated project, so
+the distribution has its own name and nothing installs `pycg` by name."""
+import os
+import re
+import subprocess
+import textwrap
+import tomllib
+
+import pycg
+from r_bridge_helpers import r_env, require_r
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DISTRIBUTION = "pycg-autodiff"
+
+
+def _pyproject():
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        return tomllib.load(f)
+
+
+def _description_field(name):
+    with open(os.path.join(ROOT, "DESCRIPTION")) as f:
+        match = re.search(rf"^{name}:\s*(\S+)", f.read(), re.MULTILINE)
+    assert match, f"DESCRIPTION has no {name} field"
+    return match.group(1)
+
+
+def _normalised(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_distribution_is_not_named_pycg():
+    name = _pyproject()["project"]["name"]
+    assert _normalised(name) != "pycg", (
+        "pyproject.toml names the distribution `pycg`, which on PyPI is an "
+        "unrelated project")
+    assert name == DISTRIBUTION
+
+
+def test_the_wheel_still_holds_the_pycg_package():
+    wheel = _pyproject()["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert wheel["packages"] == ["pycg"]
+
+
+def test_python_and_r_versions_are_equal():
+    version = _pyproject()["project"]["version"]
+    assert _description_field("Version") == version
+    assert pycg.__version__ == version
+
+
+def _r_code(path):
+    """R source without roxygen or comment lines."""
+    with open(path) as f:
+        return "\n".join(line for line in f.read().splitlines()
+                         if not line.lstrip().startswith("#"))
+
+
+def test_install_r_names_pycg_only_as_the_r_package():
+    code = _r_code(os.path.join(ROOT, "R", "install.R"))
+    bare = re.compile(r"""(["'])pycg\s*(\[[^\]]*\])?\s*([<>=!~][^"']*)?\1""")
+    for match in bare.finditer(code):
+        before = code[:match.start()]
+        assert re.search(r"system\.file\([^()]*package\s*=\s*$", before), (
+            "R/install.R names `pycg` where pip could see it (on PyPI "
+            "`pycg` is an unrelated project): "
+            f"...{code[max(0, match.start() - 60):match.end()]}")
+    assert f'"{DISTRIBUTION}"' in code
+
+
+def test_install_pycg_hands_pip_a_path_never_a_name(tmp_path):
+    require_r()
+    (tmp_path / "pyproject.toml").write_text("")
+    script = f"""
+    seen <- character()
+    utils::assignInNamespace("py_install", function(packages, ...)
+      seen <<- c(seen, packages), "reticulate")
+    suppressMessages(pycg::install_pycg(source = "{tmp_path}"))
+    suppressMessages(pycg::install_pycg(source = "{tmp_path}",
+                                        tensorflow = FALSE))
+    msg <- if (is.null(pycg:::bundled_python_source()))
+      tryCatch(pycg::install_pycg(), message = conditionMessage) else ""
+    cat(seen, sep = "\\n")
+    cat("--hint--\\n", msg)
+    """
+    proc = subprocess.run(["Rscript", "-e", textwrap.dedent(script)],
+                          cwd=ROOT, env=r_env(), capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    seen, hint = proc.stdout.split("--hint--")
+    src = os.path.realpath(tmp_path)
+    assert seen.split() == [src, "tensorflow-cpu", src]
+    if hint.strip():
+        assert f"pip install \"{DISTRIBUTION}[tensorflow-cpu] @ " in hint
