@@ -14,6 +14,7 @@ import functools
 import numpy as np
 
 from pycg import backends, structure
+from pycg.backends._tf_import import import_tensorflow
 from pycg.custom_gradient_check import name_of
 from pycg.tape import GradientTape
 from pycg.tensor import Tensor, is_float
@@ -79,7 +80,7 @@ def to_tensorflow(f):
 
 def _tensorflow(name):
     try:
-        import tensorflow as tf
+        tf = import_tensorflow()
     except ImportError as e:
         raise ImportError(
             f"pycg.to_tensorflow({name}): TensorFlow is not installed "
@@ -101,7 +102,7 @@ def _call(f, name, args, kwargs):
             f"{backends.active.name!r}, so pycg tensors cannot hold "
             f"TensorFlow values; call pycg.config.set_backend('tensorflow') "
             f"(or set PYCG_BACKEND=tensorflow) before calling {name}")
-    import tensorflow as tf
+    tf = import_tensorflow()
     leaves = structure.flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, tf)]
     xs = [_to_tf(leaves[i], tf) for i in slots]
