@@ -13,7 +13,9 @@
 #' arguments: a variable `f` closes over is a constant to TensorFlow.
 #'
 #' @param f An R function of tensors returning a tensor (or a list of
-#'   them), written with `op_*()`.
+#'   them), written with `op_*()`; or a Python function written with pycg
+#'   (a `pycg.custom_gradient` rule reached through reticulate), which is
+#'   handed over as it is.
 #' @return An R function taking and returning TensorFlow tensors (R numbers
 #'   and arrays are accepted too). When it is handed to Python (for example
 #'   to `keras3::layer_lambda()`), Python receives the TensorFlow function
@@ -39,8 +41,11 @@ pycg_to_tensorflow <- function(f) {
   if (!is.function(f))
     stop("`f` must be an R function written with op_*() (for example one ",
          "made by op_custom_gradient()), not ", describe_r(f), call. = FALSE)
+  if (inherits(f, "pycg_tensorflow_function"))
+    return(f)
   label <- function_label(substitute(f), f)
-  py_f <- r_callable(f, label, spec = signature_spec(f))
+  py_f <- if (inherits(f, "python.builtin.object")) f else
+    r_callable(f, label, spec = signature_spec(f))
   converted <- core_call("to_tensorflow", py_f)
   call <- guard(converted)
   g <- function(...) {

@@ -82,3 +82,28 @@ test_that("pycg_to_tensorflow refuses a non-function and the numpy backend", {
                                "pycg's backend is \"numpy\".*",
                                "config_set_backend\\(\"tensorflow\"\\)"))
 })
+
+test_that("a Python rule passes straight through, and converting twice is harmless", {
+  skip_if_no_pycg()
+  with_tensorflow_backend({
+    main <- reticulate::py_run_string(paste(
+      "import pycg",
+      "from pycg import ops",
+      "@pycg.custom_gradient",
+      "def py_triple(x):",
+      "    return x + 0.0, lambda upstream: 3 * upstream",
+      sep = "\n"))
+    rule <- pycg_to_tensorflow(main$py_triple)
+    expect_identical(pycg_to_tensorflow(rule), rule)
+    tf <- reticulate::import("tensorflow")
+    x <- tf$constant(c(1, 2))
+    with(tf$GradientTape() %as% tape, {
+      tape$watch(x)
+      y <- rule(x)
+    })
+    expect_equal(as.numeric(op_convert_to_tensor(tape$gradient(y, x))),
+                 c(3, 3))
+    expect_identical(reticulate::py_to_r(reticulate::py_get_attr(
+      reticulate::r_to_py(rule), "__name__")), "py_triple")
+  })
+})
