@@ -9,6 +9,7 @@ pycg's backward runs TensorFlow kernels on TensorFlow values, so a
 follows them): second derivatives work wherever pycg's rule is itself
 differentiable.
 """
+import contextlib
 import functools
 
 import numpy as np
@@ -120,13 +121,15 @@ def _call(f, name, args, kwargs):
                     tape.watch(t)
             call_args, call_kwargs = structure.unflatten((args, kwargs),
                                                          values)
-            out = f(*call_args, **call_kwargs)
+            with _shapes_hint(name, xs, "forward"):
+                out = f(*call_args, **call_kwargs)
         outs = _outputs(name, out, tf)
 
         def grad(*dys, variables=None):
             ups = [Tensor(tf.zeros_like(o._value) if dy is None else dy)
                    for dy, o in zip(dys, outs)]
-            gs = tape.gradient(outs, ins, output_gradients=ups)
+            with _shapes_hint(name, xs, "gradient"):
+                gs = tape.gradient(outs, ins, output_gradients=ups)
             gs = [None if g is None else g._value for g in gs]
             # a tf.Variable read inside f without being an argument reached
             # pycg as a constant: it has no gradient here
@@ -135,6 +138,38 @@ def _call(f, name, args, kwargs):
         return structure.unflatten(out, [o._value for o in outs]), grad
 
     return forward(*xs)
+
+
+@contextlib.contextmanager
+def _shapes_hint(name, xs, stage):
+    """pycg's ops need static shapes: say so when a dimension was unknown
+    (None while TensorFlow traces: a tf.function input_signature, a Keras
+    symbolic batch, a retrace for a last, smaller batch)."""
+    try:
+        yield
+    except Exception as e:
+        unknown = [tuple(x.shape) for x in xs
+                   if not x.shape.is_fully_defined()]
+        if not unknown:
+            raise
+        first = str(e).strip().splitlines()[-1] if str(e).strip() else ""
+        raise _as(e, (
+            f"pycg.to_tensorflow({name}): the {stage} of {name} failed on "
+            f"inputs of shape {', '.join(map(str, unknown))} ("
+            f"{type(e).__name__}: {first}); pycg ops need every dimension "
+            f"known when TensorFlow traces. Give the inputs full shapes: no "
+            f"None in a tf.function input_signature; in Keras, batches of "
+            f"one size (drop_remainder=True, or as many samples as a "
+            f"multiple of batch_size) and keras.layers.Lambda(..., "
+            f"output_shape=...) or a layer's compute_output_shape, so that "
+            f"Keras need not call {name} on a symbolic batch")) from e
+
+
+def _as(e, message):
+    try:
+        return type(e)(message)
+    except Exception:
+        return RuntimeError(message)
 
 
 def _is_input(a, tf):

@@ -261,6 +261,34 @@ def test_a_custom_keras_layer_learns_its_weights_through_the_rule():
     assert float(layer.b.numpy()) == pytest.approx(-0.5, abs=0.05)
 
 
+def test_a_rule_with_a_reduction_trains_with_batches_of_one_size():
+    keras.utils.set_random_seed(0)
+    rule = pycg.to_tensorflow(
+        lambda h: ops.sum(log1pexp(h), axis=1, keepdims=True))
+    x = np.linspace(-2, 2, 64, dtype="float32")[:, None]
+    y = 2 * np.log1p(np.exp(2 * x - 0.5))
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(2),
+                              keras.layers.Lambda(rule, output_shape=(1,))])
+    model.compile(keras.optimizers.Adam(0.1), "mse")
+    history = model.fit(x, y, epochs=30, batch_size=16, verbose=0)
+    assert history.history["loss"][-1] < 0.01
+
+
+def test_unknown_dimensions_get_an_error_that_says_to_give_full_shapes():
+    total = pycg.to_tensorflow(lambda x: ops.sum(x))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def slope(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = total(x)
+        return tape.gradient(y, x)
+    with pytest.raises(TypeError, match=r"to_tensorflow\(<lambda>\): the "
+                       r"gradient of <lambda> failed on inputs of shape "
+                       r"\(None, 3\).*pycg ops need every dimension known"):
+        slope(tf.ones((4, 3)))
+
+
 # ---- tf.distribute ----------------------------------------------------------
 
 DISTRIBUTED = """
