@@ -10,7 +10,10 @@
 #'
 #' Inside a compiled model `f` runs when TensorFlow traces the model, not at
 #' every step (see [pycg_function()]). Pass the weights a rule needs as
-#' arguments: a variable `f` closes over is a constant to TensorFlow.
+#' arguments: a variable `f` closes over is a constant to TensorFlow. pycg's
+#' ops need every dimension known when TensorFlow traces: train with batches
+#' of one size, and give `layer_lambda()` its `output_shape` when `f` cannot
+#' run on Keras' symbolic batch.
 #'
 #' @param f An R function of tensors returning a tensor (or a list of
 #'   them), written with `op_*()`; or a Python function written with pycg

@@ -53,7 +53,8 @@ def to_tensorflow(f):
 
     Variables that `f` reads without taking them as arguments (a closed-over
     ``pycg.Variable``) are constants to TensorFlow: pass the weights to train
-    as arguments.
+    as arguments. pycg's ops need every dimension known when TensorFlow
+    traces (no ``None`` batch): an error names `f` and says what to do.
     """
     if getattr(f, "__pycg_source__", None) is not None:
         return f  # already converted

@@ -261,6 +261,30 @@ def test_a_custom_keras_layer_learns_its_weights_through_the_rule():
     assert float(layer.b.numpy()) == pytest.approx(-0.5, abs=0.05)
 
 
+@keras.saving.register_keras_serializable("pycg_tests")
+class Log1pexp(keras.layers.Layer):
+    """A layer that is the rule: saved and loaded by name."""
+
+    rule = staticmethod(pycg.to_tensorflow(log1pexp))
+
+    def call(self, x):
+        return self.rule(x)
+
+
+def test_a_model_with_a_rule_layer_saves_and_loads(tmp_path):
+    x = np.linspace(-2, 2, 64, dtype="float32")[:, None]
+    model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(1),
+                              Log1pexp()])
+    model.compile(keras.optimizers.Adam(0.1), "mse")
+    model.fit(x, np.log1p(np.exp(2 * x - 0.5)), epochs=3, batch_size=16,
+              verbose=0)
+    model.save(tmp_path / "model.keras")
+    loaded = keras.models.load_model(tmp_path / "model.keras")
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0),
+                                  model.predict(x, verbose=0))
+    assert isinstance(loaded.layers[-1], Log1pexp)
+
+
 def test_a_rule_with_a_reduction_trains_with_batches_of_one_size():
     keras.utils.set_random_seed(0)
     rule = pycg.to_tensorflow(
