@@ -17,7 +17,7 @@ import tensorflow as tf  # noqa: E402
 
 import pycg  # noqa: E402
 from pycg import ops  # noqa: E402
-from r_bridge_helpers import ROOT, require_r  # noqa: E402
+from r_bridge_helpers import ROOT, r_env, require_r  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -378,6 +378,53 @@ def test_mirrored_strategy_on_two_cpus_uses_the_rule():
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "replicas 2 2" in run.stdout and "ok" in run.stdout
+
+
+R_DISTRIBUTED = '''
+import numpy as np
+import tensorflow as tf
+cpu = tf.config.list_physical_devices("CPU")[0]
+tf.config.set_logical_device_configuration(
+    cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+import pycg, pycg.r
+pycg.config.set_backend("tensorflow")
+rule = pycg.to_tensorflow(pycg.r.function("""
+op_custom_gradient(function(x) {
+  tuple(x * 1, function(upstream) upstream * 3)
+})"""))
+rng = np.random.default_rng(0)
+X = rng.standard_normal((64, 5)).astype(np.float32)
+Y = rng.standard_normal((64, 1)).astype(np.float32)
+strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with strategy.scope():
+    w = tf.Variable(rng.standard_normal((5, 1)).astype(np.float32))
+
+@tf.function
+def distributed(dist_x, dist_y):
+    def fn(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(rule(x @ w) * y)
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("sum", tape.gradient(loss, w))
+    return strategy.run(fn, args=(dist_x, dist_y))
+
+data = tf.data.Dataset.from_tensor_slices((X, Y)).batch(64)
+x_dist, y_dist = next(iter(strategy.experimental_distribute_dataset(data)))
+reduced = strategy.experimental_local_results(distributed(x_dist, y_dist))
+print("replicas", len(reduced))
+for r in reduced:
+    np.testing.assert_allclose(r.numpy(), 3 * X.T @ Y, rtol=1e-5, atol=1e-5)
+print("ok")
+'''
+
+
+def test_an_r_rule_under_mirrored_strategy_on_two_cpus():
+    require_r()
+    env = dict(r_env(), PYCG_BACKEND="tensorflow")
+    run = subprocess.run([sys.executable, "-c", R_DISTRIBUTED], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "replicas 2" in run.stdout and "ok" in run.stdout
 
 
 # ---- an R rule --------------------------------------------------------------
