@@ -18,11 +18,11 @@ start_python <- function() {
   modules <- tryCatch({
     if (is.null(where$root)) {
       list(core = import("pycg", convert = FALSE),
-           interop = import("pycg._rinterop", convert = FALSE))
+           interop = import("pycg.r.interop", convert = FALSE))
     } else {
       list(core = reticulate::import_from_path("pycg", where$root,
                                                convert = FALSE),
-           interop = reticulate::import_from_path("pycg._rinterop", where$root,
+           interop = reticulate::import_from_path("pycg.r.interop", where$root,
                                                   convert = FALSE))
     }
   }, error = function(e) stop_no_pycg(conditionMessage(e)))
@@ -36,6 +36,7 @@ start_python <- function() {
     guard = interop$guard,
     to_r = interop$to_r,
     r_function = interop$r_function,
+    r_signature = interop$r_signature,
     r_subset = interop$r_subset,
     r_cumulative = interop$r_cumulative
   )

@@ -48,7 +48,7 @@ pycg_to_tensorflow <- function(f) {
     return(f)
   label <- function_label(substitute(f), f)
   py_f <- if (inherits(f, "python.builtin.object")) f else
-    r_callable(f, label, spec = signature_spec(f))
+    r_callable(f, label, signature = py_signature(f))
   converted <- core_call("to_tensorflow", py_f)
   call <- guard(converted)
   g <- function(...) {
