@@ -27,6 +27,9 @@ from pycg.saving import load_variables, save_variables  # noqa: E402
 
 __all__ += ["load_variables", "optimize", "optimizers", "random",
             "save_variables"]
+from pycg.interop_tf import to_tensorflow  # noqa: E402
+
+__all__ += ["to_tensorflow"]
 
 
 def __getattr__(name):
