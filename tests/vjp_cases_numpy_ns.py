@@ -124,8 +124,6 @@ CASES = {
                                                    -9.0, 9.0),
                         with_nonfinite),
     "copy": unary(ops.copy, tf.identity),
-    "real": unary(ops.real, tf.identity),
-    "conj": unary(ops.conj, tf.identity),
     "conjugate": unary(ops.conjugate, tf.identity),
     "array": unary(ops.array, tf.identity),
     "view_as_real": unary(ops.view_as_real,

@@ -290,34 +290,6 @@ def linspace(start, stop, num, endpoint, dtype):
     return tf.cast(tnp.linspace(start, stop, num, endpoint=endpoint), dtype)
 
 
-# ---- variables: a tf.Variable, read afresh (also inside tf.function) ------
-def variable(value):
-    return tf.Variable(value, trainable=False)
-
-
-def read(store):
-    return store.value()
-
-
-def assign(store, value):
-    store.assign(value)
-    return store
-
-
-# ---- host calls: a NumPy function run when the graph runs ------------------
-def host_call(fn, args, dtype, shape):
-    if tf.executing_eagerly():
-        return tf.convert_to_tensor(fn(*[np.asarray(a) for a in args]))
-    out = tf.numpy_function(fn, list(args), tf.as_dtype(dtype),
-                            stateful=False)
-    out.set_shape(shape)
-    return out
-
-
-def outside_graph():
-    """A context where new variables are created eagerly, also while a
-    pycg.function traces (optimizer slots, seed states)."""
-    return tf.init_scope()
-
-
+from pycg.backends._tensorflow_state import (  # noqa: E402,F401
+    assign, host_call, outside_graph, read, variable)
 from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403

@@ -64,10 +64,11 @@ from pycg.ops.numeric import (absolute, angle, arccosh, arcsinh, arctanh,
                               fmin, fmod, heaviside, hypot, i0, ldexp,
                               logaddexp2, nan_to_num, rad2deg, sinc,
                               trunc)
-from pycg.ops.sorting import (argpartition, argsort, bincount, digitize,
-                              histogram, in_top_k, median, nanmedian,
-                              nanpercentile, nanquantile, percentile,
-                              quantile, searchsorted, sort, top_k, unique)
+from pycg.ops.sorting import (argpartition, argsort, in_top_k, median,
+                              nanmedian, nanpercentile, nanquantile,
+                              percentile, quantile, sort, top_k)
+from pycg.ops.searching import (bincount, digitize, histogram, searchsorted,
+                                unique)
 from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft2,
                                irfft, istft, rfft, stft, view_as_complex,
                                view_as_real)

@@ -1,0 +1,97 @@
+"""Searching and counting (keras.ops names): searchsorted, digitize,
+bincount, histogram, unique. None of them is differentiable."""
+import builtins
+
+import numpy as np
+
+from pycg import backends, config
+from pycg.ops._dispatch import apply_nograd, as_tensor, promote
+from pycg.ops.creation import arange, cast, convert_to_tensor
+from pycg.ops.elementwise import (equal, floor, greater, less, logical_and,
+                                  where)
+from pycg.ops.manipulation import expand_dims, reshape
+from pycg.ops.reduction import sum
+from pycg.tensor import Tensor, is_float
+
+
+def searchsorted(sorted_sequence, values, side="left"):
+    """Insertion indices (int32) of values into a sorted 1-d sequence."""
+    if side not in ("left", "right"):
+        raise ValueError(f"pycg.ops.searchsorted: side must be 'left' or "
+                         f"'right', got {side!r}")
+    seq, v = promote(sorted_sequence, values, "searchsorted")
+    if seq.ndim != 1:
+        raise ValueError(f"pycg.ops.searchsorted: sorted_sequence must be "
+                         f"1-d, got shape {seq.shape}")
+    return apply_nograd(backends.active.searchsorted, (seq, v),
+                        {"side": side})
+
+
+def digitize(x, bins):
+    """Index of the bin of each x (bins increasing): bins[i-1] <= x <
+    bins[i]."""
+    return searchsorted(bins, x, side="right")
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Counts (or summed weights) of each non-negative integer in 1-d x."""
+    x = as_tensor(x, "bincount")
+    if x.ndim != 1 or x.dtype.kind not in "iu":
+        raise ValueError(f"pycg.ops.bincount: x must be a 1-d integer "
+                         f"tensor, got shape {x.shape} and dtype {x.dtype}")
+    if sparse:
+        raise ValueError("pycg.ops.bincount: sparse=True is not supported")
+    n = int(minlength)
+    if x.size:
+        n = builtins.max(n, int(max(x).numpy()) + 1)
+    ones = (cast(expand_dims(x, 1), "int32")
+            == reshape(arange(n), (1, -1)))
+    if weights is None:
+        return sum(cast(ones, "int32"), 0)
+    w = as_tensor(weights, "bincount")
+    return sum(where(ones, expand_dims(w, 1), 0), 0)
+
+
+def histogram(x, bins=10, range=None):
+    """(counts, bin_edges) of 1-d x in `bins` equal bins over `range`
+    (default: x's min and max)."""
+    x = as_tensor(x, "histogram")
+    if x.ndim != 1:
+        raise ValueError(f"pycg.ops.histogram: x must be 1-d, got shape "
+                         f"{x.shape}")
+    x = x if is_float(x.dtype) else cast(x, config.floatx())
+    lo, hi = (min(x), max(x)) if range is None else (
+        convert_to_tensor(float(range[0]), x.dtype),
+        convert_to_tensor(float(range[1]), x.dtype))
+    same = equal(hi, lo)  # NumPy widens an empty range by 0.5 each way
+    lo, hi = where(same, lo - 0.5, lo), where(same, hi + 0.5, hi)
+    steps = cast(arange(int(bins) + 1), x.dtype)
+    edges = lo + (hi - lo) * steps * (1.0 / int(bins))
+    idx = cast(floor((x - lo) / (hi - lo) * int(bins)), "int32")
+    idx = where(equal(x, hi), int(bins) - 1, idx)
+    inside = logical_and(greater(x, lo) | equal(x, lo), less(x, hi) |
+                         equal(x, hi))
+    hit = logical_and(expand_dims(inside, 1),
+                      equal(expand_dims(idx, 1),
+                            reshape(arange(int(bins)), (1, -1))))
+    return sum(cast(hit, "int32"), 0), edges
+
+
+def unique(x, sorted=True, return_index=False, return_inverse=False,
+           return_counts=False, axis=None, size=None, fill_value=None):
+    """np.unique (its length depends on the values, so x must have one:
+    not traced); not differentiable."""
+    v = np.asarray(as_tensor(x, "unique").numpy())
+    res = np.unique(v, return_index=return_index,
+                    return_inverse=return_inverse,
+                    return_counts=return_counts, axis=axis)
+    res = res if isinstance(res, tuple) else (res,)
+    if size is not None:
+        u = res[0]
+        pad = np.full((int(size),) + u.shape[1:], fill_value if fill_value
+                      is not None else (u.min() if u.size else 0), u.dtype)
+        pad[:builtins.min(int(size), len(u))] = u[:int(size)]
+        res = (pad,) + res[1:]
+    out = tuple(Tensor(backends.active.convert(
+        r if i == 0 else r.astype(np.int32))) for i, r in enumerate(res))
+    return out[0] if len(out) == 1 else out
