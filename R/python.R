@@ -15,17 +15,11 @@ start_python <- function() {
     on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON") else
       Sys.setenv(RETICULATE_PYTHON = old))
   }
-  modules <- tryCatch({
-    if (is.null(where$root)) {
-      list(core = import("pycg", convert = FALSE),
-           interop = import("pycg._rinterop", convert = FALSE))
-    } else {
-      list(core = reticulate::import_from_path("pycg", where$root,
-                                               convert = FALSE),
-           interop = reticulate::import_from_path("pycg._rinterop", where$root,
-                                                  convert = FALSE))
-    }
-  }, error = function(e) stop_no_pycg(conditionMessage(e)))
+  started <- reticulate::py_available(FALSE)
+  modules <- tryCatch(import_pycg(where$root), error = function(e) {
+    if (started) stop_python_started(conditionMessage(e), where$python)
+    stop_no_pycg(conditionMessage(e))
+  })
   .pycg$core <- modules$core
   interop <- modules$interop
   .pycg$interop <- list(
@@ -40,6 +34,52 @@ start_python <- function() {
     r_cumulative = interop$r_cumulative
   )
   .pycg$interop
+}
+
+# Imports pycg and the module the R wrappers call. reticulate puts the
+# working directory first on sys.path, where a folder named `pycg` would
+# shadow the module; while pycg is imported, the working directory goes to
+# the end (and a development source tree `root` to the front), and what
+# arrives must be the pycg module.
+import_pycg <- function(root = NULL) {
+  sys <- import("sys", convert = FALSE)
+  saved <- sys$path
+  paths <- as.character(py_to_r(saved))
+  here <- paths %in% c("", ".") |
+    normalizePath(paths, mustWork = FALSE) == normalizePath(getwd())
+  reticulate::py_set_attr(sys, "path",
+                          as.list(c(root, paths[!here], paths[here])))
+  on.exit(reticulate::py_set_attr(sys, "path", saved))
+  core <- import("pycg", convert = FALSE)
+  file <- py_to_r(reticulate::py_get_attr(core, "__file__", silent = TRUE))
+  if (is.null(file) || !reticulate::py_has_attr(core, "custom_gradient"))
+    stop("ImportError: `import pycg` found ",
+         file %||% reticulate::py_str(core$`__path__`),
+         ", which is not the pycg module (a folder named `pycg`?)",
+         call. = FALSE)
+  list(core = core, interop = import("pycg._rinterop", convert = FALSE))
+}
+
+# Python is started once per R session: when it was started before pycg
+# was first used (by reticulate or another package) and cannot import pycg,
+# only a new R session can use another Python.
+stop_python_started <- function(reason, wanted = NULL) {
+  python <- tryCatch(reticulate::py_config()$python,
+                     error = function(e) "(unknown)")
+  stop(
+    "R has already started Python ", python, ", which cannot import pycg; ",
+    "restart R.\n",
+    "Reason: ", sub("\n.*", "", reason), "\n",
+    if (!is.null(wanted) && !identical(normalizePath(wanted),
+                                       normalizePath(python)))
+      paste0("pycg would have used ", wanted, ", but R can run only one ",
+             "Python per session.\n"),
+    "Fix: restart R and make the first Python call a pycg one (before ",
+    "reticulate or another package starts Python), with `PYCG_PYTHON` ",
+    "naming a Python that has pycg, or run `pycg::install_pycg()` into ",
+    "this Python's environment. `pycg::pycg_config()` shows what is set up.",
+    call. = FALSE
+  )
 }
 
 stop_no_pycg <- function(reason) {
