@@ -15,7 +15,10 @@ start_python <- function() {
     on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON") else
       Sys.setenv(RETICULATE_PYTHON = old))
   }
+  # A Python already running is the one pycg gets; the development source
+  # tree belongs to the other one.
   started <- reticulate::py_available(FALSE)
+  if (started && !same_environment(where$python)) where$root <- NULL
   modules <- tryCatch(import_pycg(where$root), error = function(e) {
     if (started) stop_python_started(conditionMessage(e), where$python)
     stop_no_pycg(conditionMessage(e))
@@ -70,8 +73,7 @@ stop_python_started <- function(reason, wanted = NULL) {
     "R has already started Python ", python, ", which cannot import pycg; ",
     "restart R.\n",
     "Reason: ", sub("\n.*", "", reason), "\n",
-    if (!is.null(wanted) && !identical(normalizePath(wanted),
-                                       normalizePath(python)))
+    if (!same_environment(wanted, python))
       paste0("pycg would have used ", wanted, ", but R can run only one ",
              "Python per session.\n"),
     "Fix: restart R and make the first Python call a pycg one (before ",
@@ -80,6 +82,13 @@ stop_python_started <- function(reason, wanted = NULL) {
     "this Python's environment. `pycg::pycg_config()` shows what is set up.",
     call. = FALSE
   )
+}
+
+# Whether `python` (NULL: no wish) lives in the same environment as the
+# running Python, judged by the folder (a virtualenv's python is a link).
+same_environment <- function(python, running = reticulate::py_exe()) {
+  is.null(python) || identical(normalizePath(dirname(python)),
+                               normalizePath(dirname(running)))
 }
 
 stop_no_pycg <- function(reason) {
