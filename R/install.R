@@ -88,8 +88,8 @@ pip_requirements <- function(source, tensorflow = TRUE) {
 # install Miniconda first).
 python_env_exists <- function(envname) {
   reticulate::virtualenv_exists(envname) ||
-    isTRUE(tryCatch(reticulate::condaenv_exists(envname),
-                    error = function(e) FALSE))
+    envname %in% tryCatch(reticulate::conda_list()$name,
+                          error = function(e) character())
 }
 
 # Runs `code` with LD_LIBRARY_PATH unset: R puts its own library folders
