@@ -68,7 +68,7 @@ bench: setup
 	bash bench/setup_peers.sh
 	$(PY) bench/run.py
 	{ printf '\n## R inside Python (pycg.r), microseconds per call\n\n'; \
-	  $(PY) bench/bench_r_bridge.py; \
+	  $(PY) bench/bench_pycg_r.py; \
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
 	  printf 'and the R cost of a log1pexp gradient\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \

@@ -63,11 +63,10 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(as_py(res[[1L]]), grad, NULL))
-    list(as_py(res[[1L]]), r_shim(grad, fit_args = TRUE),
-         signature_spec(grad))
+    list(as_py(res[[1L]]), r_shim(grad, fit_args = TRUE), py_signature(grad))
   }
   py_forward <- r_callable(forward, label,
-                           spec = signature_spec(f, kwargs = TRUE),
+                           signature = py_signature(f, kwargs = TRUE),
                            kind = "forward")
   wrapped <- guard(core_call("custom_gradient", py_forward))
   named <- is.symbol(substitute(f))

@@ -40,7 +40,7 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
     stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
          call. = FALSE)
   argnums <- as_int(argnums - 1L)
-  py_f <- r_callable(f, label, spec = signature_spec(f))
+  py_f <- r_callable(f, label, signature = py_signature(f))
   transformed <- guard(core_call(transform, py_f, argnums = argnums,
                                   has_aux = isTRUE(has_aux)))
   function(...) {
@@ -70,7 +70,7 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
-                     spec = signature_spec(f))
+                     signature = py_signature(f))
   args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
                  atol = atol))
@@ -127,7 +127,7 @@ pycg_function <- function(f, jit_compile = FALSE) {
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
-                     spec = signature_spec(f))
+                     signature = py_signature(f))
   compiled <- core_call("function", py_f, jit_compile = isTRUE(jit_compile))
   call <- guard(compiled)
   g <- function(...) {

@@ -15,18 +15,31 @@
 #' @importFrom reticulate import py_get_attr py_to_r r_to_py
 NULL
 
-# Session state: the Python modules once started, the signature specs made
+# Session state: the Python modules once started, the Python signatures made
 # from R formals, a pending R error raised inside a call from Python.
 .pycg <- new.env(parent = emptyenv())
-.pycg$specs <- new.env(parent = emptyenv())
+.pycg$signatures <- new.env(parent = emptyenv())
 
-# `library(pycg)` prints nothing. The one base function pycg masks is `%*%`,
-# which stays base R's for anything that is not a pycg tensor, so R's
-# "The following object is masked from 'package:base'" note would only be
-# noise. library() leaves the note out when the attached package holds
-# `.conflicts.OK`; R drops that name from a namespace's exports, so it is
-# put there when the package is attached (before library() checks).
+#' @importFrom utils head str
+NULL
+
+# %*% on tensors: R >= 4.3 dispatches the matrixOps group generic; on older R
+# pycg's own %*% (tensors to op_matmul, anything else to base R) is put on
+# the search path when the package is attached.
+.onLoad <- function(libname, pkgname) {
+  if (getRversion() >= "4.3.0")
+    registerS3method("matrixOps", "pycg.tensor.Tensor",
+                     matrixOps.pycg.tensor.Tensor, envir = asNamespace(pkgname))
+}
+
+# pycg gives base R's non-generic diag(), rowSums(), colSums(), rowMeans(),
+# colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
+# 4.3) a tensor method that falls back to base R for every other value;
+# `.conflicts.OK` in the attached environment tells library() not to list
+# them as masked.
 .onAttach <- function(libname, pkgname) {
-  assign(".conflicts.OK", TRUE,
-         envir = as.environment(paste0("package:", pkgname)))
+  env <- as.environment(paste0("package:", pkgname))
+  if (getRversion() < "4.3.0")
+    assign("%*%", get("%*%", envir = asNamespace(pkgname)), envir = env)
+  assign(".conflicts.OK", TRUE, envir = env)
 }

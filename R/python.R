@@ -33,6 +33,7 @@ start_python <- function() {
     guard = interop$guard,
     to_r = interop$to_r,
     r_function = interop$r_function,
+    r_signature = interop$r_signature,
     r_subset = interop$r_subset,
     r_cumulative = interop$r_cumulative
   )
@@ -60,7 +61,7 @@ import_pycg <- function(root = NULL) {
          file %||% reticulate::py_str(core$`__path__`),
          ", which is not the pycg module (a folder named `pycg`?)",
          call. = FALSE)
-  list(core = core, interop = import("pycg._rinterop", convert = FALSE))
+  list(core = core, interop = import("pycg.r.interop", convert = FALSE))
 }
 
 # Python is started once per R session: when it was started before pycg

@@ -17,7 +17,8 @@
 #' @param ... Further tensors (Summary) or ignored.
 #' @param i,j Indices, as for R arrays.
 #' @param drop If `TRUE`, drop extents of length 1 from the result.
-#' @param na.rm Ignored (tensors have no `NA`).
+#' @param na.rm If `TRUE`, `sum()`, `prod()`, `max()` and `min()` skip
+#'   `NaN` (an R `NA` becomes `NaN` in a tensor).
 #' @return R values for the conversions, tensors for the rest.
 #' @name tensor-methods
 #' @examplesIf pycg_available()
@@ -68,14 +69,48 @@ length.pycg.tensor.Tensor <- function(x) {
 #' @rdname tensor-methods
 #' @export
 format.pycg.tensor.Tensor <- function(x, ...) {
+  c(tensor_header(x), utils::capture.output(print_trimmed(tensor_to_r(x))))
+}
+
+tensor_header <- function(x) {
   kind <- if (inherits(x, "pycg.tensor.Variable")) "Variable" else "Tensor"
   dtype <- py_to_r(py_get_attr(py_get_attr(x, "dtype"), "name"))
   shape <- dim(x)
-  header <- sprintf("<pycg %s %s%s>", kind, dtype,
-                    if (length(shape))
-                      paste0(" [", paste(shape, collapse = " x "), "]")
-                    else " scalar")
-  c(header, utils::capture.output(print(tensor_to_r(x))))
+  sprintf("<pycg %s %s%s>", kind, dtype,
+          if (length(shape)) paste0(" [", paste(shape, collapse = " x "), "]")
+          else " scalar")
+}
+
+# Values past getOption("pycg.print_max", 1000) elements print as their
+# first rows and columns (matrices) or first elements, then what was left.
+print_trimmed <- function(v) {
+  max <- getOption("pycg.print_max", 1000L)
+  if (length(v) <= max) return(print(v))
+  d <- dim(v)
+  if (length(d) == 2L) {
+    r <- min(d[1L], 10L)
+    k <- min(d[2L], 8L)
+    print(v[seq_len(r), seq_len(k), drop = FALSE])
+    cat(sprintf("# ... with %d more rows and %d more columns\n",
+                d[1L] - r, d[2L] - k))
+  } else {
+    print(head(as.vector(v), 20L))
+    cat(sprintf("# ... with %d more elements (R's column-major order)\n",
+                length(v) - 20L))
+  }
+  cat("# options(pycg.print_max = Inf) prints every value\n")
+}
+
+#' @rdname tensor-methods
+#' @export
+`$.pycg.tensor.Tensor` <- function(x, name) {
+  value <- NextMethod()
+  if (!is.function(value)) return(value)
+  # methods such as assign() take R arrays: convert them here, not in
+  # reticulate (which refuses NumPy 2)
+  function(...) {
+    do.call(method_call, c(list(x, name), lapply(list(...), as_py)))
+  }
 }
 
 #' @rdname tensor-methods
@@ -93,23 +128,27 @@ t.pycg.tensor.Tensor <- function(x) {
 
 #' @rdname tensor-methods
 #' @export
-mean.pycg.tensor.Tensor <- function(x, ...) {
-  op_mean(x)
-}
-
-#' @rdname tensor-methods
-#' @export
 Ops.pycg.tensor.Tensor <- function(e1, e2) {
   if (missing(e2)) {
     switch(.Generic,
            "-" = return(op_call("negative", e1)),
            "+" = return(e1),
-           "!" = return(op_call("logical_not", e1)))
+           "!" = return(r_logical_if_scalar(op_call("logical_not", e1))))
   }
   name <- r_operator_ops[[.Generic]]
   if (is.null(name))
     stop("`", .Generic, "` is not supported for pycg tensors", call. = FALSE)
-  op_call(name, as_py(e1), as_py(e2))
+  out <- op_call(name, as_py(e1), as_py(e2))
+  if (.Generic %in% r_logical_generics) r_logical_if_scalar(out) else out
+}
+
+r_logical_generics <- c("==", "!=", "<", "<=", ">", ">=", "&", "|")
+
+# A comparison's single-value result as an R logical (so that `if (x > 1)`
+# and isTRUE() work); a longer one, or a traced one, stays a tensor.
+r_logical_if_scalar <- function(out) {
+  if (length(dim(out))) return(out)
+  tryCatch(tensor_to_r(out), error = function(e) out)
 }
 
 r_operator_ops <- list(
@@ -149,7 +188,11 @@ Summary.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
   if (is.null(ops))
     stop("`", .Generic, "()` is not supported for pycg tensors",
          call. = FALSE)
-  parts <- lapply(list(...), function(x) op_call(ops[[1L]], as_py(x)))
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
+    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
+  reduce <- if (na.rm && .Generic %in% c("sum", "prod", "max", "min"))
+    paste0("nan", ops[[1L]]) else ops[[1L]]
+  parts <- lapply(list(...), function(x) op_call(reduce, as_py(x)))
   Reduce(function(a, b) op_call(ops[[2L]], a, b), parts)
 }
 
@@ -168,23 +211,6 @@ r_summary_ops <- list(
     if (identical(e, quote(expr = ))) NULL else as_py(eval(e, env))
   })
   py_call(interop()$r_subset, x, index, isTRUE(drop))
-}
-
-#' Matrix product
-#'
-#' `x %*% y` is [op_matmul()] when `x` or `y` is a pycg tensor, and base R's
-#' matrix product otherwise.
-#'
-#' @param x,y Tensors, R matrices or vectors.
-#' @return A tensor, or what base R's `%*%` returns.
-#' @examples
-#' matrix(1:4, 2) %*% diag(2)
-#' @export
-`%*%` <- function(x, y) {
-  if (inherits(x, "pycg.tensor.Tensor") || inherits(y, "pycg.tensor.Tensor"))
-    op_call("matmul", as_py(x), as_py(y))
-  else
-    base::`%*%`(x, y)
 }
 
 # The names in pycg.ops.__all__, read once per session.

@@ -6,10 +6,11 @@ _backends.set_backend(_backends.default_name())
 
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
-from pycg.custom_gradient import custom_gradient, with_signature  # noqa: E402
+from pycg.custom_gradient import custom_gradient  # noqa: E402
 from pycg.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
                              jvp, value_and_grad, vjp)
 from pycg.ops import stop_gradient  # noqa: E402
+from pycg.signature import with_signature  # noqa: E402
 from pycg.tape import GradientTape  # noqa: E402
 from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
 
@@ -21,6 +22,11 @@ __all__ = [
     "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
     "value_and_grad", "vjp", "with_signature", "__version__",
 ]
+from pycg import optimize, optimizers, random  # noqa: E402
+from pycg.saving import load_variables, save_variables  # noqa: E402
+
+__all__ += ["load_variables", "optimize", "optimizers", "random",
+            "save_variables"]
 
 
 def __getattr__(name):

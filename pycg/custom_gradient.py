@@ -66,22 +66,6 @@ def custom_gradient(f):
     return decorated
 
 
-def with_signature(fn, spec):
-    """A proxy of `fn` whose inspect.signature is `spec`, e.g.
-    ``"(*args, upstream=None)"``. For bridges (R, reticulate) whose
-    callables hide their parameters behind ``(*args, **kwargs)``."""
-    ns = {}
-    exec(f"def _proxy{spec}: pass", {"None": None}, ns)
-    sig = inspect.signature(ns["_proxy"])
-
-    @functools.wraps(fn)
-    def proxy(*args, **kwargs):
-        return fn(*args, **kwargs)
-    proxy.__signature__ = sig
-    proxy.__name__ = getattr(fn, "__name__", "grad_fn")
-    return proxy
-
-
 def _convention(name, grad_fn):
     try:
         params = list(inspect.signature(grad_fn).parameters.values())

@@ -112,6 +112,13 @@ def test_python_lists_and_dicts_become_r_lists(r):
     assert describe({"p": 1, "q": 2}) == ["2", "p", "q"]
 
 
+def test_a_string_array_is_refused_before_it_reaches_r(r):
+    with pytest.raises(TypeError, match=r"an array of strings \(dtype <U1\) "
+                       r"cannot go to R.*pass a list"):
+        r.call("length", np.array(["a", "b"]))
+    assert float(r.call("length", ["a", "b"])) == 2  # a list does go
+
+
 def test_an_r_integer_na_is_refused_with_the_fix(r):
     with pytest.raises(r.RError, match="NA"):
         r.eval("c(1L, NA)")
@@ -140,6 +147,20 @@ def test_keyword_arguments_bind_by_name(r):
 def test_an_r_function_shows_its_r_formals_as_its_signature(r):
     fn = r.function("function(x, y = 2, ..., upstream = NULL) x")
     assert str(inspect.signature(fn)) == "(x, y=None, *args, upstream=None)"
+
+
+def test_an_r_argument_named_args_beside_dots_keeps_both(r):
+    first = r.function("function(args, ...) args")
+    assert str(inspect.signature(first)) == "(args, *args_)"
+    assert float(first(1)) == 1.0
+    assert values(r.function("function(args, ...) c(args, ...)")(1, 2, 3)) \
+        == [1, 2, 3]
+
+
+def test_an_r_function_with_an_argument_python_cannot_name_is_callable(r):
+    sd = r.function("function(x, na.rm = FALSE) sd(x, na.rm)")
+    assert str(inspect.signature(sd)) == "(*args, **kwargs)"
+    assert float(sd(np.array([1.0, 3.0]))) == pytest.approx(2 ** 0.5)
 
 
 def test_function_wants_code_whose_value_is_a_function(r):

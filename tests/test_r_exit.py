@@ -53,7 +53,7 @@ def test_the_exit_status_is_the_programs_own():
     assert "leaving" in out and "Fatal" not in out, out
 
 
-def test_the_r_session_temporary_directory_is_removed_at_exit():
+def test_the_temporary_directory_of_r_is_removed_at_exit():
     require_r()
     status, out = run_python("""
         import pycg.r

@@ -291,3 +291,19 @@ def read(store):
 def assign(store, value):
     store.assign(value)
     return store
+
+
+# ---- host calls: a NumPy function run when the graph runs ------------------
+def host_call(fn, args, dtype, shape):
+    if tf.executing_eagerly():
+        return tf.convert_to_tensor(fn(*[np.asarray(a) for a in args]))
+    out = tf.numpy_function(fn, list(args), tf.as_dtype(dtype),
+                            stateful=False)
+    out.set_shape(shape)
+    return out
+
+
+def outside_graph():
+    """A context where new variables are created eagerly, also while a
+    pycg.function traces (optimizer slots, seed states)."""
+    return tf.init_scope()

@@ -197,7 +197,9 @@ test_that("f must be a function", {
 })
 
 test_that("R formals become Python signatures", {
-  spec <- pycg:::signature_spec
+  skip_if_no_pycg()
+  spec <- function(fn, ...)
+    reticulate::py_str(pycg:::py_signature(fn, ...))
   expect_equal(spec(function(..., upstream = NULL) 1),
                "(*args, upstream=None)")
   expect_equal(spec(function(upstream) 1), "(upstream)")
@@ -206,7 +208,32 @@ test_that("R formals become Python signatures", {
   expect_equal(spec(function(x, ...) 1, kwargs = TRUE),
                "(x, *args, **args_kw)")
   expect_equal(spec(function(args, ...) 1), "(args, *args_)")
+  expect_equal(spec(function(args, args_, ...) 1, kwargs = TRUE),
+               "(args, args_, *args__, **args___kw)")
+  expect_equal(spec(function(x, y = 2, z) 1), "(x, y=None, z=None)")
+  expect_equal(spec(sum), "(*args, **kwargs)")
   expect_error(spec(function(x.y) 1), "cannot name an argument `x.y`")
+  expect_error(spec(function(`if`) 1), "cannot name an argument `if`")
+})
+
+test_that("R formals are described to Python as with_signature's data", {
+  sig <- pycg:::python_signature
+  expect_identical(sig(function(x, ..., upstream = NULL) 1),
+                   list(list("x", "positional"),
+                        list("args", "var_positional"),
+                        list("upstream", "keyword", NULL)))
+  expect_identical(sig(function(args, ...) 1, kwargs = TRUE),
+                   list(list("args", "positional"),
+                        list("args_", "var_positional"),
+                        list("args__kw", "var_keyword")))
+})
+
+test_each_backend("a rule whose f has an argument named args beside ... works", {
+  f <- op_custom_gradient(function(args, ...) {
+    tuple(args * 3, function(upstream) upstream * 3)
+  })
+  expect_equal(as.numeric(tape_grad(function(x) op_sum(f(x)), tensor(c(1, 2)))),
+               c(3, 3))
 })
 
 test_each_backend("f may return reticulate::tuple(output, grad)", {

@@ -11,24 +11,25 @@ this very interpreter. Two facts about that pair shape everything here:
   reticulate-wrapped R function from Python holds the GIL all along, and the
   collector is then safe. So rpy2 is used only to start R and to parse one
   start-up expression, which is evaluated holding the GIL (through ctypes)
-  and hands Python a reticulate-wrapped dispatcher (pycg/_r_bridge.R); every
-  later call into R goes through it, or through R functions it returned,
-  wrapped the same way.
+  and hands Python a reticulate-wrapped dispatcher (R/bridge.R in the R
+  package); every later call into R goes through it, or through R functions
+  it returned, wrapped the same way.
 
 * The exit abort. rpy2 registers `endr` with atexit; it runs R's exit
   finalizers and a last garbage collection with the GIL released, so once
   reticulate has started it aborts the interpreter at exit with
   "PyThreadState_Get: the function must be called with the GIL held"
   (current reticulate, from 1.43, is reported to hang there instead). The
-  start-up removes
-  that handler and registers `_end_session`, which runs, through the
-  dispatcher and so with the GIL held, the parts of R's shutdown that matter
+  start-up removes that handler and registers `_end_session`, which runs,
+  through a bridged R function and so with the GIL held, the parts of R's
+  shutdown that matter
   outside the process: `.Last`, closing graphics devices, removing R's
   session temporary directory. R's exit finalizers are not run: the process
   is ending, and the memory they would free goes with it. Python then
   finalizes as usual, with its own exit status.
 
 R is single-threaded: `LOCK` serialises every call into R, from any thread.
+Importing this module starts nothing; the first `dispatcher()` call does.
 """
 import atexit
 import os
@@ -36,18 +37,18 @@ import sys
 import threading
 
 LOCK = threading.RLock()
-_BRIDGE_R = os.path.join(os.path.dirname(__file__), "_r_bridge.R")
 _INSTALL_HINT = (
     "pycg.r needs R with the R packages reticulate and pycg, and the Python "
-    "package rpy2 (pip install 'pycg[r]'); in a checkout of pycg, `make "
+    "package rpy2 (pip install 'pycg-autodiff[r]'); in a checkout of pycg, `make "
     "test` installs them all")
 
-_received = []
+_received = []  # [dispatcher, exit], handed over by R at start-up
 
 
-def receive(dispatcher):
-    """Called once from R at start-up with the bridged dispatcher."""
-    _received.append(dispatcher)
+def receive(dispatcher, at_exit):
+    """Called once from R at start-up with two bridged R functions: the
+    dispatcher, and the one `_end_session` calls."""
+    _received[:] = [dispatcher, at_exit]
 
 
 def dispatcher():
@@ -142,9 +143,7 @@ def _start_up_code():
       if (dir.exists(lib)) .libPaths(c(r_libs, lib, .libPaths()))
       loadNamespace("reticulate")
       suppressPackageStartupMessages(library(pycg))
-      env <- new.env(parent = baseenv())
-      sys.source({_r_string(_BRIDGE_R)}, envir = env, keep.source = FALSE)
-      env$start()
+      pycg:::bridge_start()
     }})"""
 
 
@@ -161,8 +160,7 @@ def _end_session():
     if not _received or not LOCK.acquire(timeout=10):
         return  # a thread is stuck in R: leave R as it is
     try:
-        from pycg._r_convert import encode_call
-        _received[0](*encode_call(("exit",), {}))
+        _received[1](None)  # a call with no arguments, see R/bridge.R
         _stop_event_callback()
     except Exception:
         pass

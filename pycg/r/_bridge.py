@@ -1,5 +1,6 @@
-"""Values across the R bridge, and calls through it (pycg/_r_bridge.R is the
-R half; its header lists the tagged forms both sides write).
+"""Values across pycg.r's bridge, and calls through it (R/bridge.R in the R
+package is the R half; its header lists the tagged forms both sides write;
+arrays inside them are written by pycg/r/codec.py).
 
 Python -> R: tensors and other Python objects pass by reference; numbers,
 strings and None as R scalars; NumPy arrays as R vectors and arrays with the
@@ -9,19 +10,16 @@ tensors (R's column-major layout kept, a length-1 vector a 0-d tensor),
 strings become str, lists list or dict (when every element is named), R
 functions `RFunction`s, and Python objects come back as themselves.
 """
-import inspect
 import itertools
 import numbers
 import warnings
 
 import numpy as np
 
-from pycg import _r_session
-from pycg._rinterop import to_r as _array_to_r
-from pycg.tensor import Tensor, convert_to_tensor
+from pycg.r import _session, codec
+from pycg.signature import make_signature
+from pycg.tensor import Tensor
 
-_DTYPES = {"double": ("<f8", "float64"), "integer": ("<i4", "int32"),
-           "logical": ("<i4", "bool"), "complex": ("<c16", "complex128")}
 _R_INT_MAX = 2 ** 31 - 1
 _next_key = itertools.count().__next__
 _pending = {}  # Python exceptions on their way through R, by key
@@ -62,7 +60,7 @@ class RFunction:
 
 def invoke(bridged, args, kwargs):
     """bridged(*args, **kwargs) in R, holding the R lock."""
-    with _r_session.LOCK:
+    with _session.LOCK:
         _depth[0] += 1
         try:
             return _reply(bridged(*encode_call(args, kwargs)))
@@ -74,11 +72,11 @@ def invoke(bridged, args, kwargs):
 
 def encode_call(args, kwargs):
     """The arguments of a bridged closure: (spec, *leaves), see
-    pycg/_r_bridge.R; spec is None for a call with leaves only."""
+    R/bridge.R; spec is None for a call with leaves only."""
     if not kwargs and all(_is_leaf(a) for a in args):
         return (None,) + tuple(args)
     leaves = []
-    spec = [to_r(list(args), leaves), to_r(kwargs, leaves)]
+    spec = [to_tagged(list(args), leaves), to_tagged(kwargs, leaves)]
     return (spec, *leaves)
 
 
@@ -87,7 +85,7 @@ def _reply(reply):
     if tag == "v":
         for message in reply[2]:
             warnings.warn(message, RWarning, stacklevel=4)
-        return from_r(reply[1])
+        return from_tagged(reply[1])
     if tag == "pe" and reply[1] in _pending:
         raise _pending.pop(reply[1])
     message, classes = (reply[1], reply[2]) if tag == "e" else \
@@ -107,9 +105,9 @@ def _is_leaf(x):
         or callable(x))
 
 
-def to_r(x, leaves):
-    """The tagged form of a Python value for decode() in R; the Python
-    objects it refers to are appended to `leaves`."""
+def to_tagged(x, leaves):
+    """The tagged form of a Python value for bridge_decode() in R; the
+    Python objects it refers to are appended to `leaves`."""
     if _is_leaf(x):
         leaves.append(x)
         return ["o", len(leaves)]
@@ -117,24 +115,23 @@ def to_r(x, leaves):
         leaves.append(_PythonFunction(x))
         return ["p", len(leaves)]
     if isinstance(x, (np.ndarray, np.generic)):
-        data, shape, kind = _array_to_r(x)
-        return ["a", data, shape, kind]
+        return ["a", *codec.to_r(x)]
     if isinstance(x, numbers.Integral) and not isinstance(x, bool):
         return int(x) if abs(x) <= _R_INT_MAX else float(x)
     if isinstance(x, (list, tuple)):
-        return ["l", [to_r(v, leaves) for v in x]]
+        return ["l", [to_tagged(v, leaves) for v in x]]
     if isinstance(x, dict):
         bad = [k for k in x if not isinstance(k, str)]
         if bad:
             raise TypeError(f"pycg.r: dict keys become R names and must be "
                             f"strings, got {bad[0]!r}")
-        return ["d", list(x), [to_r(v, leaves) for v in x.values()]]
+        return ["d", list(x), [to_tagged(v, leaves) for v in x.values()]]
     return x
 
 
 class _PythonFunction:
-    """A Python callable as R calls it (python_function() in
-    pycg/_r_bridge.R): one argument, the tagged R list of its arguments.
+    """A Python callable as R calls it (bridge_python_function() in
+    R/bridge.R): one argument, the tagged R list of its arguments.
     Answers a tensor or other object as itself, another value as
     ["r", tagged, *leaves], an exception as ["x", message, key] (the
     exception parked in `_pending`)."""
@@ -145,14 +142,14 @@ class _PythonFunction:
     def __call__(self, node):
         _, items, names = node
         names = names or [""] * len(items)
-        args = [from_r(v) for v, n in zip(items, names) if not n]
-        kwargs = {n: from_r(v) for v, n in zip(items, names) if n}
+        args = [from_tagged(v) for v, n in zip(items, names) if not n]
+        kwargs = {n: from_tagged(v) for v, n in zip(items, names) if n}
         try:
             result = self.fn(*args, **kwargs)
             if _is_leaf(result):
                 return result
             leaves = []
-            return ["r", to_r(result, leaves), *leaves]
+            return ["r", to_tagged(result, leaves), *leaves]
         except Exception as e:
             key = _next_key()
             _pending[key] = e
@@ -161,41 +158,27 @@ class _PythonFunction:
 
 # ---- R -> Python -------------------------------------------------------------
 
-def from_r(node):
-    """The Python value of the tagged form written by encode() in R."""
+def from_tagged(node):
+    """The Python value of the tagged form written by bridge_encode() in
+    R."""
     if not isinstance(node, list):
         return node  # a string or None
     tag = node[0]
     if tag == "o":
         return node[1]
     if tag == "a":
-        _, data, shape, kind = node
-        stored, dtype = _DTYPES[kind]
-        a = np.frombuffer(data, dtype=stored).reshape(shape, order="F")
-        return convert_to_tensor(np.array(a, dtype=dtype, order="C"))
+        return codec.from_r(*node[1:])
     if tag == "l":
         _, items, names = node
-        values = [from_r(v) for v in items]
+        values = [from_tagged(v) for v in items]
         if names and all(names) and len(set(names)) == len(names):
             return dict(zip(names, values))
         return values
     if tag == "c":
         return list(node[1])
-    if tag == "f":
+    if tag == "f":  # params: R formals as python_signature() describes them
         _, bridged, name, params = node
-        return RFunction(bridged, name, _signature(params))
+        signature = None if params is None else make_signature(
+            params, "pycg.r (R formals)")
+        return RFunction(bridged, name, signature)
     raise ValueError(f"pycg.r: unknown value tag {tag!r} from R")
-
-
-def _signature(params):
-    """An inspect.Signature from R formals, [name, kind, has_default] each,
-    or None when R could not describe them."""
-    if params is None:
-        return None
-    kinds = {"positional": inspect.Parameter.POSITIONAL_OR_KEYWORD,
-             "var": inspect.Parameter.VAR_POSITIONAL,
-             "keyword": inspect.Parameter.KEYWORD_ONLY}
-    return inspect.Signature([
-        inspect.Parameter(name, kinds[kind], **(
-            {"default": None} if has_default else {}))
-        for name, kind, has_default in params])

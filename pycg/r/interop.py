@@ -1,11 +1,11 @@
-"""The Python half of the R package's conversions (R/convert.R is the other).
+"""The Python half of the R package (R/convert.R is the other): the
+functions its wrappers call through reticulate, in a Python that R hosts.
 
-reticulate 1.28 refuses NumPy 2 for its own array conversion, so R arrays
-travel as raw bytes: R sends `{ARRAY_KEY: bytearray, "shape": [...], "dtype":
-"float64" | "int32" | "bool" | "complex128"}` (column-major bytes), 1-based
-index tensors as `{INDEX_KEY: tensor}` and tuples as `{TUPLE_KEY: [...]}`;
-`to_r` answers a tuple `(bytearray, shape, kind)` that R reads back with
-readBin().
+reticulate 1.28 refuses NumPy 2 for its own array conversion, so arrays
+travel as pycg/r/codec.py writes them: R sends `{ARRAY_KEY: bytearray,
+"shape": [...], "kind": "double" | "integer" | "logical" | "complex"}`,
+1-based index tensors as `{INDEX_KEY: tensor}` and tuples as `{TUPLE_KEY:
+[...]}`; `to_r` answers codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
 returns a `Failure` instead of raising, so R re-raises a short R error.
@@ -13,21 +13,19 @@ Ops and pycg functions are named by strings, because every Python object R
 passes as an argument costs reticulate an R-level S3 dispatch.
 """
 import functools
-import inspect
 import traceback
 
 import numpy as np
 
 import pycg
-from pycg._r_session import LOCK as _R_LOCK  # R is single-threaded
+from pycg.r import codec
+from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
+from pycg.signature import make_signature
 from pycg.tensor import Tensor
 
 ARRAY_KEY = "__pycg_r_array__"
 INDEX_KEY = "__pycg_r_index__"
 TUPLE_KEY = "__pycg_r_tuple__"
-_R_TYPES = {"float64": "<f8", "int32": "<i4", "bool": "<i4",
-            "complex128": "<c16"}
-_SIGNATURES = {}
 
 
 class Failure:
@@ -54,7 +52,7 @@ def _guarded(fn):
 def _decode(x):
     if type(x) is dict:
         if ARRAY_KEY in x:
-            return from_r(x[ARRAY_KEY], x["shape"], x["dtype"])
+            return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
         if INDEX_KEY in x:
             return pycg.ops.subtract(pycg.convert_to_tensor(x[INDEX_KEY]), 1)
         if TUPLE_KEY in x:
@@ -67,34 +65,7 @@ def _decode(x):
     return x
 
 
-def from_r(buf, shape, dtype):
-    """A tensor from the column-major bytes of an R vector or array."""
-    a = np.frombuffer(buf, dtype=_R_TYPES[dtype]).reshape(shape, order="F")
-    a = np.ascontiguousarray(a, dtype=dtype)
-    return pycg.convert_to_tensor(a)
-
-
-@_guarded
-def to_r(x):
-    """(bytes, shape, kind) of a tensor, array or number for R's readBin:
-    kind is "double", "integer", "logical" or "complex"."""
-    a = np.asarray(x.numpy() if isinstance(x, Tensor) else x)
-    k = a.dtype.kind
-    fits_r_integer = k == "i" and a.dtype.itemsize <= 4 or \
-        k == "u" and a.dtype.itemsize <= 2
-    if k == "b":
-        kind, a = "logical", a.astype("<i4")
-    elif fits_r_integer:
-        kind, a = "integer", a.astype("<i4")
-    elif k in "iuf":  # int64 and uint32+ do not fit R's 32-bit integer
-        kind, a = "double", a.astype("<f8")
-    elif k == "c":
-        kind, a = "complex", a.astype("<c16")
-    else:
-        raise TypeError(f"pycg: cannot convert a {a.dtype} array to R")
-    # the transpose of a Fortran-ordered array is C-contiguous: its buffer
-    # holds the column-major bytes R expects
-    return bytearray(np.asfortranarray(a).T), list(a.shape), kind
+to_r = _guarded(codec.to_r)
 
 
 @_guarded
@@ -131,14 +102,15 @@ def guard(fn):
     return _guarded(fn)
 
 
-class RFunction:
+class RCallable:
     """An R function (a reticulate callable) with the signature of its R
     formals, which reticulate hides behind (*args, **kwargs), and a name for
     error messages. The values it returns are decoded."""
 
     def __init__(self, fn, signature, name):
         self.fn = fn
-        self.__signature__ = signature
+        if signature is not None:
+            self.__signature__ = signature
         self.__name__ = self.__qualname__ = name
 
     def __call__(self, *args, **kwargs):
@@ -146,37 +118,33 @@ class RFunction:
             return _decode(self.fn(*args, **kwargs))
 
 
-class RForward(RFunction):
+class RForward(RCallable):
     """The forward function of an R op_custom_gradient: R returns
-    [output, grad_fn, grad_spec], grad_fn an R function whose signature is
-    grad_spec (None when grad_fn is already a Python callable)."""
+    [output, grad_fn, grad_signature], grad_fn an R function whose
+    signature is grad_signature (None when grad_fn is already a Python
+    callable)."""
 
     def __call__(self, *args, **kwargs):
         with _R_LOCK:
-            output, grad_fn, spec = self.fn(*args, **kwargs)
-        if spec is not None:
-            grad_fn = RFunction(grad_fn, _signature(spec), self.__name__)
+            output, grad_fn, signature = self.fn(*args, **kwargs)
+        if signature is not None:
+            grad_fn = RCallable(grad_fn, signature, self.__name__)
         return _decode(output), grad_fn
 
 
 @_guarded
-def r_function(fn, spec, name, kind="function"):
-    """An RFunction (kind "function") or RForward (kind "forward") for `fn`
-    with signature `spec`, in the spec language of pycg.with_signature."""
-    cls = RForward if kind == "forward" else RFunction
-    return cls(fn, _signature(spec), name)
+def r_function(fn, signature, name, kind="function"):
+    """An RCallable (kind "function") or RForward (kind "forward") for `fn`
+    with `signature`, an inspect.Signature made by r_signature()."""
+    cls = RForward if kind == "forward" else RCallable
+    return cls(fn, signature, name)
 
 
-def _signature(spec):
-    sig = _SIGNATURES.get(spec)
-    if sig is None:
-        sig = _SIGNATURES[spec] = inspect.signature(
-            pycg.with_signature(_no_op, spec))
-    return sig
-
-
-def _no_op(*args, **kwargs):
-    return None
+@_guarded
+def r_signature(params):
+    """The inspect.Signature of R formals, as R's python_signature()
+    describes them (the data of pycg.with_signature)."""
+    return make_signature(params, "pycg (R formals)")
 
 
 @_guarded

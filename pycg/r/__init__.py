@@ -26,33 +26,37 @@ and the rest without ``library(pycg)``.
 'R INSIDE PYTHON'
 
 Values cross by these rules. Python -> R: tensors and other Python objects
-by reference; numbers, strings and None as R scalars; NumPy arrays as R
-vectors (1-d) and arrays of the same shape and elements; lists and tuples as
-R lists, dicts as named lists; Python callables as R functions. R -> Python:
-numbers, vectors and arrays become pycg tensors (a 2 x 3 R matrix is a (2, 3)
-tensor with the same elements; a length-1 vector a 0-d tensor); strings str
-(a character vector a list of str); lists list, or dict when every element
-is named; functions `RFunction`; NULL None; Python objects themselves. An R
-error raises `RError` with R's message, an R warning is issued as an
-`RWarning`; a Python exception raised by a callback inside R comes out as
-itself.
+by reference; numbers, strings and None as R scalars; NumPy arrays of
+numbers, booleans or complex numbers as R vectors (1-d) and arrays of the
+same shape and elements (an array of strings is refused: pass a list); lists
+and tuples as R lists, dicts as named lists; Python callables as R
+functions. R -> Python: numbers, vectors and arrays become pycg tensors (a
+2 x 3 R matrix is a (2, 3) tensor with the same elements; a length-1 vector
+a 0-d tensor); strings str (a character vector a list of str); lists list,
+or dict when every element is named; functions `RFunction`; NULL None;
+Python objects themselves. An R error raises `RError` with R's message, an
+R warning is issued as an `RWarning`; a Python exception raised by a
+callback inside R comes out as itself.
 
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
 why, and how the process still exits cleanly, is told in
-pycg/_r_session.py.
+pycg/r/_session.py. Importing pycg.r starts nothing: R starts on the first
+call. The package also holds the Python half of the R package
+(pycg/r/interop.py, which R reaches through reticulate), and the one array
+codec both directions share (pycg/r/codec.py).
 """
 import os
 
-from pycg import _r_session
-from pycg._r_convert import RError, RFunction, RWarning, invoke
+from pycg.r import _session
+from pycg.r._bridge import RError, RFunction, RWarning, invoke
 
 __all__ = ["RError", "RFunction", "RWarning", "call", "eval", "function",
            "source"]
 
 
 def _dispatch(op, *args):
-    return invoke(_r_session.dispatcher(), (op,) + args, {})
+    return invoke(_session.dispatcher(), (op,) + args, {})
 
 
 def eval(code):

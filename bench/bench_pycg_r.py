@@ -1,6 +1,6 @@
 """What pycg.r costs: R inside Python through rpy2 and reticulate.
 
-    .venv/bin/python bench/bench_r_bridge.py [--budget SECONDS]
+    .venv/bin/python bench/bench_pycg_r.py [--budget SECONDS]
 
 Prints a Markdown table of microseconds per call (median of interleaved
 repeats, see bench/_timing.py):

@@ -1,0 +1,185 @@
+# Calls into Python and back: each wrapper's one call to pycg/r/interop.py,
+# Python errors as R errors, and R functions as Python callables (with the
+# one description of R formals for Python, python_signature()).
+
+# ---- calls and errors --------------------------------------------------------
+# Each is one Python call; arguments are already converted (as_py() & co).
+
+# fn(...) for a guarded Python function fn (see pycg/r/interop.py), with R's
+# interrupts and time limits held back until it returns: one taken in R code
+# that Python called, while Python frames are on the stack, can leave the
+# interpreter broken. The arguments are forced first, so R code in them
+# stays interruptible.
+py_call <- function(fn, ...) {
+  list(...)
+  suspendInterrupts(py_result(fn(...)))
+}
+
+# pycg.ops.<name>(...): py_call() written out, as every op goes through it.
+op_call <- function(.op, ...) {
+  list(...)
+  suspendInterrupts(py_result(interop()$call_op(.op, ...)))
+}
+
+# pycg.ops.<name>(...) for ops that return 0-based indices: R gets 1-based
+# ones.
+op_call_index <- function(.op, ...) {
+  py_call(interop()$call_op_index, .op, ...)
+}
+
+# pycg.<name>(...), e.g. core_call("config.backend").
+core_call <- function(.name, ...) {
+  py_call(interop()$call_core, .name, ...)
+}
+
+# obj.<name>(...) for a Python object R holds.
+method_call <- function(.obj, .method, ...) {
+  py_call(interop()$call_method, .obj, .method, ...)
+}
+
+# A Python callable R holds, wrapped so that py_call() can call it:
+# arguments decoded, exceptions returned as Failures.
+guard <- function(fn) {
+  py_call(interop()$guard, fn)
+}
+
+# Re-raise a Python exception caught in pycg/r/interop.py as an R error. If it
+# came from an R function that Python called, the original R condition is
+# signalled again, so the R caller sees the R message.
+raise_failure <- function(failure) {
+  r_error <- .pycg$r_error
+  .pycg$r_error <- NULL
+  message <- py_to_r(py_get_attr(failure, "message"))
+  if (!is.null(r_error) && grepl(conditionMessage(r_error), message,
+                                 fixed = TRUE))
+    stop(r_error)
+  if (isTRUE(getOption("pycg.traceback")))
+    message <- paste0(message, "\n\nPython traceback:\n",
+                      py_to_r(py_get_attr(failure, "traceback")))
+  cond <- structure(
+    class = c("pycg_python_error", "error", "condition"),
+    list(message = message, call = NULL,
+         python_type = py_to_r(py_get_attr(failure, "type"))))
+  stop(cond)
+}
+
+# pycg objects need no conversion: answering reticulate's r_to_py()
+# dispatch here saves it a search along the class vector for every argument.
+#' @rawNamespace S3method(reticulate::r_to_py, pycg.tensor.Tensor)
+#' @rawNamespace S3method(reticulate::r_to_py, pycg.tape.GradientTape)
+r_to_py.pycg.tensor.Tensor <- function(x, convert = FALSE) {
+  x
+}
+
+r_to_py.pycg.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
+
+# ---- R functions called from Python ------------------------------------------
+
+# An R function as a Python callable with `signature` (py_signature(); NULL
+# for (*args, **kwargs)). `kind = "forward"` makes the forward function of
+# op_custom_gradient(), which returns list(output, grad shim, grad signature).
+r_callable <- function(fn, name, signature = NULL, kind = "function") {
+  py_call(interop()$r_function, r_shim(fn), signature, name, kind)
+}
+
+# The R side of a call from Python: arguments arrive as R values (tensors
+# stay tensors), the result goes back marshalled by as_py() and is decoded
+# in Python (RCallable.__call__). An R error is remembered so that
+# raise_failure() can re-signal it with its R message. Interrupts and time
+# limits wait until R is back on top: one taken while Python frames are on
+# the stack can leave Python's interpreter state broken. With `fit_args`,
+# unnamed arguments that `fn` has no room for are dropped (a grad written
+# function(upstream) is called with the inputs too).
+r_shim <- function(fn, fit_args = FALSE) {
+  force(fn)
+  room <- if (fit_args && !"..." %in% names(formals(fn))) length(formals(fn))
+  interop()  # Python must be started by pycg before r_to_py() starts it
+  shim <- function(...) suspendInterrupts({
+    args <- lapply(list(...), py_arg_to_r)
+    if (!is.null(room)) args <- fit_to_formals(args, room)
+    withCallingHandlers(
+      as_py(do.call(fn, args)),
+      error = function(e) .pycg$r_error <- e)
+  })
+  r_to_py(shim, convert = FALSE)
+}
+
+fit_to_formals <- function(args, room) {
+  named <- nzchar(names(args) %||% rep("", length(args)))
+  positional <- which(!named)
+  extra <- length(positional) - (room - sum(named))
+  if (extra > 0L) args[utils::tail(positional, extra)] <- NULL
+  args
+}
+
+# R formals as the data of pycg.with_signature: list(name, kind) per
+# argument, list(name, kind, NULL) for one defaulting to None. `...` becomes
+# *args (named args_ when an argument is named args, and so on), followed,
+# when `kwargs = TRUE`, by **args_kw; an argument with a default, and every
+# one after it up to `...`, defaults to None (R evaluates its own defaults);
+# arguments after `...` are keyword-only. A primitive takes (*args,
+# **kwargs). The one description of R formals for Python: op_custom_gradient()
+# and the other wrappers use it through py_signature(), pycg.r's bridge
+# directly (R/bridge.R).
+python_signature <- function(fn, kwargs = FALSE) {
+  if (is.primitive(fn))
+    return(list(list("args", "var_positional"), list("kwargs", "var_keyword")))
+  names <- names(formals(fn))
+  bad <- setdiff(names[!grepl("^[A-Za-z_][A-Za-z0-9_]*$", names) |
+                         names %in% python_keywords], "...")
+  if (length(bad))
+    stop("pycg passes R functions to Python, which cannot name an argument `",
+         bad[1L], "`; rename it (letters, digits and _ only)", call. = FALSE)
+  defaults <- !vapply(formals(fn), identical, NA, quote(expr = ))
+  star <- "args"
+  while (star %in% names) star <- paste0(star, "_")
+  params <- vector("list", length(names))
+  seen_default <- FALSE
+  after_dots <- FALSE
+  for (i in seq_along(names)) {
+    if (names[i] == "...") {
+      params[[i]] <- list(star, "var_positional")
+      seen_default <- FALSE
+      after_dots <- TRUE
+      next
+    }
+    seen_default <- seen_default || defaults[i]
+    kind <- if (after_dots) "keyword" else "positional"
+    params[[i]] <- if (seen_default) list(names[i], kind, NULL) else
+      list(names[i], kind)
+  }
+  if (kwargs && after_dots)
+    params <- c(params, list(list(paste0(star, "_kw"), "var_keyword")))
+  params
+}
+
+# python_signature(fn, kwargs) as a Python inspect.Signature, made once per
+# set of formals.
+py_signature <- function(fn, kwargs = FALSE) {
+  key <- if (is.primitive(fn)) "primitive" else {
+    f <- formals(fn)
+    defaults <- !vapply(f, identical, NA, quote(expr = ))
+    paste0(kwargs, ":", paste0(names(f), ifelse(defaults, "=", ""),
+                               collapse = ","))
+  }
+  .pycg$signatures[[key]] %||% {
+    .pycg$signatures[[key]] <- py_call(interop()$r_signature,
+                                       python_signature(fn, kwargs))
+  }
+}
+
+python_keywords <- c(
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break",
+  "class", "continue", "def", "del", "elif", "else", "except", "finally",
+  "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+  "not", "or", "pass", "raise", "return", "try", "while", "with", "yield")
+
+# A label for an R function in messages: its name when the caller passed a
+# name, else "R function(<its arguments>)".
+function_label <- function(expr, fn) {
+  if (is.symbol(expr))
+    return(as.character(expr))
+  if (!is.function(fn) || is.primitive(fn))
+    return("an R function")
+  sprintf("R function(%s)", paste(names(formals(fn)), collapse = ", "))
+}

@@ -1,0 +1,250 @@
+#' Base R functions on tensors
+#'
+#' The base R functions users reach for work on pycg tensors, with R's
+#' meaning, and record on gradient tapes where the result is a tensor:
+#'
+#' * missing values: `is.na()` and `is.nan()` (a tensor's `NA` is `NaN`),
+#'   `is.finite()`, `is.infinite()` give boolean tensors; `anyNA()` gives
+#'   `TRUE` or `FALSE`. `na.rm = TRUE` is honoured by `sum()`, `prod()`,
+#'   `max()`, `min()`, `range()` and `mean()`, which then skip `NaN`.
+#' * conversion: `as.vector()`, `as.matrix()`, `as.double()`, `length()`,
+#'   `str()`, `summary()`, `head()`.
+#' * order: `sort()`, `rev()` (on R's column-major order of the elements),
+#'   `range()`.
+#' * matrices: `t()`, `aperm()`, `diag()`, `rowSums()`, `colSums()`,
+#'   `rowMeans()`, `colMeans()`, `crossprod()`, `tcrossprod()`, `pmax()`,
+#'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,
+#'   the row/column sums and means, `crossprod`, `tcrossprod`, `pmax`,
+#'   `pmin`) are given by pycg with a fallback to base R for every other
+#'   value, so base matrices keep base R's results and speed.
+#' * a comparison whose result is a single value gives an R logical, so
+#'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
+#'   results stay boolean tensors.
+#'
+#' @param x,y Tensors (or R values).
+#' @param ... Further arguments, as for the base R function.
+#' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
+#' @param decreasing For `sort()`: largest first.
+#' @param perm For `aperm()`: the permutation of the axes, 1-based.
+#' @param n For `head()`: the number of elements (rows for a matrix).
+#' @param dims For the row/column sums and means: as in base R (1 only).
+#' @param object For `summary()` and `str()`: a tensor.
+#' @param mode For `as.vector()`: as in base R.
+#' @return Tensors, or R values as described above.
+#' @name tensor-base
+#' @examplesIf pycg_available()
+#' x <- op_convert_to_tensor(c(3, NA, 1))
+#' is.na(x)
+#' sum(x, na.rm = TRUE)
+#' m <- op_convert_to_tensor(matrix(1:6 + 0, 2, 3))
+#' rowSums(m)
+#' crossprod(m)
+#' if (sum(m) > 20) "large"
+NULL
+
+is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
+
+# ---- missing values ------------------------------------------------------------
+
+#' @rdname tensor-base
+#' @export
+is.na.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+
+#' @rdname tensor-base
+#' @export
+is.nan.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+
+#' @rdname tensor-base
+#' @export
+is.finite.pycg.tensor.Tensor <- function(x) op_call("isfinite", x)
+
+#' @rdname tensor-base
+#' @export
+is.infinite.pycg.tensor.Tensor <- function(x) op_call("isinf", x)
+
+#' @rdname tensor-base
+#' @export
+anyNA.pycg.tensor.Tensor <- function(x, recursive = FALSE) {
+  as.logical(op_call("any", op_call("isnan", x)))
+}
+
+# ---- conversion ------------------------------------------------------------------
+
+#' @rdname tensor-base
+#' @export
+as.vector.pycg.tensor.Tensor <- function(x, mode = "any") {
+  as.vector(tensor_to_r(x), mode)
+}
+
+#' @rdname tensor-base
+#' @export
+as.matrix.pycg.tensor.Tensor <- function(x, ...) {
+  as.matrix(tensor_to_r(x), ...)
+}
+
+#' @rdname tensor-base
+#' @export
+str.pycg.tensor.Tensor <- function(object, ...) {
+  cat(tensor_header(object), "\n")
+  utils::str(tensor_to_r(object), ...)
+}
+
+#' @rdname tensor-base
+#' @export
+summary.pycg.tensor.Tensor <- function(object, ...) {
+  summary(as.vector(tensor_to_r(object)), ...)
+}
+
+#' @rdname tensor-base
+#' @export
+head.pycg.tensor.Tensor <- function(x, n = 6L, ...) {
+  rows <- dim(x)[1L]
+  if (!length(rows) || rows <= n) return(x)
+  index <- rep(list(quote(expr = )), length(dim(x)))
+  do.call(`[`, c(list(x, seq_len(n)), index[-1L], list(drop = FALSE)))
+}
+
+# ---- order ---------------------------------------------------------------------------
+
+# A tensor's elements in R's column-major order, as a 1-d tensor.
+r_order_vector <- function(x) {
+  if (length(dim(x)) > 1L) x <- op_call("transpose", x)
+  op_call("reshape", x, list(-1L))
+}
+
+#' @rdname tensor-base
+#' @export
+sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, ...) {
+  out <- op_call("sort", r_order_vector(x))
+  if (isTRUE(decreasing)) op_call("flip", out) else out
+}
+
+#' @rdname tensor-base
+#' @export
+rev.pycg.tensor.Tensor <- function(x) {
+  op_call("flip", r_order_vector(x))
+}
+
+#' @rdname tensor-base
+#' @export
+range.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
+  x <- op_call("concatenate", lapply(list(...),
+                                     function(a) r_order_vector(as_py(a))))
+  op_call("stack", list(reduce_na(x, "min", na.rm), reduce_na(x, "max", na.rm)))
+}
+
+#' @rdname tensor-base
+#' @export
+aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
+  op_call("transpose", a, axes = if (is.null(perm)) NULL else as_axis(perm))
+}
+
+#' @rdname tensor-base
+#' @export
+mean.pycg.tensor.Tensor <- function(x, ..., na.rm = FALSE) {
+  reduce_na(x, "mean", na.rm)
+}
+
+# The reduction `op` of x over all axes; its NaN-skipping form with na.rm.
+reduce_na <- function(x, op, na.rm) {
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
+    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
+  op_call(if (na.rm) paste0("nan", op) else op, x)
+}
+
+# ---- the base functions R does not make generic --------------------------------------
+# Each takes a tensor to its op, and anything else to base R unchanged.
+
+#' @rdname tensor-base
+#' @export
+diag <- function(x = 1, nrow, ncol, names = TRUE) {
+  if (!is_tensor(x)) return(base::diag(x, nrow, ncol, names))
+  if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
+}
+
+#' @rdname tensor-base
+#' @export
+rowSums <- function(x, na.rm = FALSE, dims = 1L) {
+  if (!is_tensor(x)) return(base::rowSums(x, na.rm, dims))
+  axis_reduce(x, "sum", 1L, na.rm)
+}
+
+#' @rdname tensor-base
+#' @export
+colSums <- function(x, na.rm = FALSE, dims = 1L) {
+  if (!is_tensor(x)) return(base::colSums(x, na.rm, dims))
+  axis_reduce(x, "sum", 0L, na.rm)
+}
+
+#' @rdname tensor-base
+#' @export
+rowMeans <- function(x, na.rm = FALSE, dims = 1L) {
+  if (!is_tensor(x)) return(base::rowMeans(x, na.rm, dims))
+  axis_reduce(x, "mean", 1L, na.rm)
+}
+
+#' @rdname tensor-base
+#' @export
+colMeans <- function(x, na.rm = FALSE, dims = 1L) {
+  if (!is_tensor(x)) return(base::colMeans(x, na.rm, dims))
+  axis_reduce(x, "mean", 0L, na.rm)
+}
+
+# A matrix's row (keep axis 0, reduce 1) or column (reduce 0) reduction.
+axis_reduce <- function(x, op, axis, na.rm) {
+  if (length(dim(x)) != 2L)
+    stop("rowSums()/colSums()/rowMeans()/colMeans() of a tensor need a ",
+         "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
+    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
+  op_call(if (na.rm) paste0("nan", op) else op, x, axis = axis)
+}
+
+#' @rdname tensor-base
+#' @export
+crossprod <- function(x, y = NULL, ...) {
+  if (!is_tensor(x) && !is_tensor(y)) return(base::crossprod(x, y, ...))
+  y <- if (is.null(y)) x else as_py(y)
+  op_call("matmul", op_call("transpose", as_py(x)), y)
+}
+
+#' @rdname tensor-base
+#' @export
+tcrossprod <- function(x, y = NULL, ...) {
+  if (!is_tensor(x) && !is_tensor(y)) return(base::tcrossprod(x, y, ...))
+  y <- if (is.null(y)) x else as_py(y)
+  op_call("matmul", as_py(x), op_call("transpose", y))
+}
+
+#' @rdname tensor-base
+#' @export
+pmax <- function(..., na.rm = FALSE) {
+  args <- list(...)
+  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmax(..., na.rm = na.rm))
+  Reduce(function(a, b) op_call("maximum", as_py(a), as_py(b)), args)
+}
+
+#' @rdname tensor-base
+#' @export
+pmin <- function(..., na.rm = FALSE) {
+  args <- list(...)
+  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmin(..., na.rm = na.rm))
+  Reduce(function(a, b) op_call("minimum", as_py(a), as_py(b)), args)
+}
+
+# ---- matrix product ------------------------------------------------------------------
+# R >= 4.3 dispatches %*% on the matrixOps group; before that, pycg's own %*%
+# (below, not exported) serves the package's code and tests, and is put on
+# the search path when the package is attached (see .onAttach); it sends
+# base matrices straight to base R.
+
+matrixOps.pycg.tensor.Tensor <- function(x, y) {
+  op_call("matmul", as_py(x), as_py(y))
+}
+
+`%*%` <- function(x, y) {
+  if (is_tensor(x) || is_tensor(y))
+    op_call("matmul", as_py(x), as_py(y))
+  else
+    base::`%*%`(x, y)
+}

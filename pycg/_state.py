@@ -1,0 +1,22 @@
+"""Variables that hold state for optimizers and seed generators.
+
+They are created eagerly even when first needed while a pycg.function
+traces, so a compiled step can build its optimizer on its first call."""
+import numpy as np
+
+from pycg import backends
+from pycg.tensor import Variable
+
+
+def state_variable(value, dtype, name=None):
+    """A non-trainable Variable holding `value` (a NumPy array or number)."""
+    with backends.active.outside_graph():
+        return Variable(np.asarray(value, dtype=dtype), trainable=False,
+                        name=name)
+
+
+def var_key(variable):
+    """A key that names one variable both eagerly and inside a trace (where
+    pycg.function hands the function a view over the same tf.Variable)."""
+    uid = getattr(variable._store, "_unique_id", None)
+    return ("store", uid) if uid is not None else ("id", variable._id)

@@ -1,0 +1,65 @@
+"""RMSprop, centered and with momentum (keras.optimizers.RMSprop)."""
+from pycg import ops
+from pycg.optimizers.base import Optimizer
+
+
+class RMSprop(Optimizer):
+    """v = rho * v + (1 - rho) * g**2 and w -= lr * g / sqrt(v + epsilon);
+    centered subtracts the squared moving average of g from v; momentum
+    accumulates the increments.
+
+    >>> import pycg
+    >>> w = pycg.Variable([1.0])
+    >>> opt = pycg.optimizers.RMSprop(learning_rate=0.01, rho=0.75)
+    >>> opt.apply([pycg.constant([2.0])], [w])
+    >>> round(float(w[0]), 4)  # 1 - 0.01 * 2 / sqrt(0.25 * 4)
+    0.98
+    """
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0,
+                 epsilon=1e-7, centered=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate,
+                         weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+                         name=name, **kwargs)
+        self.rho, self.momentum = rho, momentum
+        self.epsilon, self.centered = epsilon, bool(centered)
+        self._velocities, self._momentums, self._average_gradients = \
+            [], [], []
+
+    def build_slots(self, variables):
+        self._velocities = self.add_slots(variables, "velocity")
+        if self.momentum > 0:
+            self._momentums = self.add_slots(variables, "momentum")
+        if self.centered:
+            self._average_gradients = self.add_slots(variables,
+                                                     "average_gradient")
+
+    def _slots(self):
+        return [self._velocities, self._momentums, self._average_gradients]
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = ops.cast(learning_rate, variable.dtype)
+        i = self.slot_index(variable)
+        rho, velocity = self.rho, self._velocities[i]
+        velocity.assign(ops.add(ops.multiply(rho, velocity.read()),
+                                ops.multiply(1 - rho, ops.square(gradient))))
+        if self.centered:
+            average = self._average_gradients[i]
+            average.assign(ops.add(ops.multiply(rho, average.read()),
+                                   ops.multiply(1 - rho, gradient)))
+            denominator = ops.add(ops.subtract(
+                velocity.read(), ops.square(average.read())), self.epsilon)
+        else:
+            denominator = ops.add(velocity.read(), self.epsilon)
+        increment = ops.divide(ops.multiply(lr, gradient),
+                               ops.sqrt(denominator))
+        if self.momentum > 0:
+            m = self._momentums[i]
+            m.assign(ops.add(ops.multiply(self.momentum, m.read()),
+                             increment))
+            variable.assign_sub(m.read())
+        else:
+            variable.assign_sub(increment)

@@ -1,0 +1,126 @@
+"""Learning-rate schedules: Keras 3's, as pycg ops of the step, so they run
+eagerly and inside pycg.function on both backends.
+
+>>> from pycg.optimizers import schedules
+>>> lr = schedules.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
+>>> round(float(lr(10)), 6)
+0.05
+"""
+import math
+import numbers
+
+from pycg import ops
+
+
+class LearningRateSchedule:
+    """A learning rate as a function of the optimizer's step (subclass and
+    define `__call__(self, step)` with pycg ops)."""
+
+    def __call__(self, step):
+        raise NotImplementedError
+
+
+class ExponentialDecay(LearningRateSchedule):
+    """initial_learning_rate * decay_rate ** (step / decay_steps); with
+    staircase=True the exponent is floored."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate,
+                 staircase=False, name="ExponentialDecay"):
+        _positive(decay_steps, "decay_steps", "ExponentialDecay")
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps, self.decay_rate = decay_steps, decay_rate
+        self.staircase, self.name = staircase, name
+
+    def __call__(self, step):
+        lr = ops.convert_to_tensor(self.initial_learning_rate)
+        p = ops.divide(ops.cast(step, lr.dtype),
+                       ops.cast(self.decay_steps, lr.dtype))
+        if self.staircase:
+            p = ops.floor(p)
+        return ops.multiply(lr, ops.power(ops.cast(self.decay_rate, lr.dtype),
+                                          p))
+
+
+class PiecewiseConstantDecay(LearningRateSchedule):
+    """values[0] up to and including boundaries[0], values[1] up to and
+    including boundaries[1], ..., values[-1] after the last boundary.
+
+    >>> from pycg.optimizers import schedules
+    >>> lr = schedules.PiecewiseConstantDecay([10, 20], [1.0, 0.5, 0.1])
+    >>> [round(float(lr(s)), 3) for s in (10, 11, 20, 21)]
+    [1.0, 0.5, 0.5, 0.1]
+    """
+
+    def __init__(self, boundaries, values, name="PiecewiseConstant"):
+        if len(boundaries) != len(values) - 1:
+            raise ValueError(
+                f"pycg.optimizers.schedules.PiecewiseConstantDecay: "
+                f"`boundaries` must have one entry fewer than `values`, got "
+                f"{len(boundaries)} boundaries and {len(values)} values")
+        self.boundaries, self.values, self.name = list(boundaries), \
+            list(values), name
+
+    def __call__(self, step):
+        step = ops.convert_to_tensor(step)
+        values = [ops.convert_to_tensor(v) for v in self.values]
+        dtype = values[0].dtype
+        bounds = [ops.cast(b, step.dtype) for b in self.boundaries]
+        result = ops.multiply(
+            ops.cast(ops.less_equal(step, bounds[0]), dtype), values[0])
+        result = ops.add(result, ops.multiply(
+            ops.cast(ops.greater(step, bounds[-1]), dtype), values[-1]))
+        for low, high, value in zip(bounds[:-1], bounds[1:], values[1:-1]):
+            inside = ops.logical_and(ops.greater(step, low),
+                                     ops.less_equal(step, high))
+            result = ops.add(result, ops.multiply(ops.cast(inside, dtype),
+                                                  value))
+        return result
+
+
+class CosineDecay(LearningRateSchedule):
+    """Cosine decay from the initial rate (or, after a linear warmup of
+    warmup_steps, from warmup_target) to alpha times it over decay_steps.
+
+    >>> from pycg.optimizers import schedules
+    >>> lr = schedules.CosineDecay(1.0, decay_steps=4)
+    >>> [round(float(lr(s)), 4) for s in (0, 2, 4, 8)]
+    [1.0, 0.5, 0.0, 0.0]
+    """
+
+    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0,
+                 name="CosineDecay", warmup_target=None, warmup_steps=0):
+        _positive(decay_steps, "decay_steps", "CosineDecay")
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps, self.alpha, self.name = decay_steps, alpha, name
+        self.warmup_target, self.warmup_steps = warmup_target, warmup_steps
+
+    def _decay(self, step, decay_steps, decay_from):
+        fraction = ops.divide(step, decay_steps)
+        pi = ops.cast(math.pi, step.dtype)
+        cosine = ops.multiply(0.5, ops.add(1.0, ops.cos(ops.multiply(
+            pi, fraction))))
+        decayed = ops.add(ops.multiply(1 - self.alpha, cosine), self.alpha)
+        return ops.multiply(decay_from, decayed)
+
+    def __call__(self, step):
+        lr = ops.convert_to_tensor(self.initial_learning_rate)
+        dtype = lr.dtype
+        decay_steps = ops.cast(self.decay_steps, dtype)
+        step = ops.cast(step, dtype)
+        if self.warmup_target is None:
+            return self._decay(ops.minimum(step, decay_steps), decay_steps,
+                               lr)
+        target = ops.cast(self.warmup_target, dtype)
+        warmup_steps = ops.cast(self.warmup_steps, dtype)
+        step = ops.minimum(step, ops.add(decay_steps, warmup_steps))
+        warm = ops.add(ops.multiply(ops.subtract(target, lr),
+                                    ops.divide(step, warmup_steps)), lr)
+        decay = self._decay(ops.subtract(step, warmup_steps), decay_steps,
+                            target)
+        return ops.where(ops.less(step, warmup_steps), warm, decay)
+
+
+def _positive(v, name, who):
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or v <= 0:
+        raise ValueError(f"pycg.optimizers.schedules.{who}: `{name}` must be "
+                         f"> 0, got {v!r}")

@@ -1,0 +1,54 @@
+"""SGD with momentum and Nesterov momentum (keras.optimizers.SGD)."""
+import numbers
+
+from pycg import ops
+from pycg.optimizers.base import Optimizer
+
+
+class SGD(Optimizer):
+    """Gradient descent; with momentum m: v = m * v - lr * g, w += v
+    (nesterov: w += m * v - lr * g).
+
+    >>> import pycg
+    >>> w = pycg.Variable([1.0])
+    >>> opt = pycg.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    >>> for _ in range(2):
+    ...     opt.apply([pycg.constant([1.0])], [w])
+    >>> round(float(w[0]), 4)  # 1 - 0.1 - (0.9 * 0.1 + 0.1)
+    0.71
+    """
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False,
+                 weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None, **kwargs):
+        super().__init__(learning_rate=learning_rate,
+                         weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+                         name=name, **kwargs)
+        if not isinstance(momentum, numbers.Real) or \
+                isinstance(momentum, bool) or not 0 <= momentum <= 1:
+            raise ValueError(f"{self._who}: `momentum` must be a float in "
+                             f"[0, 1], got {momentum!r}")
+        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+        self._momentums = []
+
+    def build_slots(self, variables):
+        if self.momentum != 0:
+            self._momentums = self.add_slots(variables, "momentum")
+
+    def _slots(self):
+        return [self._momentums]
+
+    def update_step(self, gradient, variable, learning_rate):
+        lr = ops.cast(learning_rate, variable.dtype)
+        step = ops.multiply(gradient, lr)
+        if self.momentum == 0:
+            variable.assign_sub(step)
+            return
+        m = self._momentums[self.slot_index(variable)]
+        m.assign(ops.subtract(ops.multiply(m.read(), self.momentum), step))
+        if self.nesterov:
+            variable.assign_add(ops.subtract(
+                ops.multiply(m.read(), self.momentum), step))
+        else:
+            variable.assign_add(m.read())

@@ -1,0 +1,102 @@
+"""Seeds with Keras' semantics: an int seed gives the same numbers on every
+call; a SeedGenerator's state moves on by one at each draw.
+
+A seed is a pair (seed, counter) of int64 values. Every draw turns its pair
+into one NumPy Philox generator (the pair is the Philox key), so the numbers
+depend only on the pair: the same on the numpy and tensorflow backends,
+eagerly and inside pycg.function (where the draw runs when the graph runs).
+"""
+import numbers
+import random as _py_random
+
+import numpy as np
+
+from pycg import ops
+from pycg._state import state_variable
+from pycg.tensor import Tensor, convert_to_tensor
+
+_MASK64 = (1 << 64) - 1
+
+
+class SeedGenerator:
+    """The state of a stream of random draws (Keras' SeedGenerator).
+
+    >>> import pycg
+    >>> gen = pycg.random.SeedGenerator(42)
+    >>> a = pycg.random.uniform((2,), seed=gen)
+    >>> b = pycg.random.uniform((2,), seed=gen)
+    >>> bool((a.numpy() != b.numpy()).all())
+    True
+    >>> again = pycg.random.SeedGenerator(42)
+    >>> pycg.random.uniform((2,), seed=again).numpy().tolist() == \\
+    ...     a.numpy().tolist()
+    True
+    """
+
+    def __init__(self, seed=None, name=None):
+        if seed is None:
+            seed = _default_seed()
+        if not _is_int(seed):
+            raise ValueError(
+                f"pycg.random.SeedGenerator: `seed` must be an integer or "
+                f"None, got {type(seed).__name__} {seed!r:.40}")
+        self.name = name or "seed_generator"
+        self.state = state_variable([_int64(seed), 0], "int64",
+                                    name=f"{self.name}_state")
+
+    def next(self):
+        """The current (seed, counter) pair as a Tensor; the state moves on."""
+        current = ops.multiply(self.state.read(), 1)  # a copy, not an alias
+        self.state.assign(ops.add(current, np.array([0, 1], np.int64)))
+        return current
+
+    def __repr__(self):
+        state = self.state.numpy().tolist()
+        return f"<pycg.random.SeedGenerator state={state}>"
+
+
+_global = []
+
+
+def global_seed_generator():
+    """The generator behind draws with seed=None (seeded from Python's
+    `random` module when first used, as in Keras)."""
+    if not _global:
+        _global.append(SeedGenerator(name="global_seed_generator"))
+    return _global[0]
+
+
+def draw_seed(seed, who):
+    """The (seed, counter) pair for one draw, as an int64 Tensor."""
+    if isinstance(seed, SeedGenerator):
+        return seed.next()
+    if seed is None:
+        return global_seed_generator().next()
+    if _is_int(seed):
+        return convert_to_tensor(np.array([_int64(seed), 0], np.int64))
+    raise ValueError(
+        f"pycg.random.{who}: `seed` must be an integer, a "
+        f"pycg.random.SeedGenerator or None, got {type(seed).__name__} "
+        f"{seed!r:.40}")
+
+
+def generator(pair):
+    """The NumPy generator of one (seed, counter) pair."""
+    s, c = (int(v) & _MASK64 for v in np.asarray(pair).reshape(2))
+    return np.random.Generator(np.random.Philox(key=s | (c << 64)))
+
+
+def _is_int(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool) and \
+        not isinstance(x, Tensor)
+
+
+def _int64(seed):
+    seed = int(seed)
+    if not -2 ** 63 <= seed < 2 ** 63:
+        raise ValueError(f"pycg.random: seed {seed} does not fit in int64")
+    return seed
+
+
+def _default_seed():
+    return _py_random.randint(1, int(1e9))

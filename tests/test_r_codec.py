@@ -1,0 +1,112 @@
+"""pycg/r: the one array codec both R directions share, and the package's
+place in the house (it imports the core, never the reverse; importing it
+starts no R). No R needed here: the bytes are checked against NumPy's own
+column-major layout."""
+import ast
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pycg
+from pycg.r import codec
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("value, kind, stored", [
+    (np.arange(6.0).reshape(2, 3), "double", "<f8"),
+    (np.arange(24, dtype=np.int32).reshape(2, 3, 4), "integer", "<i4"),
+    (np.array([True, False, True]), "logical", "<i4"),
+    (np.array([1 + 2j, -3j]), "complex", "<c16"),
+    (np.arange(4, dtype=np.int64), "double", "<f8"),
+    (np.arange(4, dtype=np.uint16), "integer", "<i4"),
+    (np.arange(4, dtype=np.float32), "double", "<f8"),
+    (np.float64(2.5), "double", "<f8"),
+])
+def test_an_array_goes_to_r_as_its_column_major_bytes(value, kind, stored):
+    data, shape, got_kind = codec.to_r(value)
+    assert got_kind == kind
+    assert shape == list(np.shape(value))
+    expected = np.asarray(value).astype(stored).tobytes(order="F")
+    assert bytes(data) == expected
+
+
+def test_a_tensor_goes_to_r_like_its_array(backend):
+    x = pycg.constant(np.arange(6.0).reshape(3, 2))
+    assert codec.to_r(x) == codec.to_r(np.arange(6.0).reshape(3, 2))
+
+
+@pytest.mark.parametrize("value, dtype", [
+    (np.arange(6.0).reshape(2, 3), "float64"),
+    (np.arange(24, dtype=np.int32).reshape(4, 3, 2), "int32"),
+    (np.array([True, False]), "bool"),
+    (np.array([[1 + 2j], [-3j]]), "complex128"),
+    (np.array(7.0), "float64"),
+])
+def test_bytes_from_r_become_a_tensor_of_the_same_elements(value, dtype):
+    t = codec.from_r(*codec.to_r(value))
+    assert t.dtype == dtype and t.shape == value.shape
+    np.testing.assert_array_equal(t.numpy(), value)
+
+
+def test_a_0d_array_from_r_stays_0d():
+    t = codec.from_r(np.float64(2.5).tobytes(), [], "double")
+    assert t.shape == () and float(t) == 2.5
+
+
+@pytest.mark.parametrize("value, what", [
+    (np.array(["a", "b"]), r"strings \(dtype <U1\)"),
+    (np.array([b"a"]), r"bytes \(dtype \|S1\)"),
+    (np.array([object()]), r"Python objects \(dtype object\)"),
+    (np.array(["2020-01-01"], dtype="datetime64[D]"),
+     r"datetimes \(dtype datetime64\[D\]\)"),
+])
+def test_an_array_r_cannot_hold_is_refused_with_what_it_holds(value, what):
+    with pytest.raises(TypeError, match=r"pycg: an array of " + what +
+                       r" cannot go to R: only arrays of numbers, booleans "
+                       r"and complex numbers cross"):
+        codec.to_r(value)
+
+
+def test_one_dtype_table_names_r_s_four_storage_kinds():
+    assert codec.DTYPES == {
+        "double": ("<f8", "float64"), "integer": ("<i4", "int32"),
+        "logical": ("<i4", "bool"), "complex": ("<c16", "complex128")}
+
+
+def _imports(path):
+    tree = ast.parse(open(path).read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module
+            yield from (f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+
+
+def test_the_core_never_imports_pycg_r():
+    offenders = []
+    for folder, _, files in os.walk(os.path.join(ROOT, "pycg")):
+        if os.path.join("pycg", "r") in folder:
+            continue
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                if any(m == "pycg.r" or m.startswith("pycg.r.")
+                       for m in _imports(path)):
+                    offenders.append(os.path.relpath(path, ROOT))
+    assert offenders == []
+
+
+def test_importing_pycg_r_and_its_interop_starts_no_r():
+    code = ("import sys, pycg.r, pycg.r.interop, pycg.r.codec\n"
+            "from pycg.r import _session\n"
+            "print('rpy2' in sys.modules, bool(_session._received))\n")
+    env = dict(os.environ, PYTHONPATH=ROOT, TF_CPP_MIN_LOG_LEVEL="3")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False False"

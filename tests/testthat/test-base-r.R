@@ -1,0 +1,129 @@
+# Base R functions on tensors, each checked against base R on the same R
+# values.
+
+m_r <- matrix(c(1, -2, 3, 4, -5, 6), 2, 3)
+v_r <- c(3, NA, 1, Inf, -Inf, NaN)
+
+test_each_backend("is.na(), is.nan(), is.finite(), is.infinite() match R", {
+  v <- tensor(v_r)
+  expect_identical(as.logical(is.na(v)), is.na(v_r))
+  expect_identical(as.logical(is.nan(v)), is.na(v_r))  # NA is NaN in a tensor
+  expect_identical(as.logical(is.finite(v)), is.finite(v_r))
+  expect_identical(as.logical(is.infinite(v)), is.infinite(v_r))
+  expect_true(anyNA(v))
+  expect_false(anyNA(tensor(c(1, 2))))
+})
+
+test_each_backend("na.rm = TRUE skips NaN in sum, prod, max, min, range, mean", {
+  x_r <- c(2, NA, 5, 3)
+  x <- tensor(x_r)
+  for (f in list(sum, prod, max, min, mean)) {
+    expect_equal(as.numeric(f(x, na.rm = TRUE)), f(x_r, na.rm = TRUE))
+    expect_true(is.na(as.numeric(f(x))))
+  }
+  expect_equal(as.numeric(range(x, na.rm = TRUE)), range(x_r, na.rm = TRUE))
+  expect_error(sum(x, na.rm = NA), "`na.rm` must be TRUE or FALSE")
+})
+
+test_each_backend("any() and all() reduce boolean tensors", {
+  b_r <- c(TRUE, FALSE, TRUE)
+  b <- op_convert_to_tensor(b_r)
+  expect_identical(as.logical(any(b)), any(b_r))
+  expect_identical(as.logical(all(b)), all(b_r))
+  expect_identical(as.logical(all(tensor(m_r) > -10)), TRUE)
+})
+
+test_each_backend("conversions give R's values and layout", {
+  m <- tensor(m_r)
+  expect_identical(as.vector(m), as.vector(m_r))
+  expect_identical(as.matrix(m), m_r)
+  expect_identical(as.matrix(tensor(c(1, 2))), as.matrix(c(1, 2)))
+  expect_identical(as.double(m), as.double(m_r))
+  expect_identical(length(m), length(m_r))
+  expect_output(str(m), "num \\[1:2, 1:3\\]")
+  expect_equal(summary(m), summary(as.vector(m_r)))
+  big_r <- matrix(seq_len(40) + 0, 10)
+  expect_identical(as.array(head(tensor(big_r), 3)), head(big_r, 3))
+})
+
+test_each_backend("sort(), rev() and range() follow R's column-major order", {
+  m <- tensor(m_r)
+  expect_identical(as.vector(sort(m)), sort(m_r))
+  expect_identical(as.vector(sort(m, decreasing = TRUE)),
+                   sort(m_r, decreasing = TRUE))
+  expect_identical(as.vector(rev(m)), rev(m_r))
+  expect_identical(as.vector(range(m)), range(m_r))
+})
+
+test_each_backend("matrix functions match base R", {
+  m <- tensor(m_r)
+  sq_r <- matrix(c(2, 1, 0, 3), 2)
+  expect_equal(as.vector(rowSums(m)), rowSums(m_r))
+  expect_equal(as.vector(colSums(m)), colSums(m_r))
+  expect_equal(as.vector(rowMeans(m)), rowMeans(m_r))
+  expect_equal(as.vector(colMeans(m)), colMeans(m_r))
+  expect_equal(as.array(crossprod(m)), crossprod(m_r))
+  expect_equal(as.array(tcrossprod(m)), tcrossprod(m_r))
+  expect_equal(as.array(crossprod(m, tensor(m_r))), crossprod(m_r, m_r))
+  expect_equal(as.array(m %*% t(m)), m_r %*% t(m_r))
+  expect_equal(as.array(t(m)), t(m_r))
+  expect_equal(as.array(aperm(m)), aperm(m_r))
+  a_r <- array(seq_len(24) + 0, c(2, 3, 4))
+  expect_equal(as.array(aperm(tensor(a_r), c(3, 1, 2))), aperm(a_r, c(3, 1, 2)))
+  expect_equal(as.vector(diag(tensor(sq_r))), diag(sq_r))
+  expect_equal(as.array(diag(tensor(c(1, 2)))), diag(c(1, 2)))
+  expect_equal(as.array(pmax(m, 0)), pmax(m_r, 0))
+  expect_equal(as.array(pmin(m, tensor(-m_r))), pmin(m_r, -m_r))
+})
+
+test_each_backend("the masked base functions leave base R values alone", {
+  expect_identical(diag(2), base::diag(2))
+  expect_identical(rowSums(m_r), base::rowSums(m_r))
+  expect_identical(crossprod(m_r), base::crossprod(m_r))
+  expect_identical(pmax(c(1, 5), c(3, 2)), base::pmax(c(1, 5), c(3, 2)))
+  expect_identical(m_r %*% t(m_r), base::`%*%`(m_r, t(m_r)))
+})
+
+test_each_backend("the row and column sums of a tensor are differentiable", {
+  x_r <- matrix(c(0.5, 1.5, -1, 2, 0.25, 3), 2)
+  x <- tensor(x_r)
+  with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    y <- sum(rowSums(x * x)) + sum(colMeans(x))
+  })
+  expect_equal(as.array(tape$gradient(y, x)), 2 * x_r + 1 / nrow(x_r))
+})
+
+test_each_backend("a scalar comparison is an R logical; longer ones stay tensors", {
+  s <- tensor(2)
+  expect_identical(s > 1, TRUE)
+  expect_true(isTRUE(s == 2))
+  expect_identical(if (s < 1) "small" else "large", "large")
+  expect_identical(!(s > 1), FALSE)
+  expect_s3_class(tensor(c(1, 3)) > 2, "pycg.tensor.Tensor")
+})
+
+test_each_backend("Variable methods take R arrays", {
+  w <- pycg_variable(matrix(0, 2, 2))
+  w$assign(matrix(c(1, 2, 3, 4), 2))
+  expect_identical(as.array(w), matrix(c(1, 2, 3, 4), 2))
+  w$assign_sub(array(1, c(2, 2)))
+  expect_identical(as.array(w), matrix(c(0, 1, 2, 3), 2))
+})
+
+test_each_backend("large tensors print a summary", {
+  big <- tensor(matrix(seq_len(20000) + 0, 200))
+  out <- capture.output(print(big))
+  expect_lt(length(out), 40)
+  expect_true(any(grepl("190 more rows and 92 more columns", out)))
+  expect_match(out[[1L]], "<pycg Tensor float64 \\[200 x 100\\]>")
+  withr_print_max <- options(pycg.print_max = Inf)
+  on.exit(options(withr_print_max))
+  expect_gt(length(capture.output(print(big))), 1000)
+})
+
+test_that("library(pycg) reports no masking", {
+  res <- run_r("library(pycg)")
+  expect_identical(res$status, 0L)
+  expect_false(grepl("masked", res$output))
+})
