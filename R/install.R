@@ -15,8 +15,8 @@
 #' Which Python pycg uses, in order: the one named by `RETICULATE_PYTHON`
 #' or `PYCG_PYTHON`; in development, the virtual environment that this
 #' package is installed into, or the `.venv` beside a `pycg/` source tree in
-#' the working directory or above it; otherwise the one reticulate finds
-#' (which includes the `r-pycg` environment this function creates).
+#' the working directory or above it; then the virtualenv `r-pycg` that
+#' `install_pycg()` creates by default; otherwise the one reticulate finds.
 #'
 #' @param envname The virtual environment or conda environment to install
 #'   into.
@@ -47,7 +47,12 @@ install_pycg <- function(envname = "r-pycg", source = NULL,
       reticulate::virtualenv_create(envname)
     reticulate::py_install(requirements, envname = envname, pip = TRUE, ...)
   })
-  message("Installed pycg into `", envname, "`; restart R to use it.")
+  message("Installed pycg into `", envname, "`; restart R to use it",
+          if (!identical(envname, default_envname) &&
+              reticulate::virtualenv_exists(envname))
+            paste0(", after Sys.setenv(PYCG_PYTHON = \"",
+                   reticulate::virtualenv_python(envname), "\")"),
+          ".")
   invisible(NULL)
 }
 

@@ -65,7 +65,9 @@ python_chooser <- function() {
   where <- tryCatch(python_location(), error = function(e) list())
   if (!is.null(where$python))
     return("the development virtual environment beside the pycg sources")
-  "reticulate's search (it includes the `r-pycg` environment)"
+  if (!is.null(installed_python()))
+    return("install_pycg()'s virtualenv `r-pycg`")
+  "reticulate's search"
 }
 
 # The installed version of the first of `distributions` found, without

@@ -7,6 +7,7 @@ interop <- function() {
 
 start_python <- function() {
   where <- python_location()
+  where$python <- where$python %||% installed_python()
   if (!is.null(where$python) && !reticulate::py_available(FALSE)) {
     # Named through RETICULATE_PYTHON for the start only: reticulate 1.28
     # looks for Poetry and Pipenv projects before use_python()'s choice.
@@ -134,6 +135,17 @@ python_location <- function(starts = c(system.file(package = "pycg"),
   }
   list(python = NULL, root = NULL)
 }
+
+# The Python of the virtualenv install_pycg() makes by default, when there is
+# one and RETICULATE_PYTHON does not choose. (reticulate would find it only
+# if `pycg` were the first module imported; pycg imports `sys` first.)
+installed_python <- function() {
+  if (!nzchar(Sys.getenv("RETICULATE_PYTHON")) &&
+      reticulate::virtualenv_exists(default_envname))
+    reticulate::virtualenv_python(default_envname)
+}
+
+default_envname <- "r-pycg"
 
 ancestors <- function(dir) {
   dir <- normalizePath(dir, mustWork = FALSE)
