@@ -155,3 +155,20 @@ test_that("Python started before pycg without pycg: restart R", {
   expect_match(res$output, paste("pycg would have used",
                                  reticulate::py_exe()), fixed = TRUE)
 })
+
+test_that("install_pycg()'s r-pycg virtualenv is found without settings", {
+  home <- tempfile()
+  venv <- file.path(home, "r-pycg")
+  dir.create(file.path(venv, "bin"), recursive = TRUE)
+  file.create(file.path(venv, "pyvenv.cfg"))
+  file.create(file.path(venv, "bin", c("python", "activate")))
+  old <- Sys.getenv(c("WORKON_HOME", "RETICULATE_PYTHON"), unset = NA)
+  on.exit(for (n in names(old)) if (is.na(old[[n]])) Sys.unsetenv(n) else
+    do.call(Sys.setenv, as.list(old[n])))
+  Sys.setenv(WORKON_HOME = home)
+  Sys.unsetenv("RETICULATE_PYTHON")
+  expect_identical(normalizePath(pycg:::installed_python()),
+                   normalizePath(file.path(venv, "bin", "python")))
+  Sys.setenv(RETICULATE_PYTHON = "/some/python")
+  expect_null(pycg:::installed_python())
+})
