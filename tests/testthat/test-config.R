@@ -25,8 +25,7 @@ test_that("pycg_config() reports the Python, pycg and the backend in use", {
   expect_identical(info$backend, config_backend())
   expect_identical(info$numpy, reticulate::import("numpy")$`__version__`)
   expect_identical(info$problems, character())
-  expect_true(any(startsWith(out, paste0("Python:            ",
-                                         info$python))))
+  expect_true(any(grepl(paste0("^Python: +", info$python, " \\("), out)))
   expect_true(any(grepl("All set", out)))
 })
 
