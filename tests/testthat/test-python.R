@@ -172,3 +172,28 @@ test_that("install_pycg()'s r-pycg virtualenv is found without settings", {
   Sys.setenv(RETICULATE_PYTHON = "/some/python")
   expect_null(pycg:::installed_python())
 })
+
+test_that("install_pycg() runs pip without R's LD_LIBRARY_PATH", {
+  src <- tempfile()
+  dir.create(src)
+  file.create(file.path(src, "pyproject.toml"))
+  res <- run_r(c(
+    "Sys.setenv(LD_LIBRARY_PATH = '/usr/lib/R/lib')",
+    "utils::assignInNamespace('virtualenv_exists', function(...) TRUE,",
+    "                         'reticulate')",
+    "utils::assignInNamespace('py_install', function(packages, ...)",
+    "  cat('pip sees [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n'), 'reticulate')",
+    paste0("suppressMessages(pycg::install_pycg(source = '", src, "'))"),
+    "cat('afterwards [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n')"))
+  expect_match(res$output, "pip sees [  ]", fixed = TRUE)
+  expect_match(res$output, "afterwards [ /usr/lib/R/lib ]", fixed = TRUE)
+})
+
+test_that("R's LD_LIBRARY_PATH is what breaks ssl in a Python started from R", {
+  python <- Sys.which("python3")
+  skip_if(!nzchar(python), "no python3 on PATH")
+  ssl <- function() system2(python, c("-c", shQuote("import ssl")),
+                            stdout = FALSE, stderr = FALSE)
+  skip_if(ssl() == 0L, "this python3 imports ssl under R's LD_LIBRARY_PATH")
+  expect_identical(pycg:::with_clean_library_path(ssl()), 0L)
+})
