@@ -13,7 +13,7 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo test lint bench soak setup check-r
+.PHONY: demo test lint bench soak setup check-r check-r-nopython
 
 demo: setup
 	$(PY) -m pycg
@@ -22,6 +22,7 @@ demo: setup
 test: setup lint
 	$(PY) -m pytest -q tests pycg
 	$(MAKE) --no-print-directory check-r
+	$(MAKE) --no-print-directory check-r-nopython
 
 # The house habits (STYLE.md): the linter, and NAMESPACE/man in step with
 # the roxygen comments. The line budget and the import-cycle checks are
@@ -32,16 +33,36 @@ lint: setup
 
 # R CMD build (which runs every vignette) and R CMD check --as-cran on the
 # tarball, from a copy of the tree without .venv (R would copy it first).
-# No network and no LaTeX here: remote checks and the PDF manual are skipped.
+# The build bundles pycg/ under inst/python/ (./cleanup), which install_pycg()
+# installs. No network and no LaTeX here: remote checks and the PDF manual
+# are skipped.
 check-r: setup
 	rm -rf $(RCHECK) && mkdir -p $(RCHECK)/pycg
 	tar --exclude=./.venv --exclude=./.git -cf - . | tar -xf - -C $(RCHECK)/pycg
 	cd $(RCHECK) && R CMD build pycg >build.log 2>&1 || { cat build.log; exit 1; }
-	cd $(RCHECK) && _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=0 \
-	  R CMD check --as-cran --no-manual pycg_*.tar.gz >check.log 2>&1; \
-	  sed -n '/^Status:/p;/^\* checking.*\(NOTE\|WARNING\|ERROR\)$$/,/^\* /p' check.log; \
-	  grep -q '^Status: \(OK\|[0-9]* NOTEs\?\)$$' check.log || \
-	  { tail -n 60 check.log; exit 1; }
+	cd $(RCHECK) && tar -tzf pycg_*.tar.gz | grep -q '^pycg/inst/python/pycg/__init__.py$$' || \
+	  { echo "the tarball lacks inst/python/pycg (the bundled Python sources)"; exit 1; }
+	cd $(RCHECK) && $(CHECK) pycg_*.tar.gz >check.log 2>&1; $(call check_status,check.log,[0-9]* NOTEs\?)
+
+# The same tarball checked as CRAN would, with no Python that has pycg:
+# every test that needs pycg skips, the vignettes render without results
+# and say so. Status must be OK.
+check-r-nopython: setup
+	[ -f $(RCHECK)/pycg_*.tar.gz ] || $(MAKE) --no-print-directory check-r
+	rm -rf $(RCHECK)/nopython && mkdir -p $(RCHECK)/nopython
+	cd $(RCHECK)/nopython && env -u PYCG_PYTHON -u PYTHONPATH \
+	  RETICULATE_PYTHON=/nonexistent/bin/python \
+	  $(CHECK) ../pycg_*.tar.gz >check.log 2>&1; $(call check_status,check.log)
+
+# ./configure and ./cleanup are checked for bashisms where checkbashisms
+# (Debian's devscripts) is installed, as on CRAN; without it R would warn.
+CHECK := _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=0 \
+  $(if $(shell command -v checkbashisms),,_R_CHECK_BASHISMS_=false) \
+  R CMD check --as-cran --no-manual
+# Prints the Status line and every NOTE, WARNING or ERROR section of a check
+# log; fails unless the status is OK (or matches the second argument).
+check_status = sed -n '/^Status:/p;/^\* checking.*\(NOTE\|WARNING\|ERROR\)$$/,/^\* /p' $(1); \
+  grep -q '^Status: \(OK$(if $(2),\|$(2))\)$$' $(1) || { tail -n 60 $(1); exit 1; }
 
 bench: setup
 	bash bench/setup_peers.sh
@@ -71,7 +92,9 @@ $(VENV)/.python-ok: pyproject.toml $(VENV)/.system-ok
 	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r]'
 	touch $@
 
-$(VENV)/.r-ok: DESCRIPTION NAMESPACE $(wildcard R/*.R) $(VENV)/.python-ok
+# R CMD INSTALL runs ./configure, which bundles pycg/ under inst/python/.
+$(VENV)/.r-ok: DESCRIPTION NAMESPACE $(wildcard R/*.R) configure pyproject.toml \
+               $(shell find pycg -name '*.py') $(VENV)/.python-ok
 	mkdir -p $(RLIB)
 	R CMD INSTALL --no-test-load -l $(RLIB) . >$(VENV)/r-install.log 2>&1 || \
 	  { cat $(VENV)/r-install.log; exit 1; }

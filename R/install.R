@@ -3,17 +3,20 @@
 #' `install_pycg()` installs the pycg Python module (distribution name
 #' `pycg-autodiff`; the `pycg` project on PyPI is an unrelated one) with
 #' NumPy and, by default, TensorFlow into a Python environment with
-#' [reticulate::py_install()]; restart R afterwards. It installs from a local
-#' source tree: `source` when given, else the Python sources bundled with
-#' this R package when it has them. With neither, it installs nothing and
-#' prints the pip command to run. `pycg_available()` says whether the Python
-#' side can be used (it starts Python if needed).
+#' [reticulate::py_install()], creating a virtual environment if `envname`
+#' names none; restart R afterwards. The R package carries the Python
+#' sources of its own version, and those are what it installs, so the two
+#' halves always match; `source` installs another source tree or wheel
+#' instead. (A package built without them installs nothing and prints the
+#' pip command to run.) NumPy and TensorFlow come from the package index.
+#' `pycg_available()` says whether the Python side can be used (it starts
+#' Python if needed); [pycg_config()] says what is set up and what is not.
 #'
 #' Which Python pycg uses, in order: the one named by `RETICULATE_PYTHON`
 #' or `PYCG_PYTHON`; in development, the virtual environment that this
 #' package is installed into, or the `.venv` beside a `pycg/` source tree in
-#' the working directory or above it; otherwise the one reticulate finds
-#' (which includes the `r-pycg` environment this function creates).
+#' the working directory or above it; then the virtualenv `r-pycg` that
+#' `install_pycg()` creates by default; otherwise the one reticulate finds.
 #'
 #' @param envname The virtual environment or conda environment to install
 #'   into.
@@ -27,7 +30,8 @@
 #'   or `FALSE`.
 #' @examples
 #' \dontrun{
-#' install_pycg(source = "~/src/pycg")
+#' install_pycg()                              # the bundled sources
+#' install_pycg(source = "~/src/pycg")          # another source tree
 #' }
 #' @export
 install_pycg <- function(envname = "r-pycg", source = NULL,
@@ -37,9 +41,18 @@ install_pycg <- function(envname = "r-pycg", source = NULL,
     message(install_hint(tensorflow))
     return(invisible(NULL))
   }
-  reticulate::py_install(pip_requirements(source, tensorflow),
-                         envname = envname, pip = TRUE, ...)
-  message("Installed pycg into `", envname, "`; restart R to use it.")
+  requirements <- pip_requirements(source, tensorflow)
+  with_clean_library_path({
+    if (!"method" %in% names(list(...)) && !python_env_exists(envname))
+      reticulate::virtualenv_create(envname)
+    reticulate::py_install(requirements, envname = envname, pip = TRUE, ...)
+  })
+  message("Installed pycg into `", envname, "`; restart R to use it",
+          if (!identical(envname, default_envname) &&
+              reticulate::virtualenv_exists(envname))
+            paste0(", after Sys.setenv(PYCG_PYTHON = \"",
+                   reticulate::virtualenv_python(envname), "\")"),
+          ".")
   invisible(NULL)
 }
 
@@ -74,6 +87,25 @@ pip_requirements <- function(source, tensorflow = TRUE) {
          "pyproject.toml) or a wheel; got ", source, ", which has no ",
          "pyproject.toml.", call. = FALSE)
   c(normalizePath(source), if (isTRUE(tensorflow)) "tensorflow-cpu")
+}
+
+# A new environment is a virtualenv (reticulate would otherwise offer to
+# install Miniconda first).
+python_env_exists <- function(envname) {
+  reticulate::virtualenv_exists(envname) ||
+    envname %in% tryCatch(reticulate::conda_list()$name,
+                          error = function(e) character())
+}
+
+# Runs `code` with LD_LIBRARY_PATH unset: R puts its own library folders
+# there, and a Python started with them (pyenv's, or a system one) can load
+# the system's libpython instead of its own, which breaks its `ssl` module
+# and so pip.
+with_clean_library_path <- function(code) {
+  old <- Sys.getenv("LD_LIBRARY_PATH", unset = NA)
+  Sys.unsetenv("LD_LIBRARY_PATH")
+  on.exit(if (!is.na(old)) Sys.setenv(LD_LIBRARY_PATH = old))
+  code
 }
 
 install_hint <- function(tensorflow = TRUE) {

@@ -7,6 +7,7 @@ interop <- function() {
 
 start_python <- function() {
   where <- python_location()
+  where$python <- where$python %||% installed_python()
   if (!is.null(where$python) && !reticulate::py_available(FALSE)) {
     # Named through RETICULATE_PYTHON for the start only: reticulate 1.28
     # looks for Poetry and Pipenv projects before use_python()'s choice.
@@ -15,17 +16,14 @@ start_python <- function() {
     on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON") else
       Sys.setenv(RETICULATE_PYTHON = old))
   }
-  modules <- tryCatch({
-    if (is.null(where$root)) {
-      list(core = import("pycg", convert = FALSE),
-           interop = import("pycg.r.interop", convert = FALSE))
-    } else {
-      list(core = reticulate::import_from_path("pycg", where$root,
-                                               convert = FALSE),
-           interop = reticulate::import_from_path("pycg.r.interop", where$root,
-                                                  convert = FALSE))
-    }
-  }, error = function(e) stop_no_pycg(conditionMessage(e)))
+  # A Python already running is the one pycg gets; the development source
+  # tree belongs to the other one.
+  started <- reticulate::py_available(FALSE)
+  if (started && !same_environment(where$python)) where$root <- NULL
+  modules <- tryCatch(import_pycg(where$root), error = function(e) {
+    if (started) stop_python_started(conditionMessage(e), where$python)
+    stop_no_pycg(conditionMessage(e))
+  })
   .pycg$core <- modules$core
   interop <- modules$interop
   .pycg$interop <- list(
@@ -41,6 +39,58 @@ start_python <- function() {
     r_cumulative = interop$r_cumulative
   )
   .pycg$interop
+}
+
+# Imports pycg and the module the R wrappers call. reticulate puts the
+# working directory first on sys.path, where a folder named `pycg` would
+# shadow the module; while pycg is imported, the working directory goes to
+# the end (and a development source tree `root` to the front), and what
+# arrives must be the pycg module.
+import_pycg <- function(root = NULL) {
+  sys <- import("sys", convert = FALSE)
+  saved <- sys$path
+  paths <- as.character(py_to_r(saved))
+  here <- paths %in% c("", ".") |
+    normalizePath(paths, mustWork = FALSE) == normalizePath(getwd())
+  reticulate::py_set_attr(sys, "path",
+                          as.list(c(root, paths[!here], paths[here])))
+  on.exit(reticulate::py_set_attr(sys, "path", saved))
+  core <- import("pycg", convert = FALSE)
+  file <- py_to_r(reticulate::py_get_attr(core, "__file__", silent = TRUE))
+  if (is.null(file) || !reticulate::py_has_attr(core, "custom_gradient"))
+    stop("ImportError: `import pycg` found ",
+         file %||% reticulate::py_str(core$`__path__`),
+         ", which is not the pycg module (a folder named `pycg`?)",
+         call. = FALSE)
+  list(core = core, interop = import("pycg.r.interop", convert = FALSE))
+}
+
+# Python is started once per R session: when it was started before pycg
+# was first used (by reticulate or another package) and cannot import pycg,
+# only a new R session can use another Python.
+stop_python_started <- function(reason, wanted = NULL) {
+  python <- tryCatch(reticulate::py_config()$python,
+                     error = function(e) "(unknown)")
+  stop(
+    "R has already started Python ", python, ", which cannot import pycg; ",
+    "restart R.\n",
+    "Reason: ", sub("\n.*", "", reason), "\n",
+    if (!same_environment(wanted, python))
+      paste0("pycg would have used ", wanted, ", but R can run only one ",
+             "Python per session.\n"),
+    "Fix: restart R and make the first Python call a pycg one (before ",
+    "reticulate or another package starts Python), with `PYCG_PYTHON` ",
+    "naming a Python that has pycg, or run `pycg::install_pycg()` into ",
+    "this Python's environment. `pycg::pycg_config()` shows what is set up.",
+    call. = FALSE
+  )
+}
+
+# Whether `python` (NULL: no wish) lives in the same environment as the
+# running Python, judged by the folder (a virtualenv's python is a link).
+same_environment <- function(python, running = reticulate::py_exe()) {
+  is.null(python) || identical(normalizePath(dirname(python)),
+                               normalizePath(dirname(running)))
 }
 
 stop_no_pycg <- function(reason) {
@@ -85,6 +135,17 @@ python_location <- function(starts = c(system.file(package = "pycg"),
   }
   list(python = NULL, root = NULL)
 }
+
+# The Python of the virtualenv install_pycg() makes by default, when there is
+# one and RETICULATE_PYTHON does not choose. (reticulate would find it only
+# if `pycg` were the first module imported; pycg imports `sys` first.)
+installed_python <- function() {
+  if (!nzchar(Sys.getenv("RETICULATE_PYTHON")) &&
+      reticulate::virtualenv_exists(default_envname))
+    reticulate::virtualenv_python(default_envname)
+}
+
+default_envname <- "r-pycg"
 
 ancestors <- function(dir) {
   dir <- normalizePath(dir, mustWork = FALSE)

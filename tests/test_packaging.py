@@ -76,6 +76,8 @@ def test_install_pycg_hands_pip_a_path_never_a_name(tmp_path):
     seen <- character()
     utils::assignInNamespace("py_install", function(packages, ...)
       seen <<- c(seen, packages), "reticulate")
+    utils::assignInNamespace("virtualenv_create", function(...) NULL,
+                             "reticulate")
     suppressMessages(pycg::install_pycg(source = "{tmp_path}"))
     suppressMessages(pycg::install_pycg(source = "{tmp_path}",
                                         tensorflow = FALSE))
@@ -93,3 +95,43 @@ def test_install_pycg_hands_pip_a_path_never_a_name(tmp_path):
     assert seen.split() == [src, "tensorflow-cpu", src]
     if hint.strip():
         assert f"pip install \"{DISTRIBUTION}[tensorflow-cpu] @ " in hint
+
+
+def test_configure_bundles_the_python_sources_for_the_r_package(tmp_path):
+    """`R CMD INSTALL .` and `R CMD build` (through ./cleanup) run
+    ./configure, which copies pycg/ and what its build reads into
+    inst/python/, where install_pycg() finds them."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("configure", "cleanup", "pyproject.toml", "README.md",
+                 "LICENSE", "DESCRIPTION"):
+        subprocess.run(["cp", "-p", os.path.join(ROOT, name), str(tree)],
+                       check=True)
+    subprocess.run(["cp", "-R", os.path.join(ROOT, "pycg"), str(tree)],
+                   check=True)
+    (tree / "pycg" / "__pycache__").mkdir(exist_ok=True)
+    (tree / "pycg" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"")
+    subprocess.run(["./cleanup"], cwd=tree, check=True)
+    bundled = tree / "inst" / "python"
+    assert (bundled / "pycg" / "__init__.py").read_text() == (
+        tree / "pycg" / "__init__.py").read_text()
+    assert (bundled / "pyproject.toml").read_text() == (
+        tree / "pyproject.toml").read_text()
+    assert not list(bundled.rglob("__pycache__"))
+    assert not list(bundled.rglob("*.pyc"))
+    # in a tarball pycg/ is gone and the bundle stays as it is
+    subprocess.run(["rm", "-rf", str(tree / "pycg")], check=True)
+    subprocess.run(["./configure"], cwd=tree, check=True)
+    assert (bundled / "pycg" / "__init__.py").exists()
+
+
+def test_the_r_build_keeps_the_bundle_and_drops_the_top_level_copy():
+    with open(os.path.join(ROOT, ".Rbuildignore")) as f:
+        patterns = [line.strip() for line in f if line.strip()]
+    ignored = lambda path: any(re.search(p, path) for p in patterns)
+    assert ignored("pycg")
+    assert ignored("pyproject.toml")
+    assert ignored("inst/python/pycg/__pycache__")
+    assert not ignored("inst/python/pycg/__init__.py")
+    assert not ignored("inst/python/pyproject.toml")
+    assert not ignored("inst/python/README.md")

@@ -20,6 +20,11 @@ for (pkg in c("rmarkdown", "knitr", "pycg")) {
     stop("the R package `", pkg, "` is not installed; `make demo` installs ",
          "it (R_LIBS=", Sys.getenv("R_LIBS"), ")", call. = FALSE)
 }
+if (!pycg::pycg_available()) {
+  pycg::pycg_config()
+  stop("pycg's Python side is not available (above), so the walkthroughs ",
+       "would render without their results", call. = FALSE)
+}
 if (!rmarkdown::pandoc_available())
   stop("pandoc is needed to render the vignettes (apt-get install pandoc)",
        call. = FALSE)

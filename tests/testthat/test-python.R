@@ -96,3 +96,104 @@ test_that("pycg_available() says whether Python and pycg can be used", {
   skip_if_no_pycg()
   expect_true(pycg_available())
 })
+
+test_that("a pycg/ folder in the working directory does not shadow pycg", {
+  skip_if_no_pycg()
+  cwd <- tempfile()
+  dir.create(file.path(cwd, "pycg"), recursive = TRUE)
+  writeLines("raise ImportError('the shadow was imported')",
+             file.path(cwd, "pycg", "__init__.py"))
+  res <- run_r(c(paste0("setwd('", cwd, "')"),
+                 "suppressMessages(library(pycg))",
+                 "cat('sum:', as.numeric(op_add(1, 2)), '\\n')",
+                 "pycg <- reticulate::import('pycg')",
+                 "cat('file:', pycg$`__file__`, '\\n')",
+                 "cat('path0: [', reticulate::import('sys')$path[[1]], ']')"),
+               env = paste0("RETICULATE_PYTHON=", reticulate::py_exe()))
+  expect_match(res$output, "sum: 3")
+  file <- regmatches(res$output, regexpr("file: [^ \n]+", res$output))
+  expect_length(file, 1L)
+  expect_false(startsWith(sub("file: ", "", file), normalizePath(cwd)))
+  expect_match(res$output, "path0: [  ]", fixed = TRUE)  # sys.path restored
+})
+
+test_that("a pycg/ folder without pycg installed is named, not imported", {
+  python <- "/usr/bin/python3"
+  skip_if(!file.exists(python), "no system python3")
+  skip_if(system2(python, c("-c", shQuote("import numpy, pycg")),
+                  stdout = FALSE, stderr = FALSE) == 0L,
+          "the system python3 has pycg")
+  cwd <- tempfile()
+  dir.create(file.path(cwd, "pycg"), recursive = TRUE)
+  res <- run_r(c(paste0("setwd('", cwd, "')"),
+                 "suppressMessages(library(pycg))", "op_exp(1)"),
+               env = c(paste0("RETICULATE_PYTHON=", python), "PYTHONPATH="))
+  expect_match(res$output, "`import pycg` found .*which is not the pycg module")
+})
+
+test_that("Python started before pycg without pycg: restart R", {
+  skip_if_no_pycg()
+  python <- "/usr/bin/python3"
+  skip_if(!file.exists(python), "no system python3")
+  skip_if(system2(python, c("-c", shQuote("import pycg")),
+                  stdout = FALSE, stderr = FALSE) == 0L,
+          "the system python3 has pycg")
+  cwd <- tempfile()
+  dir.create(cwd)
+  res <- run_r(c(paste0("setwd('", cwd, "')"),
+                 "suppressMessages(library(pycg))",
+                 "Sys.unsetenv('RETICULATE_PYTHON')",
+                 paste0("reticulate::use_python('", python, "', TRUE)"),
+                 "invisible(reticulate::py_config())",
+                 "op_exp(1)"),
+               env = paste0("PYCG_PYTHON=", reticulate::py_exe()))
+  expect_false(identical(res$status, 0L))
+  expect_match(res$output,
+               paste0("R has already started Python ", python,
+                      ", which cannot import pycg; restart R."),
+               fixed = TRUE)
+  expect_match(res$output, paste("pycg would have used",
+                                 reticulate::py_exe()), fixed = TRUE)
+})
+
+test_that("install_pycg()'s r-pycg virtualenv is found without settings", {
+  home <- tempfile()
+  venv <- file.path(home, "r-pycg")
+  dir.create(file.path(venv, "bin"), recursive = TRUE)
+  file.create(file.path(venv, "pyvenv.cfg"))
+  file.create(file.path(venv, "bin", c("python", "activate")))
+  old <- Sys.getenv(c("WORKON_HOME", "RETICULATE_PYTHON"), unset = NA)
+  on.exit(for (n in names(old)) if (is.na(old[[n]])) Sys.unsetenv(n) else
+    do.call(Sys.setenv, as.list(old[n])))
+  Sys.setenv(WORKON_HOME = home)
+  Sys.unsetenv("RETICULATE_PYTHON")
+  expect_identical(normalizePath(pycg:::installed_python()),
+                   normalizePath(file.path(venv, "bin", "python")))
+  Sys.setenv(RETICULATE_PYTHON = "/some/python")
+  expect_null(pycg:::installed_python())
+})
+
+test_that("install_pycg() runs pip without R's LD_LIBRARY_PATH", {
+  src <- tempfile()
+  dir.create(src)
+  file.create(file.path(src, "pyproject.toml"))
+  res <- run_r(c(
+    "Sys.setenv(LD_LIBRARY_PATH = '/usr/lib/R/lib')",
+    "utils::assignInNamespace('virtualenv_exists', function(...) TRUE,",
+    "                         'reticulate')",
+    "utils::assignInNamespace('py_install', function(packages, ...)",
+    "  cat('pip sees [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n'), 'reticulate')",
+    paste0("suppressMessages(pycg::install_pycg(source = '", src, "'))"),
+    "cat('afterwards [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n')"))
+  expect_match(res$output, "pip sees [  ]", fixed = TRUE)
+  expect_match(res$output, "afterwards [ /usr/lib/R/lib ]", fixed = TRUE)
+})
+
+test_that("R's LD_LIBRARY_PATH is what breaks ssl in a Python started from R", {
+  python <- Sys.which("python3")
+  skip_if(!nzchar(python), "no python3 on PATH")
+  ssl <- function() system2(python, c("-c", shQuote("import ssl")),
+                            stdout = FALSE, stderr = FALSE)
+  skip_if(ssl() == 0L, "this python3 imports ssl under R's LD_LIBRARY_PATH")
+  expect_identical(pycg:::with_clean_library_path(ssl()), 0L)
+})
