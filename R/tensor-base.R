@@ -21,7 +21,7 @@
 #'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
 #'   results stay boolean tensors.
 #'
-#' @param x,y Tensors (or R values).
+#' @param x,y,a Tensors (or R values).
 #' @param ... Further arguments, as for the base R function.
 #' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
 #' @param decreasing For `sort()`: largest first.
@@ -30,6 +30,8 @@
 #' @param dims For the row/column sums and means: as in base R (1 only).
 #' @param object For `summary()` and `str()`: a tensor.
 #' @param mode For `as.vector()`: as in base R.
+#' @param recursive For `anyNA()`: ignored (a tensor holds no lists).
+#' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
 #' @examplesIf pycg_available()
@@ -158,7 +160,14 @@ reduce_na <- function(x, op, na.rm) {
 #' @rdname tensor-base
 #' @export
 diag <- function(x = 1, nrow, ncol, names = TRUE) {
-  if (!is_tensor(x)) return(base::diag(x, nrow, ncol, names))
+  if (!is_tensor(x)) {
+    # base::diag reads how many arguments it got: pass only those given
+    args <- list(x)
+    if (!missing(nrow)) args$nrow <- nrow
+    if (!missing(ncol)) args$ncol <- ncol
+    if (!missing(names)) args$names <- names
+    return(do.call(base::diag, args))
+  }
   if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
 }
 
@@ -242,6 +251,7 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
   op_call("matmul", as_py(x), as_py(y))
 }
 
+#' @rdname tensor-base
 `%*%` <- function(x, y) {
   if (is_tensor(x) || is_tensor(y))
     op_call("matmul", as_py(x), as_py(y))

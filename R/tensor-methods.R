@@ -16,6 +16,8 @@
 #' @param x,e1,e2 Tensors (or R numbers, for the operators).
 #' @param ... Further tensors (Summary) or ignored.
 #' @param i,j Indices, as for R arrays.
+#' @param name For `$`: a method or attribute of the tensor; methods that
+#'   take arrays (such as a Variable's `assign()`) take R arrays.
 #' @param drop If `TRUE`, drop extents of length 1 from the result.
 #' @param na.rm If `TRUE`, `sum()`, `prod()`, `max()` and `min()` skip
 #'   `NaN` (an R `NA` becomes `NaN` in a tensor).
