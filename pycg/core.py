@@ -8,8 +8,8 @@ op. Everything above reaches it by the functions here:
   it on every recording tape that tracks one of its inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
-- `forward_begin`, `forward_end`: what `custom_gradient` needs around the
-  forward of a user function (variables read, nothing half-recorded);
+- (pycg.core_forward: what `custom_gradient` needs around the forward of
+  a user function, on top of this thread state);
 - `backward`: the chain rule over a record.
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
@@ -43,13 +43,18 @@ class Rule:
     """The VJP of a built-in op: one function per input, called as
     fn(upstream, output, *inputs, **params)."""
 
-    __slots__ = ("name", "fns", "broadcast")
+    __slots__ = ("name", "fns", "broadcast", "_one")
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
+        self._one = self.fns[0] if len(self.fns) == 1 else None
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
+        one = self._one
+        if one is not None and not params:   # a unary op, the hot case
+            x = ins[0]
+            return (one(g, out, x) if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
                     for fn, x in zip(self.fns, ins)]
@@ -200,40 +205,6 @@ def record_multi(backward_fn, inputs, outputs):
                 break
 
 
-# ---- around a custom_gradient forward ----------------------------------------
-def forward_begin():
-    """Before a custom_gradient forward runs: remember where each record
-    ends, collect the variables read, and pause a lone recording tape (its
-    backward never differentiates the forward's inner ops; with several
-    tapes they stay recorded, for higher derivatives)."""
-    recs = tls.recorders
-    marks = [(r, len(r.entries)) for r in recs]
-    seen = {}
-    tls.watchers.append(seen)
-    alone = recs[0] if len(recs) == 1 else None
-    if alone is not None:
-        tls.recorders = []
-    _refresh()
-    return marks, seen, alone
-
-
-def forward_end(token, failed):
-    """After the forward: drop its partial record if it failed, resume a
-    paused tape (which tracks the variables read); the variables read."""
-    marks, seen, alone = token
-    if failed:
-        for r, n in marks:
-            del r.entries[n:]
-    if alone is not None:
-        tls.recorders = [alone]
-    tls.watchers.remove(seen)
-    _refresh()
-    if alone is not None and alone.watch_accessed:
-        for v in seen.values():
-            alone.track(v)
-    return seen
-
-
 # ---- the backward pass -------------------------------------------------------
 _numerics_check = []   # at most one check(rule, i, grad, inputs, outputs)
 
@@ -248,10 +219,14 @@ def set_numerics_check(check):
 def live_ids(entries, source_ids):
     """Ids reachable from the sources through recorded ops."""
     live = set(source_ids)
+    add = live.add
     for _, ins, outs, _ in entries:
         for x in ins:
             if x._id in live:
-                live.update(o._id for o in outs)
+                if len(outs) == 1:
+                    add(outs[0]._id)
+                else:
+                    live.update(o._id for o in outs)
                 break
     return live
 
@@ -261,27 +236,39 @@ def backward(entries, seeds, source_ids):
     live = live_ids(entries, source_ids)
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
-    unbroadcast = _array["unbroadcast"]
+    get, pop = grads.get, grads.pop
     for fn, ins, outs, params in reversed(entries):
-        ups = [grads.get(o._id) if o._id in source_ids else
-               grads.pop(o._id, None) for o in outs]
-        if all(u is None for u in ups):
-            continue
+        if len(outs) == 1:   # the common case: one output, one upstream
+            oid = outs[0]._id
+            up = get(oid) if oid in source_ids else pop(oid, None)
+            if up is None:
+                continue
+            ups = (up,)
+        else:
+            ups = [get(o._id) if o._id in source_ids else pop(o._id, None)
+                   for o in outs]
+            if all(u is None for u in ups):
+                continue
         in_grads = fn(ups, ins, outs, params, live)
         if len(in_grads) != len(ins):
             raise RuntimeError(
                 f"pycg: the gradient rule of {_name(fn)!r} returned "
                 f"{len(in_grads)} gradients for {len(ins)} inputs")
-        for i, (x, gx) in enumerate(zip(ins, in_grads)):
-            if gx is None or x._id not in live:
+        broadcast = getattr(fn, "broadcast", False)
+        i = -1
+        for x, gx in zip(ins, in_grads):
+            i += 1
+            if gx is None:
                 continue
-            if getattr(fn, "broadcast", False) and \
-                    gx._value.shape != x._value.shape:
-                gx = unbroadcast(gx, x.shape)
+            xid = x._id
+            if xid not in live:
+                continue
+            if broadcast and gx._value.shape != x._value.shape:
+                gx = _array["unbroadcast"](gx, x.shape)
             if check is not None:
                 check(fn, i, gx, ins, outs)
-            prev = grads.get(x._id)
-            grads[x._id] = gx if prev is None else prev + gx
+            prev = get(xid)
+            grads[xid] = gx if prev is None else prev + gx
     return grads
 
 
