@@ -29,13 +29,15 @@ class _ThreadState(threading.local):
         self.recorders = []  # recording tapes' records, innermost last
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
+        self.recording = False  # recorders: whether an op must be recorded
 
 
-tls = _ThreadState()   # read `tls.active` only; change it through functions
+tls = _ThreadState()   # read `active`/`recording`; change through functions
 
 
 def _refresh():
-    tls.active = bool(tls.recorders or tls.watchers)
+    tls.recording = bool(tls.recorders)
+    tls.active = tls.recording or bool(tls.watchers)
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -43,18 +45,28 @@ class Rule:
     """The VJP of a built-in op: one function per input, called as
     fn(upstream, output, *inputs, **params)."""
 
-    __slots__ = ("name", "fns", "broadcast", "_one")
+    __slots__ = ("name", "fns", "broadcast", "_one", "direct")
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
         self._one = self.fns[0] if len(self.fns) == 1 else None
+        self.direct = None   # see register_direct
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
         one = self._one
         if one is not None and not params:   # a unary op, the hot case
             x = ins[0]
-            return (one(g, out, x) if x._id in live else None,)
+            if x._id not in live:
+                return (None,)
+            direct = self.direct
+            if direct is not None and not tls.recording:
+                gv, ov = g._value, out._value
+                if type(gv) is type(ov) and gv.dtype is ov.dtype:
+                    value = direct(gv, ov, x._value)
+                    if value is not None:
+                        return (Tensor(value),)
+            return (one(g, out, x),)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
                     for fn, x in zip(self.fns, ins)]
@@ -105,6 +117,15 @@ def register_array_ops(ones_like, zeros_like, unbroadcast):
     """pycg.ops hands the core the three array functions it needs."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
                   unbroadcast=unbroadcast)
+
+
+def register_direct(vjps):
+    """pycg.ops hands the core, for some unary rules, the same VJP on
+    backend values (g, ans, x) -> value (or None: use the rule), computed
+    by the rule's own kernels. The backward loop calls it while nothing
+    records, when no higher derivative can need the rule's ops."""
+    for name, fn in vjps.items():
+        RULES[name].direct = fn
 
 
 def ones_like(x):
@@ -167,7 +188,7 @@ def apply(name, kernel, inputs, params=None):
     """Run kernel(*values, **params) and record it under rule `name`."""
     vals = [x._value for x in inputs]
     out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if tls.active:
+    if tls.recording:
         record(RULES[name], inputs, out, params)
     return out
 

@@ -7,6 +7,7 @@
 from pycg import core as _core
 from pycg.custom_gradient import custom_gradient
 from pycg.ops import vjps as _vjps
+from pycg.ops import _dispatch
 from pycg.ops._dispatch import cast
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
@@ -37,6 +38,7 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
+_core.register_direct(_dispatch.DIRECT_VJPS)
 _install_operators()
 
 # the array ops; custom_gradient is here too, as in keras.ops, but is not one
