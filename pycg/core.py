@@ -120,16 +120,10 @@ def register_array_ops(ones_like, zeros_like, unbroadcast):
 
 
 def register_direct(vjps):
-    """pycg.ops hands the core, for some unary rules, the same VJP on
-    backend values (g, ans, x) -> value (or None: use the rule), computed
-    by the rule's own kernels. The backward loop calls it while nothing
-    records, when no higher derivative can need the rule's ops."""
+    """For some unary rules, the same VJP on backend values, (g, ans, x) ->
+    value or None (use the rule); used while nothing records."""
     for name, fn in vjps.items():
         RULES[name].direct = fn
-
-
-def ones_like(x):
-    return _array["ones_like"](x)
 
 
 def zeros_like(x):
@@ -153,7 +147,13 @@ class Recorder:
             self.variables[x._id] = x
 
 
+on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
+
+
 def push(recorder, index=None):
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(1)
     if index is None:
         tls.recorders.append(recorder)
     else:
@@ -168,6 +168,9 @@ def pop(recorder):
     i = tls.recorders.index(recorder)
     del tls.recorders[i]
     _refresh()
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(-1)
     return i
 
 

@@ -5,6 +5,7 @@
 0.6931471...
 """
 from pycg import core as _core
+from pycg import core_gc as _core_gc
 from pycg.custom_gradient import custom_gradient
 from pycg.ops import vjps as _vjps
 from pycg.ops import _dispatch
@@ -39,6 +40,7 @@ from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
 _core.register_direct(_dispatch.DIRECT_VJPS)
+_core.on_recording.append(_core_gc.recording)
 _install_operators()
 
 # the array ops; custom_gradient is here too, as in keras.ops, but is not one
