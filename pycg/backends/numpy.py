@@ -1,10 +1,26 @@
 """NumPy kernels. Values are numpy arrays or numpy scalars."""
 import math
 import operator
+import warnings
 
 import numpy as np
 
 name = "numpy"
+
+
+
+def activate():
+    """On import and at each set_backend("numpy"): TensorFlow's kernels are
+    silent where a value overflows or is invalid, and so are these. NumPy's
+    "... encountered in ..." RuntimeWarnings raised from pycg's own frames
+    are ignored (inf and nan still flow; pycg.debug.check_numerics() finds
+    them). No cost per op; np.errstate(over="raise") still raises, a filter
+    the user adds later comes first, NumPy in user code still warns."""
+    warnings.filterwarnings("ignore", message=r".*encountered in",
+                            category=RuntimeWarning, module=r"pycg\.")
+
+
+activate()
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
 _erf = np.frompyfunc(math.erf, 1, 1)
 
