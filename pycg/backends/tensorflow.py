@@ -11,6 +11,8 @@ import tensorflow as tf  # noqa: E402
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
+from pycg.backends._tf_fast import fast as _fast  # noqa: E402
+
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 name = "tensorflow"
@@ -82,54 +84,57 @@ def dtype_of(x):
 # ---- elementwise ----------------------------------------------------------
 # The hot elementwise kernels call the generated op wrappers directly: the
 # public tf.math names add ~20% of Python dispatch per eager op.
-abs = _gen._abs
-negative = _gen.neg
-sqrt = _gen.sqrt
-square = _gen.square
-exp = _gen.exp
-expm1 = _gen.expm1
-log = _gen.log
-log1p = _gen.log1p
-sin = _gen.sin
-cos = _gen.cos
+abs = _fast("Abs", _gen._abs)
+negative = _fast("Neg", _gen.neg)
+sqrt = _fast("Sqrt", _gen.sqrt)
+square = _fast("Square", _gen.square)
+exp = _fast("Exp", _gen.exp)
+expm1 = _fast("Expm1", _gen.expm1)
+log = _fast("Log", _gen.log)
+log1p = _fast("Log1p", _gen.log1p)
+sin = _fast("Sin", _gen.sin)
+cos = _fast("Cos", _gen.cos)
 tan = _gen.tan
 arcsin = _gen.asin
 arccos = _gen.acos
 arctan = _gen.atan
 sinh = _gen.sinh
 cosh = _gen.cosh
-tanh = _gen.tanh
+tanh = _fast("Tanh", _gen.tanh)
 sign = _gen.sign
 floor = _gen.floor
 ceil = _gen.ceil
-reciprocal = _gen.reciprocal
-rsqrt = _gen.rsqrt
-sigmoid = _gen.sigmoid
+reciprocal = _fast("Reciprocal", _gen.reciprocal)
+rsqrt = _fast("Rsqrt", _gen.rsqrt)
+sigmoid = _fast("Sigmoid", _gen.sigmoid)
 softplus = tf.math.softplus
 relu = tf.nn.relu
 erf = _gen.erf
 isnan = _gen.is_nan
 isfinite = _gen.is_finite
 logical_not = _gen.logical_not
-add = _gen.add_v2
-subtract = _gen.sub
-multiply = _gen.mul
+add = _fast("AddV2", _gen.add_v2)
+subtract = _fast("Sub", _gen.sub)
+multiply = _fast("Mul", _gen.mul)
 power = _gen._pow
 mod = tf.math.floormod
 floor_divide = tf.math.floordiv
-maximum = _gen.maximum
-minimum = _gen.minimum
+maximum = _fast("Maximum", _gen.maximum)
+minimum = _fast("Minimum", _gen.minimum)
 arctan2 = _gen.atan2
 
 
-tanh_grad = _gen.tanh_grad      # TensorFlow's fused gradient kernels
-sigmoid_grad = _gen.sigmoid_grad
-relu_grad = _gen_nn.relu_grad
+tanh_grad = _fast("TanhGrad", _gen.tanh_grad)      # TensorFlow's fused gradient kernels
+sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad)
+relu_grad = _fast("ReluGrad", _gen_nn.relu_grad)
+
+
+_real_div = _fast("RealDiv", _gen.real_div)
 
 
 def divide(x, y):
     if x.dtype.is_floating:
-        return _gen.real_div(x, y)
+        return _real_div(x, y)
     return tf.math.truediv(x, y)
 
 
