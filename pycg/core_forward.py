@@ -2,7 +2,7 @@
 function: remember where each record ends, collect the variables read,
 pause a lone recording tape (`forward_begin`, `forward_end`); and its lean
 path, for one tensor input under one recording tape and nothing else
-watching (`lone_recorder`, `forward_paused`, `record_on`), which does the
+watching (`forward_lean`, `record_on`), which does the
 same without the bookkeeping."""
 from pycg.core import _refresh, tls
 
@@ -41,20 +41,18 @@ def forward_end(token, failed):
 
 
 # ---- the lean path ----------------------------------------------------------
-def lone_recorder():
-    """The recorder when exactly one tape records and nothing else watches
-    (custom_gradient's lean path), else None."""
+def forward_lean(f, x):
+    """f(x) when exactly one tape records and nothing else watches, with
+    that tape paused (what forward_begin and forward_end do for that case):
+    (the tape's recorder, f's result, the variables read); else None."""
     recs = tls.recorders
-    return recs[0] if len(recs) == 1 and not tls.watchers else None
-
-
-def forward_paused(rec, f, x):
-    """f(x) with `rec`, the lone recording tape, paused (what forward_begin
-    and forward_end do for that case); (f's result, the variables read)."""
+    if len(recs) != 1 or tls.watchers:
+        return None
+    rec = recs[0]
     seen = {}
-    recs = tls.recorders
     tls.watchers.append(seen)
     tls.recorders = []
+    tls.recording = False   # (still active: the watcher)
     try:
         result = f(x)
     finally:
@@ -64,7 +62,7 @@ def forward_paused(rec, f, x):
     if seen and rec.watch_accessed:
         for v in seen.values():
             rec.track(v)
-    return result, seen
+    return rec, result, seen
 
 
 def record_on(rec, backward_fn, x, output, params):

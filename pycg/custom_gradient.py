@@ -141,12 +141,13 @@ def _lean_call(f, state, name, x):
         output, grad_fn = _split_result(name, f(x))
         _decide(state, name, grad_fn)
         return (output,)
-    rec = core_forward.lone_recorder()
-    if rec is None:
+    lean = core_forward.forward_lean(f, x)
+    if lean is None:
         return None
-    result, seen = core_forward.forward_paused(rec, f, x)
+    rec, result, seen = lean
     output, grad_fn = _split_result(name, result)
-    _decide(state, name, grad_fn)
+    if state["convention"] is None:
+        _decide(state, name, grad_fn)
     if seen or type(output) is not Tensor:   # variables read, or a tree
         inputs = bind_inputs(name, state["signature"], (x,), {})
         return (_record(name, state, inputs, output, grad_fn, seen),)
