@@ -8,8 +8,7 @@ op. Everything above reaches it by the functions here:
   it on every recording tape that tracks one of its inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
-- (pycg.core_forward: what `custom_gradient` needs around the forward of
-  a user function, on top of this thread state);
+- (pycg.core_forward: what `custom_gradient` needs around a forward);
 - `backward`: the chain rule over a record.
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
@@ -113,16 +112,13 @@ def _no_grad(*_, **__):
 _array = {}
 
 
-def register_array_ops(ones_like, zeros_like, unbroadcast):
-    """pycg.ops hands the core the three array functions it needs."""
+def register_array_ops(ones_like, zeros_like, unbroadcast, direct=()):
+    """pycg.ops hands the core the array functions it needs, and `direct`:
+    for some unary rules, the same VJP on backend values, (g, ans, x) ->
+    value or None (use the rule), used while nothing records."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
                   unbroadcast=unbroadcast)
-
-
-def register_direct(vjps):
-    """For some unary rules, the same VJP on backend values, (g, ans, x) ->
-    value or None (use the rule); used while nothing records."""
-    for name, fn in vjps.items():
+    for name, fn in dict(direct).items():
         RULES[name].direct = fn
 
 
@@ -243,20 +239,26 @@ def set_numerics_check(check):
 def live_ids(entries, source_ids):
     """Ids reachable from the sources through recorded ops."""
     live = set(source_ids)
-    add = live.add
     for _, ins, outs, _ in entries:
         for x in ins:
             if x._id in live:
-                if len(outs) == 1:
-                    add(outs[0]._id)
-                else:
-                    live.update(o._id for o in outs)
+                live.update([o._id for o in outs])
                 break
     return live
 
 
 def backward(entries, seeds, source_ids):
     """The chain rule, from `seeds` (id -> upstream) back to the sources."""
+    for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
+        fn(1)
+    try:
+        return _backward(entries, seeds, source_ids)
+    finally:
+        for fn in on_recording:
+            fn(-1)
+
+
+def _backward(entries, seeds, source_ids):
     live = live_ids(entries, source_ids)
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
@@ -279,14 +281,10 @@ def backward(entries, seeds, source_ids):
                 f"pycg: the gradient rule of {_name(fn)!r} returned "
                 f"{len(in_grads)} gradients for {len(ins)} inputs")
         broadcast = getattr(fn, "broadcast", False)
-        i = -1
-        for x, gx in zip(ins, in_grads):
-            i += 1
-            if gx is None:
+        for i, (x, gx) in enumerate(zip(ins, in_grads)):
+            if gx is None or x._id not in live:
                 continue
             xid = x._id
-            if xid not in live:
-                continue
             if broadcast and gx._value.shape != x._value.shape:
                 gx = _array["unbroadcast"](gx, x.shape)
             if check is not None:

@@ -3,15 +3,17 @@
 A recording tape holds a few GC-tracked objects per op, and every full
 collection while it grows scans them, and everything else alive (a loaded
 TensorFlow is about a million objects): a 100,000-op chain spent most of
-its time there. While any thread records:
+its time there. While any thread records or runs
+the backward loop:
 
-- full collections are considered 10x less often (the third threshold,
-  gen-1 collections between full ones, times 10); young collections run
-  as usual, so short-lived garbage goes as quickly as before;
+- full collections are considered 100x less often (the third threshold,
+  gen-1 collections between full ones, times 100): they wait, in effect,
+  for a moment when nothing records; young collections run as usual, so
+  short-lived garbage goes as quickly as before;
 - after a full collection, `gc.freeze()`: its survivors are all live (it
   just ran), so later collections skip them and scan only what is new.
 
-When the last thread stops recording, both are undone: the objects are
+When the last thread stops, both are undone: the objects are
 unfrozen and the threshold restored (unless the user changed it
 meanwhile). Nothing is frozen if the user froze objects of their own
 (`gc.get_freeze_count()`); collection is never switched off.
@@ -19,7 +21,7 @@ meanwhile). Nothing is frozen if the user froze objects of their own
 import gc
 import threading
 
-RAISE = 10
+RAISE = 100
 _lock = threading.Lock()
 _state = {"threads": 0, "froze": False, "saved": None, "set": None}
 

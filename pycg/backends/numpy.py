@@ -16,10 +16,13 @@ def activate():
     are ignored (inf and nan still flow; pycg.debug.check_numerics() finds
     them). No cost per op; np.errstate(over="raise") still raises, a filter
     the user adds later comes first, NumPy in user code still warns."""
-    warnings.filterwarnings("ignore", message=r".*encountered in",
-                            category=RuntimeWarning, module=r"pycg\.")
+    if not _silence or _silence[0] not in warnings.filters:  # (pytest resets)
+        warnings.filterwarnings("ignore", message=r".*encountered in",
+                                category=RuntimeWarning, module=r"pycg\.")
+        _silence[:] = [warnings.filters[0]]
 
 
+_silence = []
 activate()
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
 _erf = np.frompyfunc(math.erf, 1, 1)

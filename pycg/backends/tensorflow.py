@@ -9,14 +9,15 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
+from tensorflow.python.ops import gen_array_ops as _gen_array  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
-from pycg.backends._tf_fast import fast as _fast  # noqa: E402
+from pycg.backends._tf_fast import _int32, fast as _fast  # noqa: E402
+from pycg.backends._tf_fast import scalar, scalar_like  # noqa: E402, F401
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 name = "tensorflow"
-_scalars = {}
 
 
 types = frozenset(t for t in (type(tf.constant(0.0)),) )
@@ -31,37 +32,6 @@ def convert(value, dtype=None):
     if isinstance(value, tf.Tensor):
         return value if dtype is None else tf.cast(value, dtype)
     return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
-
-
-def _constant(value, dtype):
-    # eager even while tracing, so the cache is safe to reuse in any graph;
-    # from a NumPy array, because tf.constant's own scalar cache returns a
-    # cached -0.0 for 0.0
-    with tf.init_scope():
-        return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
-
-
-def scalar(value, dtype):
-    """A cached constant: converting a Python number costs ~30 us."""
-    key = (value, dtype) if value else (repr(value), dtype)
-    c = _scalars.get(key)
-    if c is None:
-        if len(_scalars) > 4096:
-            _scalars.clear()
-        c = _scalars[key] = _constant(value, dtype)
-    return c
-
-
-def scalar_like(number, x):
-    """`number` as a cached constant of x's dtype (weakly typed)."""
-    dt = x.dtype
-    key = (number, type(number), dt) if number else (repr(number), dt)
-    c = _scalars.get(key)
-    if c is None:
-        if len(_scalars) > 4096:
-            _scalars.clear()
-        c = _scalars[key] = _constant(number, dt.as_numpy_dtype)
-    return c
 
 
 def cast(x, dtype):
@@ -169,7 +139,9 @@ def round(x, decimals=0):
 def sum(x, axis=None, keepdims=False):
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int32)
-    return tf.math.reduce_sum(x, axis=axis, keepdims=keepdims)
+    if axis is None:
+        axis = tuple(range(x.shape.rank))
+    return _gen._sum(x, _int32(axis), keep_dims=keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
@@ -210,6 +182,8 @@ def cumsum(x, axis=None):
 
 # ---- shapes -----------------------------------------------------------------
 def reshape(x, shape):
+    if type(shape) is tuple and all(type(n) is int for n in shape):
+        return _gen_array.reshape(x, _int32(shape))
     return tf.reshape(x, shape)
 
 
@@ -240,7 +214,13 @@ def scatter_flat(values, positions, size):
 
 
 # ---- linear algebra -------------------------------------------------------
-matmul = tf.linalg.matmul  # takes transpose_a / transpose_b itself
+def matmul(a, b, transpose_a=False, transpose_b=False):
+    """2-D floats through the generated op (TF's C fast path when eager)."""
+    if a.dtype.is_floating and a.shape.rank == 2 and b.shape.rank == 2:
+        return _gen.mat_mul(a, b, transpose_a=transpose_a,
+                            transpose_b=transpose_b)
+    return tf.linalg.matmul(a, b, transpose_a=transpose_a,
+                            transpose_b=transpose_b)
 
 
 def einsum(subscripts, *operands):

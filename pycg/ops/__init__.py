@@ -38,8 +38,8 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             take_along_axis, tile, transpose)
 from pycg.ops._operators import install as _install_operators
 
-_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
-_core.register_direct(_dispatch.DIRECT_VJPS)
+_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
+                         _dispatch.DIRECT_VJPS)
 _core.on_recording.append(_core_gc.recording)
 _install_operators()
 
