@@ -7,7 +7,8 @@ its time there. While any thread records or runs
 the backward loop:
 
 - full collections are considered 100x less often (the third threshold,
-  gen-1 collections between full ones, times 100): they wait, in effect,
+  gen-1 collections between full ones, set 100x its value past the
+  current count): they wait, in effect,
   for a moment when nothing records; young collections run as usual, so
   short-lived garbage goes as quickly as before;
 - after a full collection, `gc.freeze()`: its survivors are all live (it
@@ -43,8 +44,10 @@ def recording(delta):
         if n == 1 and delta > 0:
             gc.callbacks.append(_after_collection)
             saved = gc.get_threshold()
-            raised = saved[:2] + (saved[2] * RAISE,) if len(saved) == 3 \
-                else saved
+            # (relative to the gen-1 collections already counted: that count
+            # keeps growing while full collections are put off as too soon)
+            raised = saved[:2] + (gc.get_count()[2] + saved[2] * RAISE,) \
+                if len(saved) == 3 else saved
             gc.set_threshold(*raised)
             _state["saved"], _state["set"] = saved, gc.get_threshold()
         elif n == 0:

@@ -17,7 +17,7 @@ def _chain(n=50):
         y = x
         for _ in range(n):
             y = ops.tanh(y)
-        assert gc.get_threshold()[2] == before[2] * core_gc.RAISE
+        assert gc.get_threshold()[2] >= before[2] * core_gc.RAISE
         gc.collect()               # a full collection while recording
         assert gc.get_freeze_count() > 0
     return tape.gradient(y, x)
@@ -86,7 +86,7 @@ def test_threads_recording_at_once_restore_once_all_stop():
     for t in threads:
         t.start()
     inside.wait()
-    assert gc.get_threshold()[2] == before[2] * core_gc.RAISE
+    assert gc.get_threshold()[2] >= before[2] * core_gc.RAISE
     release.set()
     for t in threads:
         t.join()
