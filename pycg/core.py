@@ -8,8 +8,7 @@ op. Everything above reaches it by the functions here:
   it on every recording tape that tracks one of its inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
-- `forward_begin`, `forward_end`: what `custom_gradient` needs around the
-  forward of a user function (variables read, nothing half-recorded);
+- (pycg.core_forward: what `custom_gradient` needs around a forward);
 - `backward`: the chain rule over a record.
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
@@ -29,13 +28,15 @@ class _ThreadState(threading.local):
         self.recorders = []  # recording tapes' records, innermost last
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
+        self.recording = False  # recorders: whether an op must be recorded
 
 
-tls = _ThreadState()   # read `tls.active` only; change it through functions
+tls = _ThreadState()   # read `active`/`recording`; change through functions
 
 
 def _refresh():
-    tls.active = bool(tls.recorders or tls.watchers)
+    tls.recording = bool(tls.recorders)
+    tls.active = tls.recording or bool(tls.watchers)
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -43,13 +44,28 @@ class Rule:
     """The VJP of a built-in op: one function per input, called as
     fn(upstream, output, *inputs, **params)."""
 
-    __slots__ = ("name", "fns", "broadcast")
+    __slots__ = ("name", "fns", "broadcast", "_one", "direct")
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
+        self._one = self.fns[0] if len(self.fns) == 1 else None
+        self.direct = None   # see register_direct
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
+        one = self._one
+        if one is not None and not params:   # a unary op, the hot case
+            x = ins[0]
+            if x._id not in live:
+                return (None,)
+            direct = self.direct
+            if direct is not None and not tls.recording:
+                gv, ov = g._value, out._value
+                if type(gv) is type(ov) and gv.dtype is ov.dtype:
+                    value = direct(gv, ov, x._value)
+                    if value is not None:
+                        return (Tensor(value),)
+            return (one(g, out, x),)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
                     for fn, x in zip(self.fns, ins)]
@@ -96,14 +112,14 @@ def _no_grad(*_, **__):
 _array = {}
 
 
-def register_array_ops(ones_like, zeros_like, unbroadcast):
-    """pycg.ops hands the core the three array functions it needs."""
+def register_array_ops(ones_like, zeros_like, unbroadcast, direct=()):
+    """pycg.ops hands the core the array functions it needs, and `direct`:
+    for some unary rules, the same VJP on backend values, (g, ans, x) ->
+    value or None (use the rule), used while nothing records."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
                   unbroadcast=unbroadcast)
-
-
-def ones_like(x):
-    return _array["ones_like"](x)
+    for name, fn in dict(direct).items():
+        RULES[name].direct = fn
 
 
 def zeros_like(x):
@@ -127,7 +143,13 @@ class Recorder:
             self.variables[x._id] = x
 
 
+on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
+
+
 def push(recorder, index=None):
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(1)
     if index is None:
         tls.recorders.append(recorder)
     else:
@@ -142,6 +164,9 @@ def pop(recorder):
     i = tls.recorders.index(recorder)
     del tls.recorders[i]
     _refresh()
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(-1)
     return i
 
 
@@ -162,7 +187,7 @@ def apply(name, kernel, inputs, params=None):
     """Run kernel(*values, **params) and record it under rule `name`."""
     vals = [x._value for x in inputs]
     out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if tls.active:
+    if tls.recording:
         record(RULES[name], inputs, out, params)
     return out
 
@@ -200,40 +225,6 @@ def record_multi(backward_fn, inputs, outputs):
                 break
 
 
-# ---- around a custom_gradient forward ----------------------------------------
-def forward_begin():
-    """Before a custom_gradient forward runs: remember where each record
-    ends, collect the variables read, and pause a lone recording tape (its
-    backward never differentiates the forward's inner ops; with several
-    tapes they stay recorded, for higher derivatives)."""
-    recs = tls.recorders
-    marks = [(r, len(r.entries)) for r in recs]
-    seen = {}
-    tls.watchers.append(seen)
-    alone = recs[0] if len(recs) == 1 else None
-    if alone is not None:
-        tls.recorders = []
-    _refresh()
-    return marks, seen, alone
-
-
-def forward_end(token, failed):
-    """After the forward: drop its partial record if it failed, resume a
-    paused tape (which tracks the variables read); the variables read."""
-    marks, seen, alone = token
-    if failed:
-        for r, n in marks:
-            del r.entries[n:]
-    if alone is not None:
-        tls.recorders = [alone]
-    tls.watchers.remove(seen)
-    _refresh()
-    if alone is not None and alone.watch_accessed:
-        for v in seen.values():
-            alone.track(v)
-    return seen
-
-
 # ---- the backward pass -------------------------------------------------------
 _numerics_check = []   # at most one check(rule, i, grad, inputs, outputs)
 
@@ -251,37 +242,55 @@ def live_ids(entries, source_ids):
     for _, ins, outs, _ in entries:
         for x in ins:
             if x._id in live:
-                live.update(o._id for o in outs)
+                live.update([o._id for o in outs])
                 break
     return live
 
 
 def backward(entries, seeds, source_ids):
     """The chain rule, from `seeds` (id -> upstream) back to the sources."""
+    for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
+        fn(1)
+    try:
+        return _backward(entries, seeds, source_ids)
+    finally:
+        for fn in on_recording:
+            fn(-1)
+
+
+def _backward(entries, seeds, source_ids):
     live = live_ids(entries, source_ids)
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
-    unbroadcast = _array["unbroadcast"]
+    get, pop = grads.get, grads.pop
     for fn, ins, outs, params in reversed(entries):
-        ups = [grads.get(o._id) if o._id in source_ids else
-               grads.pop(o._id, None) for o in outs]
-        if all(u is None for u in ups):
-            continue
+        if len(outs) == 1:   # the common case: one output, one upstream
+            oid = outs[0]._id
+            up = get(oid) if oid in source_ids else pop(oid, None)
+            if up is None:
+                continue
+            ups = (up,)
+        else:
+            ups = [get(o._id) if o._id in source_ids else pop(o._id, None)
+                   for o in outs]
+            if all(u is None for u in ups):
+                continue
         in_grads = fn(ups, ins, outs, params, live)
         if len(in_grads) != len(ins):
             raise RuntimeError(
                 f"pycg: the gradient rule of {_name(fn)!r} returned "
                 f"{len(in_grads)} gradients for {len(ins)} inputs")
+        broadcast = getattr(fn, "broadcast", False)
         for i, (x, gx) in enumerate(zip(ins, in_grads)):
             if gx is None or x._id not in live:
                 continue
-            if getattr(fn, "broadcast", False) and \
-                    gx._value.shape != x._value.shape:
-                gx = unbroadcast(gx, x.shape)
+            xid = x._id
+            if broadcast and gx._value.shape != x._value.shape:
+                gx = _array["unbroadcast"](gx, x.shape)
             if check is not None:
                 check(fn, i, gx, ins, outs)
-            prev = grads.get(x._id)
-            grads[x._id] = gx if prev is None else prev + gx
+            prev = get(xid)
+            grads[xid] = gx if prev is None else prev + gx
     return grads
 
 

@@ -45,7 +45,7 @@ import numbers
 
 import numpy as np
 
-from pycg import core, structure
+from pycg import core, core_forward, structure
 from pycg.custom_gradient_check import (Signature, bind_inputs,
                                         check_gradient, match_gradients,
                                         name_of)
@@ -71,7 +71,8 @@ def custom_gradient(f):
     if not callable(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
-    state = {"convention": None, "signature": None}
+    state = {"convention": None, "signature": None, "name": None,
+             "lean": None}  # decided on the first call
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
@@ -102,28 +103,66 @@ def _convention(name, grad_fn):
 
 
 def _call(f, state, args, kwargs):
-    name = name_of(f)
     if state["signature"] is None:
-        state["signature"] = Signature(f)
+        state["name"], state["signature"] = name_of(f), Signature(f)
+    name = state["name"]
+    if len(args) == 1 and not kwargs and type(args[0]) is Tensor and \
+            state["signature"].simple is not None and \
+            len(state["signature"].simple) == 1:
+        lean = _lean_call(f, state, name, args[0])
+        if lean is not None:
+            return lean[0]
     inputs = bind_inputs(name, state["signature"], args, kwargs)
     if not core.tls.active:  # nothing records: f's output is all that matters
         output, grad_fn = _split_result(
             name, f(*inputs.call_args, **inputs.call_kwargs))
-        if state["convention"] is None:
-            state["convention"] = _convention(name, grad_fn)
+        _decide(state, name, grad_fn)
         return output
-    token = core.forward_begin()
+    token = core_forward.forward_begin()
     failed = True
     try:
         result = f(*inputs.call_args, **inputs.call_kwargs)
         output, grad_fn = _split_result(name, result)
         failed = False
     finally:
-        seen = core.forward_end(token, failed)
-    if state["convention"] is None:
-        state["convention"] = _convention(name, grad_fn)
+        seen = core_forward.forward_end(token, failed)
+    _decide(state, name, grad_fn)
     if not core.is_recording():
         return output
+    return _record(name, state, inputs, output, grad_fn, seen)
+
+
+def _lean_call(f, state, name, x):
+    """f(x) for one tensor under no tape or one recording tape: recorded as
+    one entry whose params are grad_fn (state["lean"] is the shared backward
+    of every call). (output,), or None where the general path must run."""
+    if not core.tls.active:
+        output, grad_fn = _split_result(name, f(x))
+        _decide(state, name, grad_fn)
+        return (output,)
+    lean = core_forward.forward_lean(f, x)
+    if lean is None:
+        return None
+    rec, result, seen = lean
+    output, grad_fn = _split_result(name, result)
+    if state["convention"] is None:
+        _decide(state, name, grad_fn)
+    if seen or type(output) is not Tensor:   # variables read, or a tree
+        inputs = bind_inputs(name, state["signature"], (x,), {})
+        return (_record(name, state, inputs, output, grad_fn, seen),)
+    out = Tensor(output._value)
+    core_forward.record_on(rec, state["lean"], x, out, grad_fn)
+    return (out,)
+
+
+def _decide(state, name, grad_fn):
+    if state["convention"] is None:
+        state["convention"] = _convention(name, grad_fn)
+        state["lean"] = _LeanBackward(name, state["convention"],
+                                      state["signature"])
+
+
+def _record(name, state, inputs, output, grad_fn, seen):
     if type(output) is Tensor:
         outs = [Tensor(output._value)]
     else:
@@ -172,6 +211,10 @@ class _Backward:
         self.inputs, self.output, self.outs = inputs, output, outs
         self.variables = variables
 
+    @property
+    def labels(self):
+        return self.inputs.labels
+
     def __call__(self, ups, ins, outs, params, live):
         if any(u is None for u in ups):
             ups = [u if u is not None else core.zeros_like(o)
@@ -215,6 +258,31 @@ class _Backward:
                 f"{self.name}: grad_fn returned {len(grad_vars)} variable "
                 f"gradients for {len(self.variables)} variables")
         return grad_inputs, dict(zip(map(id, self.variables), grad_vars))
+
+
+class _LeanBackward:
+    """The backward of every lean call of one function (one tensor input x,
+    one tensor output, no variables read): the entry's params are that
+    call's grad_fn. Same calls and checks as _Backward for that case."""
+
+    def __init__(self, name, convention, signature):
+        self.name, self.signature = name, signature
+        self.upstream = convention == UPSTREAM
+        self.label = signature.simple[0] if signature.simple else None
+        self.labels = [self.label]
+
+    def __call__(self, ups, ins, outs, grad_fn, live):
+        x = ins[0]
+        try:
+            returned = grad_fn(x, upstream=ups[0]) if self.upstream else \
+                grad_fn(ups[0])
+        except Exception as e:
+            raise _wrapped(e, f"{self.name}: its gradient function raised "
+                              f"{type(e).__name__}: {e}") from e
+        if type(returned) is Tensor:
+            return (check_gradient(self.name, self.label, returned, x),)
+        inputs = bind_inputs(self.name, self.signature, (x,), {})
+        return match_gradients(self.name, inputs, returned, None, [])
 
 
 def _wrapped(e, message):

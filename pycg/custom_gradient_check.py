@@ -272,7 +272,8 @@ def check_gradient(name, label, g, x):
             g._value.shape == x._value.shape and (
                 g._value.dtype is x._value.dtype or
                 g._value.dtype == x._value.dtype):
-        return g if is_differentiable(x.dtype) else None
+        return g if g._value.dtype in backends.FLOAT_DTYPES or \
+            is_differentiable(x.dtype) else None
     if g is None or not is_differentiable(x.dtype):
         return None
     if isinstance(g, bool) or isinstance(g, str) or not isinstance(

@@ -21,9 +21,9 @@ def _check(rule, i, g, ins, outs):
     if np.all(np.isfinite(a)):
         return
     kind = "NaN" if np.any(np.isnan(a)) else "Inf"
-    labels = getattr(rule, "inputs", None)
+    labels = getattr(rule, "labels", None)   # a custom_gradient's backward
     if labels is not None:
-        label = labels.labels[i] if i < len(labels.labels) else "a variable"
+        label = labels[i] if i < len(labels) else "a variable"
         what = f"the custom-gradient function {rule.name!r}"
     else:
         label, what = f"input {i}", f"the op {rule.name!r}"

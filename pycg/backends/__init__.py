@@ -29,6 +29,8 @@ def load(name):
 def set_backend(name):
     global active
     active = load(name)
+    if hasattr(active, "activate"):
+        active.activate()
     return active
 
 

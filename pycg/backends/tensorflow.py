@@ -9,13 +9,16 @@ tf = _registry.import_tensorflow()  # quietly: see _tf_import.py
 
 from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
 from tensorflow.python.framework.ops import EagerTensor  # noqa: E402
+from tensorflow.python.ops import gen_array_ops as _gen_array  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
+
+from pycg.backends._tf_fast import _int32, fast as _fast  # noqa: E402
+from pycg.backends._tf_fast import scalar, scalar_like  # noqa: E402, F401
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 complex_dtypes = (tf.complex64, tf.complex128)
 name = "tensorflow"
-_scalars = {}
 
 
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
@@ -32,37 +35,6 @@ def convert(value, dtype=None):
     if isinstance(value, tf.Tensor):
         return value if dtype is None else tf.cast(value, dtype)
     return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
-
-
-def _constant(value, dtype):
-    # eager even while tracing, so the cache is safe to reuse in any graph;
-    # from a NumPy array, because tf.constant's own scalar cache returns a
-    # cached -0.0 for 0.0
-    with tf.init_scope():
-        return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
-
-
-def scalar(value, dtype):
-    """A cached constant: converting a Python number costs ~30 us."""
-    key = (value, dtype) if value else (repr(value), dtype)
-    c = _scalars.get(key)
-    if c is None:
-        if len(_scalars) > 4096:
-            _scalars.clear()
-        c = _scalars[key] = _constant(value, dtype)
-    return c
-
-
-def scalar_like(number, x):
-    """`number` as a cached constant of x's dtype (weakly typed)."""
-    dt = x.dtype
-    key = (number, type(number), dt) if number else (repr(number), dt)
-    c = _scalars.get(key)
-    if c is None:
-        if len(_scalars) > 4096:
-            _scalars.clear()
-        c = _scalars[key] = _constant(number, dt.as_numpy_dtype)
-    return c
 
 
 def cast(x, dtype):
@@ -89,32 +61,35 @@ def dtype_of(x):
 # ---- elementwise ----------------------------------------------------------
 # The hot elementwise kernels call the generated op wrappers directly: the
 # public tf.math names add ~20% of Python dispatch per eager op.
+_abs = _fast("Abs", _gen._abs)
+
+
 def abs(x):
-    return tf.math.abs(x) if x.dtype.is_complex else _gen._abs(x)
+    return tf.math.abs(x) if x.dtype.is_complex else _abs(x)
 
 
-negative = _gen.neg
-sqrt = _gen.sqrt
-square = _gen.square
-exp = _gen.exp
-expm1 = _gen.expm1
-log = _gen.log
-log1p = _gen.log1p
-sin = _gen.sin
-cos = _gen.cos
+negative = _fast("Neg", _gen.neg)
+sqrt = _fast("Sqrt", _gen.sqrt)
+square = _fast("Square", _gen.square)
+exp = _fast("Exp", _gen.exp)
+expm1 = _fast("Expm1", _gen.expm1)
+log = _fast("Log", _gen.log)
+log1p = _fast("Log1p", _gen.log1p)
+sin = _fast("Sin", _gen.sin)
+cos = _fast("Cos", _gen.cos)
 tan = _gen.tan
 arcsin = _gen.asin
 arccos = _gen.acos
 arctan = _gen.atan
 sinh = _gen.sinh
 cosh = _gen.cosh
-tanh = _gen.tanh
+tanh = _fast("Tanh", _gen.tanh)
 sign = _gen.sign
 floor = _gen.floor
 ceil = _gen.ceil
-reciprocal = _gen.reciprocal
-rsqrt = _gen.rsqrt
-sigmoid = _gen.sigmoid
+reciprocal = _fast("Reciprocal", _gen.reciprocal)
+rsqrt = _fast("Rsqrt", _gen.rsqrt)
+sigmoid = _fast("Sigmoid", _gen.sigmoid)
 softplus = tf.math.softplus
 relu = tf.nn.relu
 erf = _gen.erf
@@ -124,25 +99,28 @@ conj = tf.math.conj
 isnan = _gen.is_nan
 isfinite = _gen.is_finite
 logical_not = _gen.logical_not
-add = _gen.add_v2
-subtract = _gen.sub
-multiply = _gen.mul
+add = _fast("AddV2", _gen.add_v2)
+subtract = _fast("Sub", _gen.sub)
+multiply = _fast("Mul", _gen.mul)
 power = _gen._pow
 mod = tf.math.floormod
 floor_divide = tf.math.floordiv
-maximum = _gen.maximum
-minimum = _gen.minimum
+maximum = _fast("Maximum", _gen.maximum)
+minimum = _fast("Minimum", _gen.minimum)
 arctan2 = _gen.atan2
 
 
-tanh_grad = _gen.tanh_grad      # TensorFlow's fused gradient kernels
-sigmoid_grad = _gen.sigmoid_grad
-relu_grad = _gen_nn.relu_grad
+tanh_grad = _fast("TanhGrad", _gen.tanh_grad)      # TensorFlow's fused gradient kernels
+sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad)
+relu_grad = _fast("ReluGrad", _gen_nn.relu_grad)
+
+
+_real_div = _fast("RealDiv", _gen.real_div)
 
 
 def divide(x, y):
     if x.dtype.is_floating:
-        return _gen.real_div(x, y)
+        return _real_div(x, y)
     return tf.math.truediv(x, y)
 
 
@@ -177,7 +155,9 @@ def round(x, decimals=0):
 def sum(x, axis=None, keepdims=False):
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int32)
-    return tf.math.reduce_sum(x, axis=axis, keepdims=keepdims)
+    if axis is None:
+        axis = tuple(range(x.shape.rank))
+    return _gen._sum(x, _int32(axis), keep_dims=keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
@@ -218,6 +198,8 @@ def cumsum(x, axis=None):
 
 # ---- shapes -----------------------------------------------------------------
 def reshape(x, shape):
+    if type(shape) is tuple and all(type(n) is int for n in shape):
+        return _gen_array.reshape(x, _int32(shape))
     return tf.reshape(x, shape)
 
 
@@ -248,7 +230,13 @@ def scatter_flat(values, positions, size):
 
 
 # ---- linear algebra -------------------------------------------------------
-matmul = tf.linalg.matmul  # takes transpose_a / transpose_b itself
+def matmul(a, b, transpose_a=False, transpose_b=False):
+    """2-D floats through the generated op (TF's C fast path when eager)."""
+    if a.dtype.is_floating and a.shape.rank == 2 and b.shape.rank == 2:
+        return _gen.mat_mul(a, b, transpose_a=transpose_a,
+                            transpose_b=transpose_b)
+    return tf.linalg.matmul(a, b, transpose_a=transpose_a,
+                            transpose_b=transpose_b)
 
 
 def einsum(subscripts, *operands):

@@ -5,8 +5,10 @@
 0.6931471...
 """
 from pycg import core as _core
+from pycg import core_gc as _core_gc
 from pycg.custom_gradient import custom_gradient
 from pycg.ops import vjps as _vjps
+from pycg.ops import _dispatch
 from pycg.ops._dispatch import cast, register_stack as _register_stack
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
@@ -106,7 +108,9 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
 # ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 
-_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast)
+_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
+                         _dispatch.DIRECT_VJPS)
+_core.on_recording.append(_core_gc.recording)
 _register_stack(stack)
 _install_operators()
 

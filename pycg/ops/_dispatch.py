@@ -141,7 +141,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
                 x._value.dtype not in COMPLEX_DTYPES:
             x = _to_floatx(x)
         out = Tensor(getattr(backends.active, kernel_name)(x._value))
-        if tls.active:
+        if tls.recording:
             record(RULES[name], (x,), out)
         return out
     op.__name__ = op.__qualname__ = name
@@ -156,11 +156,23 @@ def binary(name, kernel_name=None, grad=True):
         K = backends.active
         t1, t2 = type(x1), type(x2)
         if t1 is Tensor and is_python_number(x2):
-            x1, v2 = _against_number(x1, x2, name)
-            v1, x2 = x1._value, None
+            v1 = x1._value
+            if type(v1) in K.types and (t2 is int or v1.dtype in
+                                        FLOAT_DTYPES):   # no conversion
+                v2 = K.scalar_like(x2, v1)
+            else:
+                x1, v2 = _against_number(x1, x2, name)
+                v1 = x1._value
+            x2 = None
         elif t2 is Tensor and is_python_number(x1):
-            x2, v1 = _against_number(x2, x1, name)
-            v2, x1 = x2._value, None
+            v2 = x2._value
+            if type(v2) in K.types and (t1 is int or v2.dtype in
+                                        FLOAT_DTYPES):
+                v1 = K.scalar_like(x1, v2)
+            else:
+                x2, v1 = _against_number(x2, x1, name)
+                v2 = x2._value
+            x1 = None
         else:
             x1, x2 = promote(x1, x2, name)
             v1, v2 = x1._value, x2._value
@@ -169,13 +181,41 @@ def binary(name, kernel_name=None, grad=True):
         except Exception:
             check_broadcast(name, v1, v2)
             raise
-        if grad and tls.active:
+        if grad and tls.recording:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)
         return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
     return op
+
+
+# ---- VJPs on backend values (see pycg.core.register_direct) ------------------
+# Each is its rule in pycg.ops.vjps with the kernel that rule's op runs, in
+# the same order (so the same bits); None where the value is not the active
+# backend's (a tape recorded before a backend switch: the rule converts).
+def _tanh_vjp(g, ans, x):
+    K = backends.active
+    return K.tanh_grad(ans, g) if type(ans) in K.types else None
+
+
+def _sigmoid_vjp(g, ans, x):
+    K = backends.active
+    return K.sigmoid_grad(ans, g) if type(ans) in K.types else None
+
+
+def _exp_vjp(g, ans, x):
+    K = backends.active
+    return K.multiply(g, ans) if type(ans) in K.types else None
+
+
+def _relu_vjp(g, ans, x):
+    K = backends.active
+    return K.relu_grad(g, x) if type(x) in K.types else None
+
+
+DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
+               "relu": _relu_vjp}
 
 
 def norm_axis(axis, ndim, op):

@@ -1,0 +1,77 @@
+"""TensorFlow's C fast path for eager kernels.
+
+A generated op wrapper (tensorflow.python.ops.gen_*_ops) passes through two
+dispatch decorators before it reaches TFE_Py_FastPathExecute, TensorFlow's C
+entry for an eager op; `fast` calls that entry directly while executing
+eagerly, and the wrapper itself otherwise (while tracing, or when the fast
+path declines or fails: the wrapper converts the inputs, and raises
+TensorFlow's own error for a real failure). And the cached constants
+that keep ops on that path: Python numbers as scalars of a dtype, axes and
+shapes as int32 vectors.
+"""
+import numpy as np
+import tensorflow as tf
+from tensorflow.python import pywrap_tfe
+from tensorflow.python.eager import context as _context
+
+_execute = pywrap_tfe.TFE_Py_FastPathExecute
+
+
+def fast(op_name, generated):
+    """A kernel running TensorFlow op `op_name` (no attributes besides the
+    inferred dtype), `generated` being its gen_*_ops wrapper."""
+    def kernel(*args):
+        ctx = _context._context
+        if ctx is not None and ctx._thread_local_data.is_eager:
+            try:
+                return _execute(ctx, op_name, None, *args)
+            except Exception:  # noqa: S110 (the wrapper runs it again)
+                pass
+        return generated(*args)
+    kernel.__name__ = kernel.__qualname__ = generated.__name__
+    return kernel
+
+
+# ---- cached constants -------------------------------------------------------
+_scalars = {}
+
+
+def _constant(value, dtype):
+    # eager even while tracing, so the cache is safe to reuse in any graph;
+    # from a NumPy array, because tf.constant's own scalar cache returns a
+    # cached -0.0 for 0.0
+    with tf.init_scope():
+        return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
+
+
+def _int32(values):
+    """A cached int32 vector (axes, a shape): the generated ops take it as
+    is, where a Python tuple costs a conversion per call."""
+    key = ("int32", values)
+    c = _scalars.get(key)
+    if c is None:
+        c = _scalars[key] = _constant(values, np.int32)
+    return c
+
+
+def scalar(value, dtype):
+    """A cached constant: converting a Python number costs ~30 us."""
+    key = (value, dtype) if value else (repr(value), dtype)
+    c = _scalars.get(key)
+    if c is None:
+        if len(_scalars) > 4096:
+            _scalars.clear()
+        c = _scalars[key] = _constant(value, dtype)
+    return c
+
+
+def scalar_like(number, x):
+    """`number` as a cached constant of x's dtype (weakly typed)."""
+    dt = x.dtype
+    key = (number, type(number), dt) if number else (repr(number), dt)
+    c = _scalars.get(key)
+    if c is None:
+        if len(_scalars) > 4096:
+            _scalars.clear()
+        c = _scalars[key] = _constant(number, dt.as_numpy_dtype)
+    return c

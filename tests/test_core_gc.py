@@ -1,0 +1,94 @@
+"""pycg.core_gc: while a tape records, full collections are rarer and their
+survivors frozen; everything is restored when recording stops, on every
+exit path, and a user's own gc.freeze() or thresholds are left alone."""
+import gc
+import threading
+
+import pytest
+
+import pycg
+from pycg import core_gc, ops
+
+
+def _chain(n=50):
+    x = pycg.constant(0.5)
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in range(n):
+            y = ops.tanh(y)
+        assert gc.get_threshold()[2] >= before[2] * core_gc.RAISE
+        gc.collect()               # a full collection while recording
+        assert gc.get_freeze_count() > 0
+    return tape.gradient(y, x)
+
+
+before = gc.get_threshold()
+
+
+def test_threshold_and_freeze_are_restored_after_the_tape():
+    assert _chain() is not None
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    assert gc.isenabled()
+
+
+def test_restored_when_the_with_block_raises():
+    x = pycg.constant(0.5)
+    with pytest.raises(ZeroDivisionError):
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            gc.collect()
+            raise ZeroDivisionError
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_users_own_freeze_is_left_alone():
+    keep = [object()]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        x = pycg.constant(0.5)
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            gc.collect()
+            assert gc.get_freeze_count() == frozen   # pycg froze nothing
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    del keep
+
+
+def test_a_threshold_the_user_sets_while_recording_is_kept():
+    x = pycg.constant(0.5)
+    try:
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            gc.set_threshold(500, 5, 5)
+        assert gc.get_threshold() == (500, 5, 5)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_threads_recording_at_once_restore_once_all_stop():
+    inside, release = threading.Barrier(3), threading.Event()
+
+    def record():
+        x = pycg.constant(0.5)
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            ops.tanh(x)
+            inside.wait()
+            release.wait()
+
+    threads = [threading.Thread(target=record) for _ in range(2)]
+    for t in threads:
+        t.start()
+    inside.wait()
+    assert gc.get_threshold()[2] >= before[2] * core_gc.RAISE
+    release.set()
+    for t in threads:
+        t.join()
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

@@ -1,0 +1,50 @@
+"""The numpy backend is as silent as TensorFlow where a value overflows or
+is invalid: no RuntimeWarning from pycg's kernels, the inf and nan still
+flow, np.errstate(..., "raise") still raises, and NumPy in the user's own
+code still warns."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+
+
+@pytest.fixture
+def on_numpy():
+    previous = pycg.backends.active.name
+    pycg.config.set_backend("numpy")
+    yield
+    pycg.config.set_backend(previous)
+
+
+def _recorded(fn):
+    with warnings.catch_warnings(record=True) as log:
+        out = fn()
+    return out, [w for w in log if issubclass(w.category, RuntimeWarning)]
+
+
+def test_overflow_and_invalid_are_silent_and_flow(on_numpy):
+    def run():
+        x = pycg.constant(100.0)
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = ops.exp(x) * ops.log(x - 200.0)
+        return y, tape.gradient(y, x)
+    (y, g), log = _recorded(run)
+    assert log == []
+    assert math.isnan(float(y)) and math.isnan(float(g))
+
+
+def test_a_users_errstate_raise_still_raises(on_numpy):
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            ops.exp(pycg.constant(100.0))
+
+
+def test_numpy_in_user_code_still_warns(on_numpy):
+    ops.exp(pycg.constant(100.0))   # the filter is installed
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        np.exp(np.float32(100.0))
