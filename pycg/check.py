@@ -2,7 +2,7 @@
 import numpy as np
 
 from pycg import ops
-from pycg.custom_gradient_check import name_of
+from pycg.custom_gradient_bind import name_of
 from pycg.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor
 

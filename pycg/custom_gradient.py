@@ -46,9 +46,8 @@ import numbers
 import numpy as np
 
 from pycg import core, core_forward, structure
-from pycg.custom_gradient_check import (Signature, bind_inputs,
-                                        check_gradient, match_gradients,
-                                        name_of)
+from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
+from pycg.custom_gradient_check import check_gradient, match_gradients
 from pycg.tensor import Tensor, convert_to_tensor
 
 UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"

@@ -16,7 +16,7 @@ import numpy as np
 
 from pycg import backends, structure
 from pycg.backends._tf_import import import_tensorflow
-from pycg.custom_gradient_check import name_of
+from pycg.custom_gradient_bind import name_of
 from pycg.tape import GradientTape
 from pycg.tensor import Tensor, is_float
 

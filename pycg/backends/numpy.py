@@ -1,5 +1,4 @@
 """NumPy kernels. Values are numpy arrays or numpy scalars."""
-import contextlib
 import math
 import operator
 import warnings
@@ -295,27 +294,6 @@ def linspace(start, stop, num, endpoint, dtype):
     return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
 
 
-# ---- variables: storage that assign() replaces ---------------------------
-def variable(value):
-    return np.array(value)
-
-
-def read(store):
-    return store
-
-
-def assign(store, value):
-    return np.array(value, dtype=store.dtype)
-
-
-# ---- host calls: a NumPy function of concrete values ----------------------
-def host_call(fn, args, dtype, shape):
-    return fn(*[np.asarray(a) for a in args])
-
-
-def outside_graph():
-    """A context where new variables are created eagerly (no graphs here)."""
-    return contextlib.nullcontext()
-
-
+from pycg.backends._numpy_state import (  # noqa: E402,F401
+    assign, host_call, outside_graph, read, variable)
 from pycg.backends._numpy_more import *  # noqa: E402,F401,F403
