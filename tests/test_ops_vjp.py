@@ -144,7 +144,7 @@ CASES = {
     "real": unary(ops.real, tf.math.real),
     "imag": unary(ops.imag, tf.math.imag),
     "conj": unary(ops.conj, tf.math.conj),
-    "identity": unary(lambda x: ops.reshape(x, x.shape), tf.identity),
+    "_copy": unary(lambda x: ops.reshape(x, x.shape), tf.identity),
     "ravel": unary(ops.ravel, lambda x: tf.reshape(x, [-1])),
     "transpose": Case(lambda x: ops.transpose(x, (2, 0, 1)),
                       lambda x: tf.transpose(x, (2, 0, 1)),

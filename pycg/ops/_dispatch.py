@@ -205,8 +205,9 @@ def _sigmoid_vjp(g, ans, x):
 
 
 def _exp_vjp(g, ans, x):
-    K = backends.active
-    return K.multiply(g, ans) if type(ans) in K.types else None
+    K = backends.active    # (complex: the rule conjugates)
+    return K.multiply(g, ans) if type(ans) in K.types and \
+        ans.dtype in FLOAT_DTYPES else None
 
 
 def _relu_vjp(g, ans, x):

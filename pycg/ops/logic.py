@@ -81,7 +81,7 @@ def isreal(x):
     """True where x has no imaginary part (every element of a real x)."""
     x = as_tensor(x, "isreal")
     if x.dtype.kind == "c":
-        from pycg.ops.numeric import imag
+        from pycg.ops.elementwise import imag
         return equal(imag(x), 0)
     return Tensor(backends.active.full(x.shape, True, np.dtype(bool)))
 

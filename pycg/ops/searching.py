@@ -10,7 +10,7 @@ from pycg.ops.creation import arange, cast, convert_to_tensor
 from pycg.ops.elementwise import (equal, floor, greater, less, logical_and,
                                   where)
 from pycg.ops.manipulation import expand_dims, reshape
-from pycg.ops.reduction import sum
+from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
 

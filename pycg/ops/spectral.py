@@ -188,7 +188,7 @@ def view_as_complex(x):
 
 def view_as_real(x):
     """A float tensor with a last axis of (real, imaginary)."""
-    from pycg.ops.numeric import imag, real
+    from pycg.ops.elementwise import imag, real
     x = as_tensor(x, "view_as_real")
     return stack([real(x), imag(x)], -1)
 

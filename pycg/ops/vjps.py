@@ -153,7 +153,7 @@ def _pad(g, ans, x, pad_width, constant_values):
                               for (lo, _), n in zip(pad_width, x.shape)))
 
 
-defvjp("identity", lambda g, ans, x: g)
+defvjp("_copy", lambda g, ans, x: g)
 defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, x.shape))
 defvjp("transpose", lambda g, ans, x, axes:
        S.transpose(g, tuple(np.argsort(axes))))

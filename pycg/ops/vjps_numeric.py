@@ -61,7 +61,7 @@ NON_DIFFERENTIABLE = (
     # statistics.py
     "nanargmax", "nanargmin",
     # numeric.py
-    "imag", "angle",
+    "angle",
     # constructors.py
     "tri", "identity", "empty", "empty_like", "geomspace", "logspace",
     "unravel_index", "bartlett", "blackman", "hamming", "hanning", "kaiser",
