@@ -1,8 +1,11 @@
 """Second order through pycg.to_tensorflow, for every case of the VJP table
 (tests/test_ops_vjp.py): a Hessian-vector product taken by two nested
-tf.GradientTapes through the converted pycg function equals the one taken
-through TensorFlow's own version of the same maths (the case's tf_fn), eagerly
-and under XLA (where XLA compiles TensorFlow's own version)."""
+tf.GradientTapes through the converted pycg function equals central
+differences (float64) of TensorFlow's own first-order gradient of the same
+maths (the case's tf_fn), eagerly and under XLA (where XLA compiles
+TensorFlow's own version). TensorFlow's first-order gradients are the oracle
+rather than its second-order ones: some of its gradient kernels have no
+gradient of their own (SoftsignGrad) or a simplified one (moments)."""
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -38,20 +41,73 @@ def _hvp(fn, arrays, seed=7):
     return outer.gradient(gv, xs, unconnected_gradients="zero")
 
 
+def _fd_hvp(fn, arrays, seed=7, h=1e-5):
+    """The same product by central differences of TensorFlow's gradient."""
+    rng = np.random.default_rng(seed)
+    vs = [rng.standard_normal(a.shape) for a in arrays]
+    outs = [o for o in _flat(fn(*[tf.constant(a) for a in arrays]))
+            if o.dtype.is_floating]
+    cts = [tf.constant(rng.standard_normal(o.shape), o.dtype) for o in outs]
+
+    def grad(args):
+        xs = [tf.constant(a) for a in args]
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            total = tf.add_n([tf.reduce_sum(o * c) for o, c in zip(
+                [o for o in _flat(fn(*xs)) if o.dtype.is_floating], cts)])
+        return [tf.convert_to_tensor(g) for g in tape.gradient(
+            total, xs, unconnected_gradients="zero")]
+    up = grad([a + h * v for a, v in zip(arrays, vs)])
+    down = grad([a - h * v for a, v in zip(arrays, vs)])
+    return [(u - d) / (2 * h) for u, d in zip(up, down)]
+
+
 def _compare(ours, theirs):
     for a, b in zip(ours, theirs):
-        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6,
-                                   atol=1e-8)
+        np.testing.assert_allclose(a.numpy(), np.asarray(b), rtol=1e-5,
+                                   atol=1e-7)
 
 
-@pytest.mark.parametrize("name, case", PARAMS)
+# Where the comparison is known to fail, and why (strict: a fix shows up).
+PROD_AT_ZERO = ("pycg's prod rule, like TensorFlow's, is not differentiated "
+                "again correctly at an exact zero: the second derivative "
+                "there comes out 0 (central differences disagree)")
+TF_FUSED_XENT = ("the oracle, TensorFlow's fused "
+                 "softmax_cross_entropy_with_logits, takes labels to sum to "
+                 "1 (its gradient is softmax - labels), so its derivative "
+                 "off the simplex is not the true one")
+KNOWN = {
+    "prod-1": PROD_AT_ZERO, "prod-2": PROD_AT_ZERO,
+    "categorical_crossentropy-1": TF_FUSED_XENT,
+}
+KNOWN_XLA = dict(KNOWN, **{
+    "fori_loop-0": "XLA cannot differentiate a while loop twice "
+                   "(TensorFlow: 'Cannot find body function ..._grad')",
+    "scan-0": "XLA cannot differentiate a while loop twice "
+              "(TensorFlow: 'Cannot find body function ..._grad')",
+    "segment_max-0": "segment ops without num_segments read values: they "
+                     "cannot trace",
+    "segment_min-0": "segment ops without num_segments read values: they "
+                     "cannot trace",
+    "segment_prod-0": "segment ops without num_segments read values: they "
+                      "cannot trace",
+})
+
+
+def _params(known):
+    return [pytest.param(*p.values, id=p.id, marks=pytest.mark.xfail(
+        strict=True, reason=known[p.id])) if p.id in known else p
+        for p in PARAMS]
+
+
+@pytest.mark.parametrize("name, case", _params(KNOWN))
 def test_second_order_matches_tensorflows_own(name, case):
     arrays = _arrays(case, 0)
     _compare(_hvp(pycg.to_tensorflow(case.fn), arrays),
-             _hvp(case.tf_fn, arrays))
+             _fd_hvp(case.tf_fn, arrays))
 
 
-@pytest.mark.parametrize("name, case", PARAMS)
+@pytest.mark.parametrize("name, case", _params(KNOWN_XLA))
 def test_second_order_under_xla_matches_where_xla_compiles_tensorflows_own(
         name, case):
     arrays = _arrays(case, 0)
@@ -67,4 +123,4 @@ def test_second_order_under_xla_matches_where_xla_compiles_tensorflows_own(
         with pytest.raises(tf.errors.InvalidArgumentError):
             theirs()
         return
-    _compare(got, _hvp(case.tf_fn, arrays))
+    _compare(got, _fd_hvp(case.tf_fn, arrays))

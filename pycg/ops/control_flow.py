@@ -129,10 +129,13 @@ def fori_loop(lower, upper, body_fun, init_val):
         for i in range(int(lower), int(upper)):
             val = body_fun(i, val)
         return val
+    # a known trip count bounds the loop (XLA needs that to differentiate it)
+    trips = upper - lower if isinstance(lower, int) and \
+        isinstance(upper, int) else None
     lower = convert_to_tensor(lower, "int32")
     return while_loop(lambda i, v: i < upper,
                       lambda i, v: (i + 1, body_fun(i, v)),
-                      (lower, init_val))[1]
+                      (lower, init_val), maximum_iterations=trips)[1]
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -255,7 +258,8 @@ def _traced_scan(f, init, xs, x_leaves, n, reverse):
         new_c, ys = step(i, cvals)
         return k + 1, new_c, [a.write(i, y) for a, y in zip(arrays, ys)]
     _, c_final, arrays = tf.while_loop(
-        lambda k, c, a: k < n, body, [tf.constant(1), c1, arrays])
+        lambda k, c, a: k < n, body, [tf.constant(1), c1, arrays],
+        maximum_iterations=n - 1 if isinstance(n, int) else None)
     outs = cap.record(c_ts + x_leaves,
                       list(c_final) + [a.stack() for a in arrays])
     carry = structure.unflatten(init, outs[:len(c_ts)])
