@@ -142,12 +142,16 @@ as_index <- function(x) {
 
 # The result of an interop call: tensors and other objects pass through,
 # tuples and lists become R lists, Python numbers, strings and None become R
-# values, a Failure becomes an R error.
-py_result <- function(res) {
+# values, a Failure becomes an R error, warnings R warnings (R/messages.R).
+py_result <- function(res, caller = NULL) {
+  if (inherits(res, "pycg.tensor.Tensor"))
+    return(res)
+  if (inherits(res, "pycg.r.interop.Warned"))
+    res <- raise_warnings(res, caller)
   if (inherits(res, "pycg.tensor.Tensor"))
     return(res)
   if (inherits(res, "pycg.r.interop.Failure"))
-    raise_failure(res)
+    raise_failure(res, caller)
   if (inherits(res, "python.builtin.object"))
     py_to_r(res)
   else

@@ -51,6 +51,7 @@ op_custom_gradient <- function(f) {
   if (!is.function(f))
     stop("`f` must be an R function returning tuple(output, grad), not ",
          describe_r(f), call. = FALSE)
+  in_gradient <- function() paste("in the gradient of", label)
   forward <- function(...) {
     res <- f(...)
     if (inherits(res, "python.builtin.tuple"))
@@ -62,8 +63,8 @@ op_custom_gradient <- function(f) {
                           "function; it returned %s"), label, describe_r(res)),
            call. = FALSE)
     if (!is.function(grad))
-      return(list(as_py(res[[1L]]), grad, NULL))
-    list(as_py(res[[1L]]), r_shim(grad, fit_args = TRUE), py_signature(grad))
+      return(list(res[[1L]], grad, NULL))
+    list(res[[1L]], r_shim(grad, where = in_gradient), py_signature(grad))
   }
   py_forward <- r_callable(forward, label,
                            signature = py_signature(f, kwargs = TRUE),
@@ -74,8 +75,10 @@ op_custom_gradient <- function(f) {
     if (!named) {
       # an anonymous f takes the name it is called by, for error messages
       caller <- sys.call()[[1L]]
-      if (is.symbol(caller))
-        reticulate::py_set_attr(py_forward, "__name__", as.character(caller))
+      if (is.symbol(caller)) {
+        label <<- as.character(caller)
+        reticulate::py_set_attr(py_forward, "__name__", label)
+      }
       named <<- TRUE
     }
     do.call(py_call, c(list(wrapped), lapply(list(...), as_py)))

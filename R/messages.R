@@ -1,0 +1,101 @@
+# Python's failures and warnings in R's terms. Every Failure from
+# pycg/r/interop.py becomes an R error in raise_failure(), and every message
+# (warnings too) is translated once, by translate_message(): Python names to
+# the R functions a user calls (python_names), 0-based numbers to 1-based.
+
+# Fixed replacements, applied in order (longer names first).
+python_names <- c(
+  "pycg.GradientTape(persistent=True)" = "gradient_tape(persistent = TRUE)",
+  "pycg.GradientTape" = "gradient_tape()",
+  "GradientTape.gradient" = "tape$gradient",
+  "GradientTape.jacobian" = "tape$jacobian",
+  "GradientTape.watch" = "tape$watch",
+  "GradientTape.explain" = "tape$explain",
+  "GradientTape" = "gradient_tape()",
+  "a pycg.Tensor or Variable" = "a tensor or pycg_variable()",
+  "pycg.Tensor" = "tensor",
+  "pycg.Variable.assign" = "v$assign",
+  "pycg.Variable" = "pycg_variable()",
+  "pycg.check_gradients" = "check_gradients",
+  "pycg.config.set_floatx" = "config_set_floatx",
+  "pycg.config.backend" = "config_backend()",
+  "pycg.custom_gradient" = "op_custom_gradient",
+  "pycg.function" = "pycg_function",
+  "pycg.jacobian" = "tape$jacobian",
+  "pycg.value_and_grad" = "pycg_value_and_grad",
+  "pycg.grad" = "pycg_grad",
+  "pycg.check_numerics" = "check_numerics",
+  "pycg.ops." = "op_",
+  "(write 2.0, not 2)" = paste0(
+    "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
+    "as.double())"))
+
+# 0-based numbers in messages, as patterns whose number R adds 1 to: axes
+# (of ops only; negative ones count from the end and stay), argument
+# positions and 0-based indices.
+zero_based <- c("(?<=\\baxis )\\d+", "(?<=\\bargument )\\d+",
+                "(?<=\\bargnums )\\d+", "(?<=\\bindex )\\d+(?= is out of)")
+
+# `caller`: NULL, or list(name = the R function called, args = the names of
+# the arguments of the user's function, for "argument 1 (`x`)").
+translate_message <- function(message, caller = NULL) {
+  from_op <- startsWith(message, "pycg.ops.")
+  for (i in seq_along(python_names))
+    message <- gsub(names(python_names)[i], python_names[[i]], message,
+                    fixed = TRUE)
+  if (!is.null(caller$name))
+    message <- gsub("pycg_value_and_grad", caller$name, message, fixed = TRUE)
+  message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
+  message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
+  message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
+  for (pattern in zero_based[if (from_op) 1:4 else 2:4])
+    message <- one_based(message, pattern, caller$args)
+  message
+}
+
+one_based <- function(message, pattern, args) {
+  at <- gregexpr(pattern, message, perl = TRUE)
+  if (at[[1L]][1L] == -1L) return(message)
+  regmatches(message, at) <- list(vapply(
+    regmatches(message, at)[[1L]], function(n) {
+      n <- as.integer(n) + 1L
+      named <- grepl("argument", pattern, fixed = TRUE) &&
+        !grepl("argnums", pattern, fixed = TRUE) && n <= length(args) &&
+        nzchar(args[n]) && args[n] != "..."
+      if (named) sprintf("%d (`%s`)", n, args[n]) else as.character(n)
+    }, ""))
+  message
+}
+
+# Re-raise a Python exception caught in pycg/r/interop.py as an R error. If it
+# came from an R function that Python called, the original R condition is
+# signalled again (an interrupt as a `pycg_interrupt` condition), so the R
+# caller sees the R message.
+raise_failure <- function(failure, caller = NULL) {
+  r_error <- .pycg$r_error
+  .pycg$r_error <- NULL
+  message <- py_to_r(py_get_attr(failure, "message"))
+  if (!is.null(r_error) && grepl(conditionMessage(r_error), message,
+                                 fixed = TRUE)) {
+    .pycg$last_calls <- r_error$pycg_calls
+    r_error$pycg_calls <- NULL
+    stop(r_error)
+  }
+  message <- translate_message(message, caller)
+  if (isTRUE(getOption("pycg.traceback")))
+    message <- paste0(message, "\n\nPython traceback:\n",
+                      py_to_r(py_get_attr(failure, "traceback")))
+  cond <- structure(
+    class = c("pycg_python_error", "error", "condition"),
+    list(message = message, call = NULL,
+         python_type = py_to_r(py_get_attr(failure, "type"))))
+  stop(cond)
+}
+
+# The warnings Python raised during a call, as R warnings; returns the
+# call's result.
+raise_warnings <- function(warned, caller = NULL) {
+  for (w in py_to_r(py_get_attr(warned, "warnings")))
+    warning(translate_message(w, caller), call. = FALSE)
+  py_get_attr(warned, "value")
+}
