@@ -59,7 +59,9 @@ r_to_py.pycg.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
 # for (*args, **kwargs)). `kind = "forward"` makes the forward function of
 # op_custom_gradient(), which returns list(output, grad shim, grad signature).
 r_callable <- function(fn, name, signature = NULL, kind = "function") {
-  py_call(interop()$r_function, r_shim(fn), signature, name, kind)
+  shim_name <- if (identical(make.names(name), name)) name else "f"
+  py_call(interop()$r_function, r_shim(fn, name = shim_name), signature,
+          name, kind)
 }
 
 # The R side of a call from Python: arguments arrive as R values (tensors
@@ -71,14 +73,16 @@ r_callable <- function(fn, name, signature = NULL, kind = "function") {
 # marker that Python raises (RError, RInterrupt); Python unwinds, its tapes
 # exit, and raise_failure() signals the condition again in R. `where()`
 # gives the prefix of an error's message, e.g. "in the gradient of f".
-r_shim <- function(fn, where = NULL) {
-  force(fn)
+r_shim <- function(fn, where = NULL, name = "f") {
+  # called by name, so that an error's call reads grad(...), not the body
+  home <- new.env(parent = baseenv())
+  assign(name, fn, envir = home)
   interop()  # Python must be started by pycg before r_to_py() starts it
   shim <- function(...) {
     args <- lapply(list(...), py_arg_to_r)
     tryCatch(
       as_py(allowInterrupts(withCallingHandlers(
-        do.call(fn, args),
+        do.call(name, args, envir = home),
         error = function(e) .pycg$r_calls <- sys.calls()))),
       interrupt = function(cond) r_condition(cond, "interrupt", where),
       error = function(cond) r_condition(cond, "error", where))

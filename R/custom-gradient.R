@@ -64,7 +64,7 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
-    list(res[[1L]], r_shim(grad, where = in_gradient), py_signature(grad))
+    list(res[[1L]], r_shim(grad, in_gradient, "grad"), py_signature(grad))
   }
   py_forward <- r_callable(forward, label,
                            signature = py_signature(f, kwargs = TRUE),

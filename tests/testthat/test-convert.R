@@ -27,7 +27,8 @@ test_each_backend("R types map to float64, int32 and bool", {
 })
 
 test_each_backend("R scalars follow Python's number rules", {
-  expect_match(format(op_convert_to_tensor(2.5))[1], "float32 scalar")
+  # floatx is float64 when the R package starts Python (R/config.R)
+  expect_match(format(op_convert_to_tensor(2.5))[1], "float64 scalar")
   expect_match(format(op_convert_to_tensor(2L))[1], "int32 scalar")
   expect_match(format(op_convert_to_tensor(2.5, dtype = "float64"))[1],
                "float64")

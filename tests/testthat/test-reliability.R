@@ -1,5 +1,5 @@
 test_each_backend("hostile inputs end in readable R errors", {
-  expect_error(op_exp("a"), "pycg.ops.exp: expected numbers",
+  expect_error(op_exp("a"), "op_exp: expected numbers",
                class = "pycg_python_error")
   expect_error(op_exp(NULL), "expected numbers or arrays of numbers",
                class = "pycg_python_error")
