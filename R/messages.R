@@ -24,7 +24,7 @@ python_names <- c(
   "pycg.jacobian" = "tape$jacobian",
   "pycg.value_and_grad" = "pycg_value_and_grad",
   "pycg.grad" = "pycg_grad",
-  "pycg.check_numerics" = "check_numerics",
+  "pycg.debug.check_numerics" = "check_numerics()",
   "pycg.ops." = "op_",
   "(write 2.0, not 2)" = paste0(
     "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
@@ -34,7 +34,8 @@ python_names <- c(
 # (of ops only; negative ones count from the end and stay), argument
 # positions and 0-based indices.
 zero_based <- c("(?<=\\baxis )\\d+", "(?<=\\bargument )\\d+",
-                "(?<=\\bargnums )\\d+", "(?<=\\bindex )\\d+(?= is out of)")
+                "(?<=\\bargnums )\\d+", "(?<=\\bindex )\\d+(?= is out of)",
+                "(?<=\\bfor input )\\d+(?= of the op)")
 
 # `caller`: NULL, or list(name = the R function called, args = the names of
 # the arguments of the user's function, for "argument 1 (`x`)").
@@ -48,8 +49,9 @@ translate_message <- function(message, caller = NULL) {
   message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
   message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
-  for (pattern in zero_based[if (from_op) 1:4 else 2:4])
+  for (pattern in zero_based[if (from_op) 1:5 else 2:5])
     message <- one_based(message, pattern, caller$args)
+  message <- gsub("the op '(\\w+)'", "op_\\1()", message)
   message
 }
 
@@ -98,4 +100,19 @@ raise_warnings <- function(warned, caller = NULL) {
   for (w in py_to_r(py_get_attr(warned, "warnings")))
     warning(translate_message(w, caller), call. = FALSE)
   py_get_attr(warned, "value")
+}
+
+# A Python object restored by readRDS() or load() is an empty shell:
+# reticulate then raises "object is from previous session". Its message,
+# rewritten here at no cost to calls that succeed, says what to do instead.
+#' @rawNamespace S3method(conditionMessage, "Rcpp::exception", rcpp_exception_message)
+rcpp_exception_message <- function(c) {
+  if (!grepl("from previous session", c$message, fixed = TRUE))
+    return(c$message)
+  paste0(
+    "this pycg tensor, Variable or function was saved with saveRDS() or ",
+    "save() and restored in another session; Python objects do not survive ",
+    "that. Save as.array(x) instead and rebuild it with ",
+    "op_convert_to_tensor() or pycg_variable(); recreate functions from ",
+    "their R code")
 }
