@@ -26,6 +26,9 @@ python_names <- c(
   "pycg.grad" = "pycg_grad",
   "pycg.debug.check_numerics" = "check_numerics()",
   "pycg.ops." = "op_",
+  "pycg.convert_to_tensor" = "op_convert_to_tensor",
+  "got NoneType None" = "got NULL",
+  "got str " = "got the string ",
   "(write 2.0, not 2)" = paste0(
     "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
     "as.double())"))

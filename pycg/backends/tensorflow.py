@@ -264,7 +264,7 @@ def ones(shape, dtype):
 
 
 def full(shape, value, dtype):
-    return tf.fill(shape, tf.constant(value, dtype=dtype))
+    return tf.fill(shape, tf.cast(value, dtype))  # 2.0 fills int32 too
 
 
 def eye(n, m, k, dtype):
