@@ -18,10 +18,18 @@ from pycg import config
 from pycg.r import _session
 
 pending = []  # messages of the warnings raised during the current call
+active = False  # True once apply() took effect
 
 
-def _collect(message, category, filename, lineno, file=None, line=None):
+def collect(message, category, filename, lineno, file=None, line=None):
     pending.append(f"{message}")
+
+
+def reinstall():
+    """Collect warnings again after a library (absl's logging, say)
+    replaced warnings.showwarning; interop calls it after each call."""
+    if warnings.showwarning is not collect:
+        warnings.showwarning = collect
 
 
 class _NoRetracing(logging.Filter):
@@ -33,7 +41,9 @@ def apply():
     """Apply the settings when R started this Python; True if it did."""
     if _session.HOSTING_R or "rpytools" not in sys.modules:
         return False
+    global active
+    active = True
     config.set_floatx("float64")
-    warnings.showwarning = _collect
+    warnings.showwarning = collect
     logging.getLogger("tensorflow").addFilter(_NoRetracing())
     return True

@@ -14,6 +14,7 @@ passes as an argument costs reticulate an R-level S3 dispatch.
 """
 import functools
 import traceback
+import warnings
 
 import numpy as np
 
@@ -65,9 +66,12 @@ def _guarded(fn):
                      **{k: _decode(v) for k, v in kwargs.items()})
         except Exception as exc:  # R turns the Failure into an R error
             out = Failure(exc)
-        if _hosted.pending:
-            out = Warned(out, _hosted.pending[:])
-            _hosted.pending.clear()
+        if _hosted.active:
+            if warnings.showwarning is not _hosted.collect:
+                _hosted.reinstall()
+            if _hosted.pending:
+                out = Warned(out, _hosted.pending[:])
+                _hosted.pending.clear()
         return out
     return guarded
 
