@@ -76,7 +76,8 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
   args <- c(list(interop()$call_core, "check_gradients", py_f),
             lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
-                 atol = atol, .caller = list(args = names(formals(f)))))
+                 atol = atol, .caller = list(name = "check_gradients",
+                                             args = names(formals(f)))))
   do.call(py_call, args)
   invisible(TRUE)
 }

@@ -5,6 +5,9 @@
 
 # Fixed replacements, applied in order (longer names first).
 python_names <- c(
+  "`with pycg.GradientTape() as tape:`" =
+    "`with(gradient_tape() %as% tape, { ... })`",
+  "pycg.GradientTape()" = "gradient_tape()",
   "pycg.GradientTape(persistent=True)" = "gradient_tape(persistent = TRUE)",
   "pycg.GradientTape" = "gradient_tape()",
   "GradientTape.gradient" = "tape$gradient",
@@ -28,6 +31,8 @@ python_names <- c(
   "pycg.ops." = "op_",
   "pycg.convert_to_tensor" = "op_convert_to_tensor",
   "got NoneType None" = "got NULL",
+  "got NoneType" = "got NULL",
+  "every sources" = "every source",
   "got str " = "got the string ",
   "(write 2.0, not 2)" = paste0(
     "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
@@ -47,8 +52,11 @@ translate_message <- function(message, caller = NULL) {
   for (i in seq_along(python_names))
     message <- gsub(names(python_names)[i], python_names[[i]], message,
                     fixed = TRUE)
-  if (!is.null(caller$name))
+  if (!is.null(caller$name)) {
     message <- gsub("pycg_value_and_grad", caller$name, message, fixed = TRUE)
+    if (!startsWith(message, caller$name))
+      message <- paste0(caller$name, ": ", message)
+  }
   message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
   message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)

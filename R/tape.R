@@ -87,7 +87,8 @@ gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
 # Sources go to Python as a tensor or a plain list (names are put back on
 # the result in R, so any R names work).
 as_py_sources <- function(x) {
-  if (is.list(x) && !inherits(x, "python.builtin.object"))
+  if (is.list(x) && !is.data.frame(x) &&
+      !inherits(x, "python.builtin.object"))
     unname(lapply(x, as_py))
   else
     as_py(x)
