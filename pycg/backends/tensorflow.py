@@ -272,7 +272,8 @@ def eye(n, m, k, dtype):
 
 
 def arange(start, stop, step, dtype):
-    return tf.range(start, stop, step, dtype=dtype)
+    return tf.range(start, stop, step, dtype=dtype) if not tf.as_dtype(
+        dtype).is_integer else tf.cast(tf.range(start, stop, step), dtype)
 
 
 def linspace(start, stop, num, endpoint, dtype):

@@ -67,8 +67,8 @@ test_that("integer NA is refused with a clear error", {
 
 test_that("strings and factors are refused with a clear error", {
   skip_if_no_pycg()
-  expect_error(op_exp(factor("a")), "cannot convert an R factor")
-  expect_error(op_exp(Sys.Date()), "cannot convert an R Date")
+  expect_error(op_exp(factor("a")), "^op_exp: `x` must be numbers.*not a factor")
+  expect_error(op_exp(Sys.Date()), "^op_exp: `x` must be numbers.*not an R Date")
 })
 
 test_each_backend("axes are 1-based, negative counts from the end", {
