@@ -31,7 +31,7 @@ def test_settings_when_r_started_this_python(monkeypatch):
 
         @interop.guard
         def warns(x):
-            warnings.warn(f"careful with {x}")
+            warnings.warn(f"careful with {x}", stacklevel=1)
             return x
 
         out = warns(1.5)
