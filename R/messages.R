@@ -90,9 +90,9 @@ raise_failure <- function(failure, caller = NULL) {
   message <- py_to_r(py_get_attr(failure, "message"))
   if (!is.null(r_error) && grepl(conditionMessage(r_error), message,
                                  fixed = TRUE)) {
-    .pycg$last_calls <- r_error$pycg_calls
+    calls <- r_error$pycg_calls
     r_error$pycg_calls <- NULL
-    stop(r_error)
+    stop_in_calls(r_error, user_calls(calls))
   }
   message <- translate_message(message, caller)
   if (isTRUE(getOption("pycg.traceback")))
@@ -103,6 +103,42 @@ raise_failure <- function(failure, caller = NULL) {
     list(message = message, call = NULL,
          python_type = py_to_r(py_get_attr(failure, "type"))))
   stop(cond)
+}
+
+# The calls of the user's R function when it failed: those below r_shim()'s
+# do.call(), up to the error's handler (a last stop() is dropped).
+user_calls <- function(calls) {
+  heads <- vapply(calls, function(cl) paste(deparse(cl[[1L]]), collapse = ""),
+                  "")
+  start <- which(heads == "do.call" & vapply(calls, function(cl)
+    identical(cl[2L][[1L]], quote(name)), NA))
+  if (!length(start)) return(list())
+  start <- max(start)
+  after <- seq_along(calls) > start
+  end <- which(after & heads %in% c(".handleSimpleError", "h"))
+  end <- if (length(end)) min(end) - 1L else length(calls) - 1L
+  user <- if (end > start) calls[(start + 1L):end] else list()
+  n <- length(user)
+  if (n && identical(user[[n]][[1L]], quote(stop))) user <- user[-n]
+  user
+}
+
+# stop(cond) from inside frames called like `calls` (each head bound to a
+# function that makes the next call), so that traceback() shows the user's
+# function that failed under pycg's own frames.
+stop_in_calls <- function(cond, calls) {
+  calls <- Filter(function(cl) is.symbol(cl[[1L]]), calls)
+  env <- new.env(parent = baseenv())
+  env$cond <- cond
+  body <- quote(stop(cond))
+  for (cl in rev(calls)) {
+    fn <- eval(call("function", as.pairlist(alist(... = )), body))
+    environment(fn) <- env
+    env <- new.env(parent = baseenv())
+    assign(as.character(cl[[1L]]), fn, envir = env)
+    body <- cl
+  }
+  eval(body, env)
 }
 
 # The warnings Python raised during a call, as R warnings; returns the
