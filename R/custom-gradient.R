@@ -13,15 +13,23 @@
 #' * `function(x, y, upstream)`: the inputs by name, then `upstream`;
 #' * `function(upstream)`: only the upstream gradient;
 #' * `function(dy)`: any single argument not named `upstream`, called with
-#'   the upstream gradient (TensorFlow style; one argument per output).
+#'   the upstream gradient (TensorFlow style; one argument per output, so
+#'   `function(dy1, dy2)` for two outputs).
+#'
+#' A grad that cannot take what pycg passes (`function(dy)` for a forward
+#' with two outputs, `function(x, upstream)` for a forward of `x` and `y`)
+#' is an error, as it is in Python: pycg never drops an upstream gradient.
+#' An error in `grad` reads `in the gradient of <name>: <message>`, and
+#' [traceback()] shows the calls of `grad` where it failed. Ctrl-C and
+#' [setTimeLimit()] stop a `grad` or `f` that runs too long.
 #'
 #' It returns one gradient per input of `f`: a tensor, an R number or array,
 #' or an R list of them (in the order of the inputs, or named by argument).
 #' `NULL` means no gradient for that input.
 #'
 #' @param f An R function `f(...)` returning `tuple(output, grad)` (or
-#'   `list(output, grad)`): `output` is a tensor (or a list of tensors)
-#'   computed from the inputs, and `grad` the function computing the
+#'   `list(output, grad)`): `output` is a tensor, an R number or array (or a
+#'   list of them) computed from the inputs, and `grad` the function computing the
 #'   gradients, described above. `upstream` is a tensor (or, when `f` has
 #'   several outputs, a list of tensors) holding the gradient arriving at
 #'   `output`.
