@@ -158,7 +158,13 @@ reduce_na <- function(x, op, na.rm) {
 #' @rdname tensor-base
 #' @export
 diag <- function(x = 1, nrow, ncol, names = TRUE) {
-  if (!is_tensor(x)) return(base::diag(x, nrow, ncol, names))
+  if (!is_tensor(x)) {
+    # the call as written: base::diag() counts its arguments (diag(3) is
+    # the 3 x 3 identity, diag(3, 1, 1) a 1 x 1 matrix of 3)
+    call <- sys.call()
+    call[[1L]] <- quote(base::diag)
+    return(eval(call, parent.frame()))
+  }
   if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
 }
 
