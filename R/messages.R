@@ -63,6 +63,10 @@ translate_message <- function(message, caller = NULL) {
   for (pattern in zero_based[if (from_op) 1:5 else 2:5])
     message <- one_based(message, pattern, caller$args)
   message <- gsub("the op '(\\w+)'", "op_\\1()", message)
+  message <- sub(
+    "^module 'pycg.ops' has no attribute '(\\w+)'$",
+    paste0("op_\\1: the Python module pycg has no ops.\\1; update it ",
+           "(install_pycg()) to the version of this R package"), message)
   message
 }
 

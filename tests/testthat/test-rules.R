@@ -96,6 +96,8 @@ test_each_backend("messages use R names and 1-based numbers", {
   expect_error(tape$gradient(y, x),
                "tape\\$gradient can only be called once.*gradient_tape\\(persistent = TRUE\\)")
   expect_error(config_set_floatx("float8"), "^config_set_floatx: expected")
+  expect_error(pycg:::op_call("no_such_op", 1),
+               "^op_no_such_op: the Python module pycg has no ops.no_such_op")
 })
 
 test_that("check_gradients names the argument, 1-based", {
