@@ -10,9 +10,9 @@
 # that Python called, while Python frames are on the stack, can leave the
 # interpreter broken. The arguments are forced first, so R code in them
 # stays interruptible.
-py_call <- function(fn, ...) {
+py_call <- function(fn, ..., .caller = NULL) {
   list(...)
-  suspendInterrupts(py_result(fn(...)))
+  suspendInterrupts(py_result(fn(...), .caller))
 }
 
 # pycg.ops.<name>(...): py_call() written out, as every op goes through it.
@@ -43,26 +43,6 @@ guard <- function(fn) {
   py_call(interop()$guard, fn)
 }
 
-# Re-raise a Python exception caught in pycg/r/interop.py as an R error. If it
-# came from an R function that Python called, the original R condition is
-# signalled again, so the R caller sees the R message.
-raise_failure <- function(failure) {
-  r_error <- .pycg$r_error
-  .pycg$r_error <- NULL
-  message <- py_to_r(py_get_attr(failure, "message"))
-  if (!is.null(r_error) && grepl(conditionMessage(r_error), message,
-                                 fixed = TRUE))
-    stop(r_error)
-  if (isTRUE(getOption("pycg.traceback")))
-    message <- paste0(message, "\n\nPython traceback:\n",
-                      py_to_r(py_get_attr(failure, "traceback")))
-  cond <- structure(
-    class = c("pycg_python_error", "error", "condition"),
-    list(message = message, call = NULL,
-         python_type = py_to_r(py_get_attr(failure, "type"))))
-  stop(cond)
-}
-
 # pycg objects need no conversion: answering reticulate's r_to_py()
 # dispatch here saves it a search along the class vector for every argument.
 #' @rawNamespace S3method(reticulate::r_to_py, pycg.tensor.Tensor)
@@ -79,37 +59,52 @@ r_to_py.pycg.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
 # for (*args, **kwargs)). `kind = "forward"` makes the forward function of
 # op_custom_gradient(), which returns list(output, grad shim, grad signature).
 r_callable <- function(fn, name, signature = NULL, kind = "function") {
-  py_call(interop()$r_function, r_shim(fn), signature, name, kind)
+  shim_name <- if (identical(make.names(name), name)) name else "f"
+  py_call(interop()$r_function, r_shim(fn, name = shim_name), signature,
+          name, kind)
 }
 
 # The R side of a call from Python: arguments arrive as R values (tensors
 # stay tensors), the result goes back marshalled by as_py() and is decoded
-# in Python (RCallable.__call__). An R error is remembered so that
-# raise_failure() can re-signal it with its R message. Interrupts and time
-# limits wait until R is back on top: one taken while Python frames are on
-# the stack can leave Python's interpreter state broken. With `fit_args`,
-# unnamed arguments that `fn` has no room for are dropped (a grad written
-# function(upstream) is called with the inputs too).
-r_shim <- function(fn, fit_args = FALSE) {
-  force(fn)
-  room <- if (fit_args && !"..." %in% names(formals(fn))) length(formals(fn))
+# in Python (RCallable.__call__). Python calls it with R's interrupts held
+# back (py_call()); the user's code alone runs with them allowed, so Ctrl-C
+# and setTimeLimit() reach a runaway rule. No R condition crosses Python's
+# frames: an error, interrupt or time limit is caught here and returned as a
+# marker that Python raises (RError, RInterrupt); Python unwinds, its tapes
+# exit, and raise_failure() signals the condition again in R. `where()`
+# gives the prefix of an error's message, e.g. "in the gradient of f".
+r_shim <- function(fn, where = NULL, name = "f") {
+  # called by name, so that an error's call reads grad(...), not the body
+  home <- new.env(parent = baseenv())
+  assign(name, fn, envir = home)
   interop()  # Python must be started by pycg before r_to_py() starts it
-  shim <- function(...) suspendInterrupts({
+  shim <- function(...) {
     args <- lapply(list(...), py_arg_to_r)
-    if (!is.null(room)) args <- fit_to_formals(args, room)
-    withCallingHandlers(
-      as_py(do.call(fn, args)),
-      error = function(e) .pycg$r_error <- e)
-  })
+    tryCatch(
+      as_py(allowInterrupts(withCallingHandlers(
+        do.call(name, args, envir = home),
+        error = function(e) .pycg$r_calls <- sys.calls()))),
+      interrupt = function(cond) r_condition(cond, "interrupt", where),
+      error = function(cond) r_condition(cond, "error", where))
+  }
   r_to_py(shim, convert = FALSE)
 }
 
-fit_to_formals <- function(args, room) {
-  named <- nzchar(names(args) %||% rep("", length(args)))
-  positional <- which(!named)
-  extra <- length(positional) - (room - sum(named))
-  if (extra > 0L) args[utils::tail(positional, extra)] <- NULL
-  args
+# The marker Python raises for an R condition; the condition itself is kept
+# for raise_failure() (with its message prefixed by `where()`, and the calls
+# active when it was signalled).
+r_condition <- function(cond, kind, where) {
+  if (kind == "interrupt") {
+    cond <- structure(
+      class = c("pycg_interrupt", "interrupt", "condition"),
+      list(message = "interrupted while pycg was running R code", call = NULL))
+  } else if (!is.null(where)) {
+    cond$message <- paste0(where(), ": ", conditionMessage(cond))
+  }
+  cond$pycg_calls <- .pycg$r_calls
+  .pycg$r_calls <- NULL
+  .pycg$r_error <- cond
+  list(`__pycg_r_condition__` = kind, message = conditionMessage(cond))
 }
 
 # R formals as the data of pycg.with_signature: list(name, kind) per

@@ -21,6 +21,8 @@ as_py <- function(x) {
   if (is.function(x))
     return(r_callable(x, function_label(NULL, x)))
   if (is.list(x)) {
+    if (is.data.frame(x))
+      stop_bad_input(x, substitute(x), "; use as.matrix() for a numeric matrix")
     out <- lapply(x, as_py)
     if (!any(nzchar(names(out) %||% "")))
       names(out) <- NULL
@@ -33,12 +35,55 @@ as_py <- function(x) {
     return(as.list(x))
   }
   if (is.factor(x) || !(is.numeric(x) || is.logical(x) || is.complex(x)))
-    stop("pycg cannot convert an R ", class(x)[1L], " to a tensor; ",
-         "expected numbers, logicals or arrays of them", call. = FALSE)
+    stop_bad_input(x, substitute(x), if (is.factor(x))
+      "; use as.numeric(as.character(x)) for the labels' numbers")
   if (length(x) == 1L && is.null(dim(x)) && !(is.integer(x) && is.na(x)) &&
       !(is.logical(x) && is.na(x)))
     return(x)
+  if ((is.integer(x) || is.logical(x)) && anyNA(x))
+    stop_bad_input(x, substitute(x), paste0(
+      ": pycg tensors have no integer or logical NA; use a double vector ",
+      "(NA becomes NaN) or remove the NAs"), what = "")
   r_array(x)
+}
+
+# An error naming the R function the user called (the innermost exported
+# pycg function on the stack, or a tape method) and the argument.
+stop_bad_input <- function(x, expr, hint = NULL, what = NULL) {
+  arg <- if (is.symbol(expr)) sprintf("`%s`", as.character(expr)) else
+    "an argument"
+  what <- what %||% sprintf(
+    " must be numbers, logicals, arrays of them or a tensor, not %s",
+    describe_input(x))
+  stop(sprintf("%s: %s%s%s", calling_function(), arg, what, hint %||% ""),
+       call. = FALSE)
+}
+
+describe_input <- function(x) {
+  if (is.data.frame(x)) return("a data.frame")
+  if (is.factor(x)) return("a factor")
+  if (is.environment(x)) return("an R environment")
+  paste("an R", class(x)[1L])
+}
+
+calling_function <- function() {
+  exported <- getNamespaceExports("pycg")
+  calls <- sys.calls()
+  for (i in rev(seq_along(calls))) {
+    # a function made by pycg_grad() & co. knows its maker's name
+    made_by <- environment(sys.function(i))$caller$name
+    if (is.character(made_by)) return(made_by)
+    head <- calls[[i]][[1L]]
+    if (is.call(head) && identical(head[[1L]], as.name("$")) &&
+        as.character(head[[3L]]) %in% c("gradient", "jacobian", "watch",
+                                        "explain"))
+      return(paste0("tape$", as.character(head[[3L]])))
+    if (is.call(head) && as.character(head[[1L]])[1L] %in% c("::", ":::"))
+      head <- head[[3L]]
+    if (is.symbol(head) && as.character(head) %in% exported)
+      return(as.character(head))
+  }
+  "pycg"
 }
 
 r_array <- function(x) {
@@ -58,7 +103,7 @@ array_to_raw <- function(x) {
   if (anyNA(x))
     stop("pycg tensors have no integer or logical NA; `NA` found. ",
          "Use a double vector (NA becomes NaN) or remove the NAs",
-         call. = FALSE)
+         call. = FALSE)  # as_py() names the function first
   list(writeBin(as.integer(x), raw(), size = 4L, endian = "little"), shape,
        typeof(x))
 }
@@ -156,12 +201,16 @@ as_index_array <- function(x) {
 
 # The result of an interop call: tensors and other objects pass through,
 # tuples and lists become R lists, Python numbers, strings and None become R
-# values, a Failure becomes an R error.
-py_result <- function(res) {
+# values, a Failure becomes an R error, warnings R warnings (R/messages.R).
+py_result <- function(res, caller = NULL) {
+  if (inherits(res, "pycg.tensor.Tensor"))
+    return(res)
+  if (inherits(res, "pycg.r.interop.Warned"))
+    res <- raise_warnings(res, caller)
   if (inherits(res, "pycg.tensor.Tensor"))
     return(res)
   if (inherits(res, "pycg.r.interop.Failure"))
-    raise_failure(res)
+    raise_failure(res, caller)
   if (inherits(res, "python.builtin.object"))
     py_to_r(res)
   else

@@ -13,15 +13,23 @@
 #' * `function(x, y, upstream)`: the inputs by name, then `upstream`;
 #' * `function(upstream)`: only the upstream gradient;
 #' * `function(dy)`: any single argument not named `upstream`, called with
-#'   the upstream gradient (TensorFlow style; one argument per output).
+#'   the upstream gradient (TensorFlow style; one argument per output, so
+#'   `function(dy1, dy2)` for two outputs).
+#'
+#' A grad that cannot take what pycg passes (`function(dy)` for a forward
+#' with two outputs, `function(x, upstream)` for a forward of `x` and `y`)
+#' is an error, as it is in Python: pycg never drops an upstream gradient.
+#' An error in `grad` reads `in the gradient of <name>: <message>`, and
+#' [traceback()] shows the calls of `grad` where it failed. Ctrl-C and
+#' [setTimeLimit()] stop a `grad` or `f` that runs too long.
 #'
 #' It returns one gradient per input of `f`: a tensor, an R number or array,
 #' or an R list of them (in the order of the inputs, or named by argument).
 #' `NULL` means no gradient for that input.
 #'
 #' @param f An R function `f(...)` returning `tuple(output, grad)` (or
-#'   `list(output, grad)`): `output` is a tensor (or a list of tensors)
-#'   computed from the inputs, and `grad` the function computing the
+#'   `list(output, grad)`): `output` is a tensor, an R number or array (or a
+#'   list of them) computed from the inputs, and `grad` the function computing the
 #'   gradients, described above. `upstream` is a tensor (or, when `f` has
 #'   several outputs, a list of tensors) holding the gradient arriving at
 #'   `output`.
@@ -51,6 +59,7 @@ op_custom_gradient <- function(f) {
   if (!is.function(f))
     stop("`f` must be an R function returning tuple(output, grad), not ",
          describe_r(f), call. = FALSE)
+  in_gradient <- function() paste("in the gradient of", label)
   forward <- function(...) {
     res <- f(...)
     if (inherits(res, "python.builtin.tuple"))
@@ -62,8 +71,8 @@ op_custom_gradient <- function(f) {
                           "function; it returned %s"), label, describe_r(res)),
            call. = FALSE)
     if (!is.function(grad))
-      return(list(as_py(res[[1L]]), grad, NULL))
-    list(as_py(res[[1L]]), r_shim(grad, fit_args = TRUE), py_signature(grad))
+      return(list(res[[1L]], grad, NULL))
+    list(res[[1L]], r_shim(grad, in_gradient, "grad"), py_signature(grad))
   }
   py_forward <- r_callable(forward, label,
                            signature = py_signature(f, kwargs = TRUE),
@@ -74,8 +83,10 @@ op_custom_gradient <- function(f) {
     if (!named) {
       # an anonymous f takes the name it is called by, for error messages
       caller <- sys.call()[[1L]]
-      if (is.symbol(caller))
-        reticulate::py_set_attr(py_forward, "__name__", as.character(caller))
+      if (is.symbol(caller)) {
+        label <<- as.character(caller)
+        reticulate::py_set_attr(py_forward, "__name__", label)
+      }
       named <<- TRUE
     }
     do.call(py_call, c(list(wrapped), lapply(list(...), as_py)))

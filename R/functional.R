@@ -43,8 +43,10 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
   py_f <- r_callable(f, label, signature = py_signature(f))
   transformed <- guard(core_call(transform, py_f, argnums = argnums,
                                   has_aux = isTRUE(has_aux)))
+  caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    do.call(py_call, c(list(transformed), lapply(list(...), as_py)))
+    do.call(py_call, c(list(transformed), lapply(list(...), as_py),
+                       list(.caller = caller)))
   }
 }
 
@@ -71,10 +73,12 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
                      signature = py_signature(f))
-  args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
+  args <- c(list(interop()$call_core, "check_gradients", py_f),
+            lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
-                 atol = atol))
-  do.call(core_call, args)
+                 atol = atol, .caller = list(name = "check_gradients",
+                                             args = names(formals(f)))))
+  do.call(py_call, args)
   invisible(TRUE)
 }
 

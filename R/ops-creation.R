@@ -4,7 +4,8 @@
 #'
 #' Thin wrappers of the `pycg.ops` creation ops. Shapes are vectors of whole
 #' numbers. `op_arange()` counts like Python's `range()`: from `start` up to
-#' but excluding `stop`. The default float dtype is float32.
+#' but excluding `stop`. The default float dtype is [config_floatx()] (float64
+#' when the R package started Python: R's numbers are doubles).
 #'
 #' @param shape The shape, a vector of whole numbers.
 #' @param x A tensor whose shape (and dtype) to copy.

@@ -9,6 +9,28 @@
 #' Loading the package does not start Python; the first call that needs it
 #' does. See [install_pycg()] for which Python is used and how to set one up.
 #'
+#' @section Numbers, errors, warnings and interrupts:
+#' * R numbers are doubles, and pycg's default float type is float64 when
+#'   the R package starts Python: see [config_floatx()] for the rule.
+#' * Errors name the R functions you call (`op_sum`, `pycg_grad`,
+#'   `tape$gradient`, `gradient_tape()`) with 1-based axes, indices and
+#'   argument numbers. An error in your own R code called by pycg (a rule of
+#'   [op_custom_gradient()], a function under [pycg_grad()]) is signalled
+#'   again with its R message, prefixed `in the gradient of <name>:` for a
+#'   rule; its call is the rule's. `options(pycg.traceback = TRUE)` appends
+#'   the Python traceback to errors raised in Python.
+#' * Python warnings arrive as R warnings ([warning()]), so [tryCatch()] and
+#'   [suppressWarnings()] handle them. As in Python, a given warning is
+#'   reported once per place in the Python code that raised it.
+#' * Ctrl-C and [setTimeLimit()] stop R code that pycg runs for you (a rule,
+#'   a forward, a function under [pycg_grad()]): Python unwinds first, so
+#'   no tape is left recording, and the interrupt then reaches R as an
+#'   R condition of class `interrupt` (`"interrupted while pycg was running
+#'   R code"`), the time limit as R's own error.
+#' * Tensors, variables and functions made by pycg are Python objects:
+#'   [saveRDS()] keeps only an empty shell of them. Save `as.array(x)` and
+#'   rebuild the tensor after [readRDS()].
+#'
 #' @keywords internal
 "_PACKAGE"
 

@@ -20,6 +20,8 @@
 #'   recorded.
 #' * `tape$watched_variables()`: the variables the tape has recorded.
 #' * `tape$reset()`: forget everything recorded.
+#' * `tape$explain(target, source)`: why the gradient of `target` with
+#'   respect to `source` is `NULL` (or says it is connected), in words.
 #'
 #' @param persistent If `TRUE`, `gradient()` may be called several times.
 #' @param watch_accessed_variables If `TRUE`, trainable variables (see
@@ -71,6 +73,9 @@ gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
   tape$watched_variables <- function() {
     method_call(py, "watched_variables")
   }
+  tape$explain <- function(target, source) {
+    method_call(py, "explain", as_py(target), as_py_sources(source))
+  }
   tape$reset <- function() {
     method_call(py, "reset")
     invisible(tape)
@@ -82,7 +87,8 @@ gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
 # Sources go to Python as a tensor or a plain list (names are put back on
 # the result in R, so any R names work).
 as_py_sources <- function(x) {
-  if (is.list(x) && !inherits(x, "python.builtin.object"))
+  if (is.list(x) && !is.data.frame(x) &&
+      !inherits(x, "python.builtin.object"))
     unname(lapply(x, as_py))
   else
     as_py(x)

@@ -263,7 +263,7 @@ def ones(shape, dtype):
 
 
 def full(shape, value, dtype):
-    return tf.fill(shape, tf.constant(value, dtype=dtype))
+    return tf.fill(shape, tf.cast(value, dtype))  # 2.0 fills int32 too
 
 
 def eye(n, m, k, dtype):
@@ -271,7 +271,8 @@ def eye(n, m, k, dtype):
 
 
 def arange(start, stop, step, dtype):
-    return tf.range(start, stop, step, dtype=dtype)
+    return tf.range(start, stop, step, dtype=dtype) if not tf.as_dtype(
+        dtype).is_integer else tf.cast(tf.range(start, stop, step), dtype)
 
 
 def linspace(start, stop, num, endpoint, dtype):

@@ -43,6 +43,7 @@ _INSTALL_HINT = (
     "test` installs them all")
 
 _received = []  # [dispatcher, exit], handed over by R at start-up
+HOSTING_R = False  # True once this Python has embedded R (pycg.r)
 
 
 def receive(dispatcher, at_exit):
@@ -61,6 +62,7 @@ def dispatcher():
 
 
 def _start():
+    global HOSTING_R
     if "rpytools" in sys.modules:  # reticulate's helpers: R hosts us
         raise RuntimeError(
             "pycg.r: this Python runs inside R (through reticulate), and R "
@@ -72,6 +74,7 @@ def _start():
     except ImportError as e:
         raise ImportError(f"{_INSTALL_HINT} ({e})") from e
     ld_path = os.environ.get("LD_LIBRARY_PATH")
+    HOSTING_R = True
     ri.initr_simple()
     # rpy2 puts R's library folders (Debian's among them) first for every
     # program this process starts: a Python started then would load the

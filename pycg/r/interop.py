@@ -14,11 +14,12 @@ passes as an argument costs reticulate an R-level S3 dispatch.
 """
 import functools
 import traceback
+import warnings
 
 import numpy as np
 
 import pycg
-from pycg.r import codec
+from pycg.r import _hosted, codec
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.signature import make_signature
 from pycg.tensor import Tensor
@@ -26,6 +27,18 @@ from pycg.tensor import Tensor
 ARRAY_KEY = "__pycg_r_array__"
 INDEX_KEY = "__pycg_r_index__"
 TUPLE_KEY = "__pycg_r_tuple__"
+CONDITION_KEY = "__pycg_r_condition__"
+
+_hosted.apply()
+
+
+class RError(Exception):
+    """An R error in R code that pycg called (R re-signals the original)."""
+
+
+class RInterrupt(Exception):
+    """An interrupt or time limit taken in R code that pycg called: Python
+    unwinds (tapes exit), then R re-signals it at the top."""
 
 
 class Failure:
@@ -37,15 +50,29 @@ class Failure:
         self.traceback = "".join(traceback.format_exception(exc))
 
 
+class Warned:
+    """A result with the Python warnings raised while computing it."""
+
+    def __init__(self, value, warnings):
+        self.value, self.warnings = value, warnings
+
+
 def _guarded(fn):
     """fn on decoded arguments; an exception becomes a Failure."""
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
-            return fn(*[_decode(a) for a in args],
-                      **{k: _decode(v) for k, v in kwargs.items()})
+            out = fn(*[_decode(a) for a in args],
+                     **{k: _decode(v) for k, v in kwargs.items()})
         except Exception as exc:  # R turns the Failure into an R error
-            return Failure(exc)
+            out = Failure(exc)
+        if _hosted.active:
+            if warnings.showwarning is not _hosted.collect:
+                _hosted.reinstall()
+            if _hosted.pending:
+                out = Warned(out, _hosted.pending[:])
+                _hosted.pending.clear()
+        return out
     return guarded
 
 
@@ -114,8 +141,35 @@ class RCallable:
         self.__name__ = self.__qualname__ = name
 
     def __call__(self, *args, **kwargs):
+        self._check_arguments(args, kwargs)
         with _R_LOCK:
-            return _decode(self.fn(*args, **kwargs))
+            return _decode(_r_value(self.fn(*args, **kwargs)))
+
+    def _check_arguments(self, args, kwargs):
+        # what a Python function with these parameters would raise, rather
+        # than R's "unused argument" after the call
+        sig = getattr(self, "__signature__", None)
+        if sig is None:
+            return
+        try:
+            sig.bind(*args, **kwargs)
+        except TypeError as e:
+            params = ", ".join(p.name if p.kind != p.VAR_POSITIONAL else "..."
+                               for p in sig.parameters.values())
+            raise TypeError(
+                f"the R function({params}) cannot take {len(args)} "
+                f"positional argument(s)"
+                f"{' and ' + ', '.join(kwargs) if kwargs else ''}: {e}"
+            ) from None
+
+
+def _r_value(x):
+    """What an R function returned; R's condition marker becomes RError or
+    RInterrupt (R never lets an R condition cross Python's frames)."""
+    if type(x) is dict and CONDITION_KEY in x:
+        cls = RInterrupt if x[CONDITION_KEY] == "interrupt" else RError
+        raise cls(x["message"])
+    return x
 
 
 class RForward(RCallable):
@@ -125,8 +179,9 @@ class RForward(RCallable):
     callable)."""
 
     def __call__(self, *args, **kwargs):
+        self._check_arguments(args, kwargs)
         with _R_LOCK:
-            output, grad_fn, signature = self.fn(*args, **kwargs)
+            output, grad_fn, signature = _r_value(self.fn(*args, **kwargs))
         if signature is not None:
             grad_fn = RCallable(grad_fn, signature, self.__name__)
         return _decode(output), grad_fn

@@ -1,9 +1,9 @@
 test_each_backend("hostile inputs end in readable R errors", {
-  expect_error(op_exp("a"), "pycg.ops.exp: expected numbers",
+  expect_error(op_exp("a"), "op_exp: expected numbers",
                class = "pycg_python_error")
   expect_error(op_exp(NULL), "expected numbers or arrays of numbers",
                class = "pycg_python_error")
-  expect_error(op_exp(new.env()), "cannot convert an R environment")
+  expect_error(op_exp(new.env()), "^op_exp: `x` .*not an R environment")
   expect_error(op_convert_to_tensor(list(1, c(1, 2))), "ragged",
                class = "pycg_python_error")
   expect_error(op_add(tensor(matrix(0, 2, 3)), tensor(matrix(0, 3, 2))),

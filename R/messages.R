@@ -1,0 +1,169 @@
+# Python's failures and warnings in R's terms. Every Failure from
+# pycg/r/interop.py becomes an R error in raise_failure(), and every message
+# (warnings too) is translated once, by translate_message(): Python names to
+# the R functions a user calls (python_names), 0-based numbers to 1-based.
+
+# Fixed replacements, applied in order (longer names first).
+python_names <- c(
+  "`with pycg.GradientTape() as tape:`" =
+    "`with(gradient_tape() %as% tape, { ... })`",
+  "pycg.GradientTape()" = "gradient_tape()",
+  "pycg.GradientTape(persistent=True)" = "gradient_tape(persistent = TRUE)",
+  "pycg.GradientTape" = "gradient_tape()",
+  "GradientTape.gradient" = "tape$gradient",
+  "GradientTape.jacobian" = "tape$jacobian",
+  "GradientTape.watch" = "tape$watch",
+  "GradientTape.explain" = "tape$explain",
+  "GradientTape" = "gradient_tape()",
+  "a pycg.Tensor or Variable" = "a tensor or pycg_variable()",
+  "pycg.Tensor" = "tensor",
+  "pycg.Variable.assign" = "v$assign",
+  "pycg.Variable" = "pycg_variable()",
+  "pycg.check_gradients" = "check_gradients",
+  "pycg.config.set_floatx" = "config_set_floatx",
+  "pycg.config.backend" = "config_backend()",
+  "pycg.custom_gradient" = "op_custom_gradient",
+  "pycg.function" = "pycg_function",
+  "pycg.jacobian" = "tape$jacobian",
+  "pycg.value_and_grad" = "pycg_value_and_grad",
+  "pycg.grad" = "pycg_grad",
+  "pycg.debug.check_numerics" = "check_numerics()",
+  "pycg.ops." = "op_",
+  "pycg.convert_to_tensor" = "op_convert_to_tensor",
+  "got NoneType None" = "got NULL",
+  "got NoneType" = "got NULL",
+  "every sources" = "every source",
+  "got str " = "got the string ",
+  "(write 2.0, not 2)" = paste0(
+    "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
+    "as.double())"))
+
+# 0-based numbers in messages, as patterns whose number R adds 1 to: axes
+# (of ops only; negative ones count from the end and stay), argument
+# positions and 0-based indices.
+zero_based <- c("(?<=\\baxis )\\d+", "(?<=\\bargument )\\d+",
+                "(?<=\\bargnums )\\d+", "(?<=\\bindex )\\d+(?= is out of)",
+                "(?<=\\bfor input )\\d+(?= of the op)")
+
+# `caller`: NULL, or list(name = the R function called, args = the names of
+# the arguments of the user's function, for "argument 1 (`x`)").
+translate_message <- function(message, caller = NULL) {
+  from_op <- startsWith(message, "pycg.ops.")
+  for (i in seq_along(python_names))
+    message <- gsub(names(python_names)[i], python_names[[i]], message,
+                    fixed = TRUE)
+  if (!is.null(caller$name)) {
+    message <- gsub("pycg_value_and_grad", caller$name, message, fixed = TRUE)
+    if (!startsWith(message, caller$name))
+      message <- paste0(caller$name, ": ", message)
+  }
+  message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
+  message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
+  message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
+  for (pattern in zero_based[if (from_op) 1:5 else 2:5])
+    message <- one_based(message, pattern, caller$args)
+  message <- gsub("the op '(\\w+)'", "op_\\1()", message)
+  message <- sub(
+    "^module 'pycg.ops' has no attribute '(\\w+)'$",
+    paste0("op_\\1: the Python module pycg has no ops.\\1; update it ",
+           "(install_pycg()) to the version of this R package"), message)
+  message
+}
+
+one_based <- function(message, pattern, args) {
+  at <- gregexpr(pattern, message, perl = TRUE)
+  if (at[[1L]][1L] == -1L) return(message)
+  regmatches(message, at) <- list(vapply(
+    regmatches(message, at)[[1L]], function(n) {
+      n <- as.integer(n) + 1L
+      named <- grepl("argument", pattern, fixed = TRUE) &&
+        !grepl("argnums", pattern, fixed = TRUE) && n <= length(args) &&
+        nzchar(args[n]) && args[n] != "..."
+      if (named) sprintf("%d (`%s`)", n, args[n]) else as.character(n)
+    }, ""))
+  message
+}
+
+# Re-raise a Python exception caught in pycg/r/interop.py as an R error. If it
+# came from an R function that Python called, the original R condition is
+# signalled again (an interrupt as a `pycg_interrupt` condition), so the R
+# caller sees the R message.
+raise_failure <- function(failure, caller = NULL) {
+  r_error <- .pycg$r_error
+  .pycg$r_error <- NULL
+  message <- py_to_r(py_get_attr(failure, "message"))
+  if (!is.null(r_error) && grepl(conditionMessage(r_error), message,
+                                 fixed = TRUE)) {
+    calls <- r_error$pycg_calls
+    r_error$pycg_calls <- NULL
+    stop_in_calls(r_error, user_calls(calls))
+  }
+  message <- translate_message(message, caller)
+  if (isTRUE(getOption("pycg.traceback")))
+    message <- paste0(message, "\n\nPython traceback:\n",
+                      py_to_r(py_get_attr(failure, "traceback")))
+  cond <- structure(
+    class = c("pycg_python_error", "error", "condition"),
+    list(message = message, call = NULL,
+         python_type = py_to_r(py_get_attr(failure, "type"))))
+  stop(cond)
+}
+
+# The calls of the user's R function when it failed: those below r_shim()'s
+# do.call(), up to the error's handler (a last stop() is dropped).
+user_calls <- function(calls) {
+  heads <- vapply(calls, function(cl) paste(deparse(cl[[1L]]), collapse = ""),
+                  "")
+  start <- which(heads == "do.call" & vapply(calls, function(cl)
+    identical(cl[2L][[1L]], quote(name)), NA))
+  if (!length(start)) return(list())
+  start <- max(start)
+  after <- seq_along(calls) > start
+  end <- which(after & heads %in% c(".handleSimpleError", "h"))
+  end <- if (length(end)) min(end) - 1L else length(calls) - 1L
+  user <- if (end > start) calls[(start + 1L):end] else list()
+  n <- length(user)
+  if (n && identical(user[[n]][[1L]], quote(stop))) user <- user[-n]
+  user
+}
+
+# stop(cond) from inside frames called like `calls` (each head bound to a
+# function that makes the next call), so that traceback() shows the user's
+# function that failed under pycg's own frames.
+stop_in_calls <- function(cond, calls) {
+  calls <- Filter(function(cl) is.symbol(cl[[1L]]), calls)
+  env <- new.env(parent = baseenv())
+  env$cond <- cond
+  body <- quote(stop(cond))
+  for (cl in rev(calls)) {
+    fn <- eval(call("function", as.pairlist(alist(... = )), body))
+    environment(fn) <- env
+    env <- new.env(parent = baseenv())
+    assign(as.character(cl[[1L]]), fn, envir = env)
+    body <- cl
+  }
+  eval(body, env)
+}
+
+# The warnings Python raised during a call, as R warnings; returns the
+# call's result.
+raise_warnings <- function(warned, caller = NULL) {
+  for (w in py_to_r(py_get_attr(warned, "warnings")))
+    warning(translate_message(w, caller), call. = FALSE)
+  py_get_attr(warned, "value")
+}
+
+# A Python object restored by readRDS() or load() is an empty shell:
+# reticulate then raises "object is from previous session". Its message,
+# rewritten here at no cost to calls that succeed, says what to do instead.
+#' @rawNamespace S3method(conditionMessage, "Rcpp::exception", rcpp_exception_message)
+rcpp_exception_message <- function(c) {
+  if (!grepl("from previous session", c$message, fixed = TRUE))
+    return(c$message)
+  paste0(
+    "this pycg tensor, Variable or function was saved with saveRDS() or ",
+    "save() and restored in another session; Python objects do not survive ",
+    "that. Save as.array(x) instead and rebuild it with ",
+    "op_convert_to_tensor() or pycg_variable(); recreate functions from ",
+    "their R code")
+}

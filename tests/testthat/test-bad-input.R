@@ -1,0 +1,77 @@
+# Bad input to the ops, pycg_grad() and tapes: an R error naming the R
+# function (and the argument where R knows it), nothing left recording on a
+# tape, and R usable after.
+
+bad_inputs <- list(
+  "data.frame" = list(value = data.frame(a = c(1, 2)),
+                      says = "not a data.frame; use as.matrix\\(\\)"),
+  factor = list(value = factor(c("a", "b")),
+                says = "not a factor; use as.numeric\\(as.character"),
+  character = list(value = c("a", "b"),
+                   says = "expected numbers or arrays of numbers"),
+  string = list(value = "a", says = "got the string 'a'"),
+  list = list(value = list(1, "a"), says = "expected numbers"),
+  "NULL" = list(value = NULL, says = "got NULL"),
+  "integer NA" = list(value = c(1L, NA),
+                      says = "no integer or logical NA; use a double vector"))
+
+still_usable <- function() {
+  expect_false(pycg:::core_call("core.is_recording"))
+  expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
+               c(2, 4))
+}
+
+test_each_backend("bad input to an op names the op", {
+  for (case in names(bad_inputs)) {
+    bad <- bad_inputs[[case]]
+    expect_error(op_exp(bad$value), paste0("^op_exp: .*", bad$says),
+                 info = case)
+    expect_error(op_sum(bad$value, axis = 1), "^op_sum: ", info = case)
+  }
+  expect_error(op_sum(data.frame(a = 1)), "^op_sum: `x` must be numbers")
+  expect_error(op_add(c(1, 2), factor("a")), "^op_add: `x2` must be numbers")
+  still_usable()
+})
+
+test_each_backend("bad input to pycg_grad() names pycg_grad", {
+  df <- pycg_grad(function(x) op_sum(x * x))
+  for (case in names(bad_inputs)) {
+    bad <- bad_inputs[[case]]
+    expect_error(df(bad$value), "^pycg_grad", info = case)
+  }
+  expect_error(df(1:3), "integer vector such as 1:3 is int32: use c\\(1, 2, 3\\)")
+  expect_error(pycg_grad("f"), "`f` must be an R function")
+  expect_error(pycg_grad(function(x) x, argnums = 0), "`argnums` must be 1-based")
+  still_usable()
+})
+
+test_each_backend("bad input inside a tape leaves nothing recording", {
+  x <- tensor(c(1, 2))
+  for (case in names(bad_inputs)) {
+    bad <- bad_inputs[[case]]
+    expect_error(with(gradient_tape() %as% tape, {
+      tape$watch(x)
+      y <- x * op_exp(bad$value)
+    }), "op_exp", info = case)
+    expect_false(pycg:::core_call("core.is_recording"))
+  }
+  with(gradient_tape(persistent = TRUE) %as% tape, {
+    tape$watch(x)
+    y <- op_sum(x^2)
+  })
+  expect_error(tape$watch(data.frame(a = 1)), "^tape\\$watch: .*data.frame")
+  expect_error(tape$gradient(y, "x"), "^tape\\$gradient: ")
+  expect_error(tape$gradient(y, NULL), "^tape\\$gradient: .*got NULL")
+  expect_error(tape$jacobian(y, factor("a")), "^tape\\$jacobian: .*factor")
+  expect_equal(as.numeric(tape$gradient(y, x)), c(2, 4))
+  still_usable()
+})
+
+test_each_backend("bad input to check_gradients names it", {
+  expect_error(check_gradients(function(x) op_sum(x), data.frame(a = 1)),
+               "^check_gradients: .*data.frame")
+  expect_error(check_gradients(function(x) op_sum(x), c(1L, NA)),
+               "^check_gradients: .*integer or logical NA")
+  expect_error(check_gradients("f", 1), "`f` must be an R function")
+  still_usable()
+})

@@ -1,0 +1,91 @@
+# Interrupts and time limits reach R code that Python calls (a rule, a
+# forward, a function under pycg_grad()): Python unwinds, no tape is left
+# recording, and R gets the condition back at the top.
+
+spinning_rule <- function() {
+  op_custom_gradient(function(x) tuple(x * 2, function(upstream) repeat {}))
+}
+
+test_each_backend("setTimeLimit() stops a runaway R rule under pycg_grad()", {
+  spin <- spinning_rule()
+  df <- pycg_grad(function(x) op_sum(spin(x)))
+  started <- proc.time()[["elapsed"]]
+  err <- tryCatch({
+    setTimeLimit(elapsed = 1, transient = TRUE)
+    df(c(1, 2))
+  }, error = identity)
+  setTimeLimit()
+  expect_s3_class(err, "error")
+  expect_match(conditionMessage(err),
+               "in the gradient of spin: reached elapsed time limit")
+  expect_lt(proc.time()[["elapsed"]] - started, 10)  # not the loop's end
+  expect_false(pycg:::core_call("core.is_recording"))
+  expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
+               c(2, 4))
+})
+
+test_each_backend("setTimeLimit() stops a runaway forward and function", {
+  spin_forward <- op_custom_gradient(function(x) {
+    repeat {}
+  })
+  for (f in list(function(x) op_sum(spin_forward(x)),
+                 function(x) {
+                   repeat {}
+                 })) {
+    err <- tryCatch({
+      setTimeLimit(elapsed = 0.5, transient = TRUE)
+      pycg_grad(f)(c(1, 2))
+    }, error = identity)
+    setTimeLimit()
+    expect_match(conditionMessage(err), "reached elapsed time limit")
+    expect_false(pycg:::core_call("core.is_recording"))
+  }
+  expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
+               c(2, 4))
+})
+
+test_that("SIGINT stops a looping rule and reaches the prompt", {
+  skip_if_no_pycg()
+  skip_on_os("windows")  # no SIGINT to send
+  pid_file <- tempfile()
+  out_file <- tempfile()
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(c(pid_file, out_file, script)))
+  writeLines(c(
+    "library(pycg)",
+    "spin <- op_custom_gradient(function(x) tuple(x * 2, function(upstream) repeat {}))",
+    "df <- pycg_grad(function(x) op_sum(spin(x)))",
+    "invisible(pycg_grad(function(x) op_sum(x^2))(c(1, 2)))",
+    sprintf("writeLines(as.character(Sys.getpid()), '%s')", pid_file),
+    "withCallingHandlers(df(c(1, 2)), interrupt = function(e) {",
+    "  cat(sprintf('returned at %.6f\\n', as.numeric(Sys.time())))",
+    "  cat('recording:', pycg:::core_call('core.is_recording'), '\\n')",
+    "})",
+    "cat('not reached\\n')"), script)
+  lib <- paste(.libPaths(), collapse = .Platform$path.sep)
+  python <- Sys.getenv("RETICULATE_PYTHON")
+  env <- c(paste0("R_LIBS=", lib),
+           if (nzchar(python)) paste0("RETICULATE_PYTHON=", python))
+  system2(file.path(R.home("bin"), "Rscript"), script, stdout = out_file,
+          stderr = out_file, env = env, wait = FALSE)
+  for (i in 1:600) {
+    if (file.exists(pid_file) && length(readLines(pid_file))) break
+    Sys.sleep(0.1)
+  }
+  Sys.sleep(0.5)  # let it enter the loop
+  sent <- as.numeric(Sys.time())
+  tools::pskill(as.integer(readLines(pid_file)), tools::SIGINT)
+  for (i in 1:300) {
+    if (any(grepl("Execution halted", readLines(out_file)))) break
+    Sys.sleep(0.1)
+  }
+  output <- readLines(out_file)
+  expect_true(any(grepl("^Error: interrupted while pycg was running R code",
+                        output)), info = paste(output, collapse = "\n"))
+  expect_true(any(grepl("recording: FALSE", output)))
+  expect_false(any(grepl("not reached", output)))
+  returned <- as.numeric(sub("returned at ", "",
+                             grep("returned at", output, value = TRUE)))
+  expect_length(returned, 1L)
+  message(sprintf("SIGINT to return: %.3f s", returned - sent))
+})
