@@ -115,8 +115,9 @@ def test_shape_mismatch_names_the_op_and_both_shapes(backend, call, message):
      "(tensor shape (2, 3))"),
     (lambda: ops.take(m23(), [0.5]), TypeError,
      "pycg.ops.take: indices must be integers, got dtype float64"),
-    (lambda: ops.pad(m23(), 1, mode="reflect"), ValueError,
-     "pycg.ops.pad: only mode='constant' is supported, got 'reflect'"),
+    (lambda: ops.pad(m23(), 1, mode="median"), ValueError,
+     "pycg.ops.pad: mode must be 'constant', 'reflect', 'symmetric', 'edge' "
+     "or 'wrap'; got 'median'"),
     (lambda: ops.where(m23()), ValueError,
      "pycg.ops.where: pass both x1 and x2"),
     (lambda: ops.norm(m23(), ord=2), ValueError,

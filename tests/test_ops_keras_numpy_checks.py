@@ -163,3 +163,21 @@ def test_complex_parts_match_keras(backend, name):
     got = as_numpy(getattr(ops, name)(z))
     want = as_numpy(getattr(keras.ops, name)(z))
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+def test_pad_modes_match_keras_and_differentiate(backend, mode):
+    # keras.ops.pad on the TF backend has reflect and symmetric (tf.pad)
+    x = np.arange(12.0).reshape(3, 4)
+    widths = ((1, 2), (2, 1))
+    got = ops.pad(pycg.constant(x), widths, mode=mode).numpy()
+    np.testing.assert_array_equal(got, keras.ops.convert_to_numpy(
+        keras.ops.pad(x, widths, mode=mode)))
+    pycg.check_gradients(lambda t: ops.pad(t, widths, mode=mode), x)
+
+
+@pytest.mark.parametrize("mode", ["edge", "wrap"])
+def test_pad_modes_match_numpy(backend, mode):
+    x = np.arange(6.0).reshape(2, 3)
+    got = ops.pad(pycg.constant(x), ((1, 1), (2, 0)), mode=mode).numpy()
+    np.testing.assert_array_equal(got, np.pad(x, ((1, 1), (2, 0)), mode=mode))

@@ -282,13 +282,15 @@ def split(x, indices_or_sections, axis=0):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """Pad with a constant (mode 'constant' only)."""
-    if mode != "constant":
-        raise ValueError(f"pycg.ops.pad: only mode='constant' is supported, "
-                         f"got {mode!r}")
+    """Pad with a constant, or with x's own elements (a gather): as np.pad."""
     x = as_tensor(x, "pad")
     pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64),
                          (x.ndim, 2)).tolist()
+    if mode in ("reflect", "symmetric", "edge", "wrap"):
+        return _pick("pad", x, lambda grid: np.pad(grid, pw, mode=mode))
+    if mode != "constant":
+        raise ValueError(f"pycg.ops.pad: mode must be 'constant', 'reflect', "
+                         f"'symmetric', 'edge' or 'wrap'; got {mode!r}")
     return apply("pad", backends.active.pad, (x,),
                  {"pad_width": tuple(map(tuple, pw)),
                   "constant_values": constant_values or 0})
