@@ -36,8 +36,7 @@ start_python <- function() {
     r_function = interop$r_function,
     r_signature = interop$r_signature,
     r_subset = interop$r_subset,
-    r_cumulative = interop$r_cumulative,
-    r_objective = interop$r_objective
+    r_cumulative = interop$r_cumulative
   )
   .pycg$interop
 }

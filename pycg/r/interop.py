@@ -266,11 +266,11 @@ def r_cumulative(name, x):
     return getattr(pycg.ops, name)(r_ravel(x), axis=0)
 
 
-@_guarded
 def r_objective(fun, x):
     """fun(x) for R's optim() and nlminb(), fun a
     pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
-    triple)."""
+    triple). R calls it through call_core("r.interop.r_objective", ...),
+    so that an older pycg fails only here, with a message naming it."""
     value, grad = fun(np.asarray(x.numpy() if isinstance(x, Tensor) else x,
                                  dtype=np.float64).reshape(-1))
     return value, codec.to_r(grad)
