@@ -40,7 +40,8 @@ work <- tempfile("pycg-docs-")
 dir.create(work)
 on.exit(unlink(work, recursive = TRUE), add = TRUE)
 
-vignettes <- c("pycg", "custom-gradients", "r-and-python", "fitting-a-model")
+vignettes <- c("pycg", "custom-gradients", "r-and-python", "fitting-a-model",
+               "training")
 envs <- list()
 started <- Sys.time()
 for (name in vignettes) {
@@ -69,6 +70,7 @@ headline <- function(vignette, names) {
 g <- headline("pycg", c("naive_at_100", "custom_at_100"))
 m <- headline("fitting-a-model", c("accuracy_pycg", "accuracy_glm",
                                    "max_coef_diff"))
+tr <- headline("training", c("final_pycg", "keras_ready"))
 
 cat(sprintf("\nThe walkthroughs (%.0f s in all), open them in a browser:\n",
             as.numeric(Sys.time() - started, units = "secs")))
@@ -81,3 +83,9 @@ cat(sprintf(paste0("  logistic regression on mtcars (am ~ wt + hp): ",
                    "accuracy %.4f with pycg, %.4f with glm;\n",
                    "  largest coefficient difference from glm %.2g\n"),
             m$accuracy_pycg, m$accuracy_glm, m$max_coef_diff))
+cat(sprintf("  iris MLP trained with optimizer_adam(): final loss %.6f%s\n",
+            tr$final_pycg, if (isTRUE(tr$keras_ready)) sprintf(
+              ", Keras from the same weights %.6f (difference %.1e)",
+              envs$training$final_keras,
+              abs(tr$final_pycg - envs$training$final_keras)) else
+              " (Keras not available for the comparison)"))

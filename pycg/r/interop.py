@@ -264,3 +264,13 @@ def r_ravel(x):
 def r_cumulative(name, x):
     """R's cumsum()/cumprod() on a tensor: along the column-major order."""
     return getattr(pycg.ops, name)(r_ravel(x), axis=0)
+
+
+def r_objective(fun, x):
+    """fun(x) for R's optim() and nlminb(), fun a
+    pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
+    triple). R calls it through call_core("r.interop.r_objective", ...),
+    so that an older pycg fails only here, with a message naming it."""
+    value, grad = fun(np.asarray(x.numpy() if isinstance(x, Tensor) else x,
+                                 dtype=np.float64).reshape(-1))
+    return value, codec.to_r(grad)

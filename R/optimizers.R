@@ -1,0 +1,138 @@
+#' Optimizers
+#'
+#' Keras 3's optimizers on pycg variables, with keras3's names, arguments
+#' and defaults: `optimizer_sgd()`, `optimizer_adam()`, `optimizer_adamw()`,
+#' `optimizer_rmsprop()` and `optimizer_adagrad()` create a Python
+#' `pycg.optimizers` object. Update variables with
+#' `optimizer_apply(opt, grads, vars)`, or as in keras3 with
+#' `opt$apply_gradients(list(list(grad, var), ...))` or
+#' `opt$apply(grads, vars)` (the gradients must then be tensors).
+#'
+#' @param learning_rate The step size (a number).
+#' @param momentum SGD and RMSprop: the momentum, in \[0, 1\].
+#' @param nesterov SGD: use Nesterov momentum.
+#' @param beta_1,beta_2 Adam and AdamW: the decay rates of the moving
+#'   averages of the gradient and of its square.
+#' @param epsilon A small constant added to the denominator.
+#' @param amsgrad Adam and AdamW: use the AMSGrad variant.
+#' @param rho RMSprop: the decay rate of the moving average of the squared
+#'   gradient.
+#' @param centered RMSprop: normalise by the estimated variance of the
+#'   gradient.
+#' @param initial_accumulator_value Adagrad: the starting value of the
+#'   accumulators.
+#' @param weight_decay Decay the weights by `weight_decay * learning_rate`
+#'   before each step (`NULL`: none).
+#' @param clipnorm,clipvalue,global_clipnorm Clip each gradient's norm, each
+#'   gradient's values, or the norm of all gradients together (at most one).
+#' @param name An optional name.
+#' @param ... Further arguments for the Python optimizer.
+#' @return A `pycg.optimizers` optimizer (a Python object).
+#' @examplesIf pycg_available()
+#' w <- pycg_variable(c(3, -2))
+#' opt <- optimizer_sgd(learning_rate = 0.1, momentum = 0.9)
+#' for (i in 1:50) {
+#'   g <- pycg_grad(function(w) op_sum(w^2))(w)
+#'   optimizer_apply(opt, list(g), list(w))
+#' }
+#' as.array(w)
+#' @name optimizers
+NULL
+
+#' @rdname optimizers
+#' @export
+optimizer_sgd <- function(learning_rate = 0.01, momentum = 0, nesterov = FALSE,
+                          weight_decay = NULL, clipnorm = NULL,
+                          clipvalue = NULL, global_clipnorm = NULL,
+                          name = NULL, ...) {
+  core_call("optimizers.SGD", learning_rate = learning_rate,
+            momentum = momentum, nesterov = nesterov,
+            weight_decay = weight_decay, clipnorm = clipnorm,
+            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
+            name = name, ...)
+}
+
+#' @rdname optimizers
+#' @export
+optimizer_adam <- function(learning_rate = 0.001, beta_1 = 0.9, beta_2 = 0.999,
+                           epsilon = 1e-7, amsgrad = FALSE,
+                           weight_decay = NULL, clipnorm = NULL,
+                           clipvalue = NULL, global_clipnorm = NULL,
+                           name = NULL, ...) {
+  core_call("optimizers.Adam", learning_rate = learning_rate, beta_1 = beta_1,
+            beta_2 = beta_2, epsilon = epsilon, amsgrad = amsgrad,
+            weight_decay = weight_decay, clipnorm = clipnorm,
+            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
+            name = name, ...)
+}
+
+#' @rdname optimizers
+#' @export
+optimizer_adamw <- function(learning_rate = 0.001, weight_decay = 0.004,
+                            beta_1 = 0.9, beta_2 = 0.999, epsilon = 1e-7,
+                            amsgrad = FALSE, clipnorm = NULL,
+                            clipvalue = NULL, global_clipnorm = NULL,
+                            name = NULL, ...) {
+  core_call("optimizers.AdamW", learning_rate = learning_rate,
+            weight_decay = weight_decay, beta_1 = beta_1, beta_2 = beta_2,
+            epsilon = epsilon, amsgrad = amsgrad, clipnorm = clipnorm,
+            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
+            name = name, ...)
+}
+
+#' @rdname optimizers
+#' @export
+optimizer_rmsprop <- function(learning_rate = 0.001, rho = 0.9, momentum = 0,
+                              epsilon = 1e-7, centered = FALSE,
+                              weight_decay = NULL, clipnorm = NULL,
+                              clipvalue = NULL, global_clipnorm = NULL,
+                              name = NULL, ...) {
+  core_call("optimizers.RMSprop", learning_rate = learning_rate, rho = rho,
+            momentum = momentum, epsilon = epsilon, centered = centered,
+            weight_decay = weight_decay, clipnorm = clipnorm,
+            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
+            name = name, ...)
+}
+
+#' @rdname optimizers
+#' @export
+optimizer_adagrad <- function(learning_rate = 0.001,
+                              initial_accumulator_value = 0.1, epsilon = 1e-7,
+                              weight_decay = NULL, clipnorm = NULL,
+                              clipvalue = NULL, global_clipnorm = NULL,
+                              name = NULL, ...) {
+  core_call("optimizers.Adagrad", learning_rate = learning_rate,
+            initial_accumulator_value = initial_accumulator_value,
+            epsilon = epsilon, weight_decay = weight_decay,
+            clipnorm = clipnorm, clipvalue = clipvalue,
+            global_clipnorm = global_clipnorm, name = name, ...)
+}
+
+#' Apply gradients with an optimizer
+#'
+#' One step of `optimizer`: each variable in `vars` is updated in place from
+#' its gradient in `grads` (the same order; names are ignored).
+#'
+#' @param optimizer An optimizer from [optimizer_sgd()] and the like.
+#' @param grads An R list of gradients: tensors, R numbers or arrays
+#'   (`NULL` leaves that variable unchanged, with a warning).
+#' @param vars An R list of variables ([pycg_variable()]), or one variable.
+#' @return `optimizer`, invisibly.
+#' @examplesIf pycg_available()
+#' w <- pycg_variable(c(1, 2))
+#' opt <- optimizer_adam(learning_rate = 0.1)
+#' optimizer_apply(opt, list(c(3, -1)), list(w))
+#' as.array(w) # c(0.9, 2.1): Adam's first step is learning_rate * sign(grad)
+#' @export
+optimizer_apply <- function(optimizer, grads, vars) {
+  if (inherits(vars, "python.builtin.object")) vars <- list(vars)
+  if (!is.list(grads) || inherits(grads, "python.builtin.object"))
+    grads <- list(grads)
+  if (length(grads) != length(vars))
+    stop("optimizer_apply: `grads` has ", length(grads), " gradients but ",
+         "`vars` has ", length(vars), " variables; pass one gradient per ",
+         "variable, in the same order", call. = FALSE)
+  method_call(optimizer, "apply", lapply(unname(grads), as_py),
+              unname(vars))
+  invisible(optimizer)
+}
