@@ -115,14 +115,29 @@ def _expand(g, x, axis, keepdims):
     return S.broadcast_to(g, x.shape)
 
 
+def _exclusive_cumprod(x):
+    # prod of the entries before each along the last axis, by log2(n)
+    # shifted multiplies: a polynomial in x, so right at every order with zeros
+    def shifted(y, d):
+        return S.concatenate([C.ones_like(y[..., :d]), y[..., :-d]], -1)
+    y, d = shifted(x, 1), 1
+    while d < x.shape[-1] - 1:
+        y, d = y * shifted(y, d), 2 * d
+    return y
+
+
 def _prod(g, ans, x, axis, keepdims):
-    # product of the others, right when x has zeros (one zero or several)
-    zero = E.equal(x, 0)
-    nonzero_prod = R.prod(E.where(zero, 1, x), axis, keepdims=True)
-    n_zero = R.sum(C.cast(zero, x.dtype), axis, keepdims=True)
-    others = E.where(zero, E.where(E.equal(n_zero, 1), nonzero_prod, 0),
-                     E.where(E.equal(n_zero, 0),
-                             nonzero_prod / E.where(zero, 1, x), 0))
+    # the product of the others, without dividing by x: reduced axes last,
+    # flattened to one, exclusive products from the left times from the right
+    axis = tuple(range(x.ndim)) if axis is None else axis
+    kept = [i for i in range(x.ndim) if i not in axis]
+    perm = kept + list(axis)
+    xt = S.transpose(x, perm)
+    n = int(np.prod([x.shape[i] for i in axis]))
+    xf = S.reshape(xt, [x.shape[i] for i in kept] + [n])
+    others = _exclusive_cumprod(xf) * S.flip(
+        _exclusive_cumprod(S.flip(xf, -1)), -1)
+    others = S.transpose(S.reshape(others, xt.shape), tuple(np.argsort(perm)))
     return _expand(g, x, axis, keepdims) * others
 
 
