@@ -16,6 +16,7 @@ from tensorflow.python.ops import gen_nn_ops as tf_nn_raw
 
 import pycg
 from pycg import ops
+from pycg.ops import _dynamic as D
 from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
@@ -203,6 +204,11 @@ CASES = {
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),
                      lambda g: tf_scatter(g, POSITIONS, (2, 3)), (normal(5),)),
+    # issue 13: slices and pads with sizes unknown while tracing
+    "_slice_axis": unary(lambda x: D.slice_axis(x, 1, 1, 2),
+                         lambda x: x[:, 1:3]),
+    "_pad_axis": unary(lambda x: D.pad_axis(x, 1, 2, 1),
+                       lambda x: tf.pad(x, [[0, 0], [2, 1]])),
     # linear algebra
     "matmul": [binary(ops.matmul, tf.matmul, shapes=((2, 3), (3, 4))),
                binary(ops.matmul, tf.matmul, shapes=((2, 2, 3), (3, 2))),

@@ -10,6 +10,7 @@ from functools import partial
 
 import numpy as np
 
+from pycg.ops import _dynamic as D
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
@@ -110,35 +111,10 @@ defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
 # ---- reductions -------------------------------------------------------------
 def _expand(g, x, axis, keepdims):
     """g of a reduction over `axis`, broadcast back to x's shape."""
+    shape = D.shape_of(x)
     if not keepdims and axis is not None:
-        g = S.reshape(g, [1 if i in axis else n for i, n in enumerate(x.shape)])
-    return S.broadcast_to(g, x.shape)
-
-
-def _exclusive_cumprod(x):
-    # prod of the entries before each along the last axis, by log2(n)
-    # shifted multiplies: a polynomial in x, so right at every order with zeros
-    def shifted(y, d):
-        return S.concatenate([C.ones_like(y[..., :d]), y[..., :-d]], -1)
-    y, d = shifted(x, 1), 1
-    while d < x.shape[-1] - 1:
-        y, d = y * shifted(y, d), 2 * d
-    return y
-
-
-def _prod(g, ans, x, axis, keepdims):
-    # the product of the others, without dividing by x: reduced axes last,
-    # flattened to one, exclusive products from the left times from the right
-    axis = tuple(range(x.ndim)) if axis is None else axis
-    kept = [i for i in range(x.ndim) if i not in axis]
-    perm = kept + list(axis)
-    xt = S.transpose(x, perm)
-    n = int(np.prod([x.shape[i] for i in axis]))
-    xf = S.reshape(xt, [x.shape[i] for i in kept] + [n])
-    others = _exclusive_cumprod(xf) * S.flip(
-        _exclusive_cumprod(S.flip(xf, -1)), -1)
-    others = S.transpose(S.reshape(others, xt.shape), tuple(np.argsort(perm)))
-    return _expand(g, x, axis, keepdims) * others
+        g = S.reshape(g, [1 if i in axis else n for i, n in enumerate(shape)])
+    return S.broadcast_to(g, shape)
 
 
 def _extremum(g, ans, x, axis, keepdims):
@@ -149,7 +125,6 @@ def _extremum(g, ans, x, axis, keepdims):
 
 
 defvjp("sum", lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims))
-defvjp("prod", _prod)
 defvjp("max", _extremum)
 defvjp("min", _extremum)
 defvjp("cumsum", lambda g, ans, x, axis:
@@ -158,7 +133,9 @@ defvjp("cumsum", lambda g, ans, x, axis:
 
 # ---- shapes and indexing ----------------------------------------------------
 def _concatenate(i, g, ans, *xs, axis):
-    start = sum(x.shape[axis] for x in xs[:i])
+    start = sum(D.shape_of(x)[axis] for x in xs[:i])
+    if not D.known(g.shape):
+        return D.slice_axis(g, axis, start, D.shape_of(xs[i])[axis])
     index = (slice(None),) * axis + (slice(start, start + xs[i].shape[axis]),)
     return S.getitem(g, index)
 
@@ -169,7 +146,7 @@ def _pad(g, ans, x, pad_width, constant_values):
 
 
 defvjp("_copy", lambda g, ans, x: g)
-defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, x.shape))
+defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, D.shape_of(x)))
 defvjp("transpose", lambda g, ans, x, axes:
        S.transpose(g, tuple(np.argsort(axes))))
 defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape))
@@ -279,7 +256,7 @@ def unbroadcast(g, shape):
         g.shape[i + extra] != 1)
     if axes:
         g = R.sum(g, axes, keepdims=True)
-    return S.reshape(g, shape)
+    return S.reshape(g, shape if D.known(shape) else D.shape_of(g)[extra:])
 
 
 # Ops that never carry a gradient (their outputs are not recorded).

@@ -1,0 +1,79 @@
+"""Shapes with dimensions unknown while TensorFlow traces.
+
+A tf.function with input_signature [None, k], or Keras calling a layer on a
+symbolic batch, gives tensors whose static shape has None entries. The ops
+below stand a dynamic size (a backend scalar read from the value) in for
+each None, so reshape, broadcast_to and the gradient rules that rebuild a
+shape work on such tensors; where the shape is known nothing changes.
+"""
+import numpy as np
+
+from pycg import backends
+from pycg.core import defvjp
+from pycg.ops._dispatch import apply, cast
+from pycg.tensor import Tensor
+
+
+def known(shape):
+    return None not in tuple(shape)
+
+
+def shape_of(x):
+    """x.shape, with a backend scalar for each dimension unknown statically:
+    a shape reshape and broadcast_to accept."""
+    shape = x.shape
+    if known(shape):
+        return shape
+    return [n if n is not None else backends.active.dynamic_dim(x._value, i)
+            for i, n in enumerate(shape)]
+
+
+def is_static(shape):
+    """True when `shape` holds numbers only (no dynamic sizes, no None)."""
+    if isinstance(shape, (int, float, np.number)):
+        return True
+    return all(isinstance(n, (int, float, np.number)) for n in shape)
+
+
+def size_of(x, axes):
+    """The number of elements over `axes` (None: all) as a Python int, or a
+    scalar tensor of x's dtype when one of those dimensions is unknown."""
+    shape = shape_of(x)
+    dims = [shape[a] for a in (range(x.ndim) if axes is None else axes)]
+    if all(isinstance(n, int) for n in dims):
+        n = 1
+        for d in dims:
+            n *= d
+        return n
+    n = Tensor(dims[0]) if not isinstance(dims[0], int) else dims[0]
+    for d in dims[1:]:
+        n = n * (Tensor(d) if not isinstance(d, int) else d)
+    return cast(n, x.dtype)
+
+
+def unknown_error(op, x):
+    """The error of an op that needs every dimension of x known."""
+    return ValueError(
+        f"pycg.ops.{op}: needs every dimension of its input known when "
+        f"TensorFlow traces, got shape {tuple(x.shape)} (None: unknown); "
+        f"give the input a full shape (a tf.function input_signature "
+        f"without None, in Keras batches of one size with "
+        f"drop_remainder=True)")
+
+
+def slice_axis(x, axis, start, size):
+    """x[..., start:start + size, ...] on `axis`; start and size may be
+    dynamic (its gradient pads back, the pad's gradient slices)."""
+    return apply("_slice_axis", backends.active.slice_axis, (x,),
+                 {"axis": axis, "start": start, "size": size})
+
+
+def pad_axis(x, axis, before, after):
+    return apply("_pad_axis", backends.active.pad_axis, (x,),
+                 {"axis": axis, "before": before, "after": after})
+
+
+defvjp("_slice_axis", lambda g, ans, x, axis, start, size: pad_axis(
+    g, axis, start, shape_of(x)[axis] - start - size))
+defvjp("_pad_axis", lambda g, ans, x, axis, before, after: slice_axis(
+    g, axis, before, shape_of(x)[axis]))
