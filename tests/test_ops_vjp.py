@@ -209,6 +209,8 @@ CASES = {
                          lambda x: x[:, 1:3]),
     "_pad_axis": unary(lambda x: D.pad_axis(x, 1, 2, 1),
                        lambda x: tf.pad(x, [[0, 0], [2, 1]])),
+    "_sum_to": unary(lambda g: D.sum_to(g, ops.zeros((1, 3))),
+                     lambda g: tf.reduce_sum(g, 0, keepdims=True)),
     # linear algebra
     "matmul": [binary(ops.matmul, tf.matmul, shapes=((2, 3), (3, 4))),
                binary(ops.matmul, tf.matmul, shapes=((2, 2, 3), (3, 2))),

@@ -151,3 +151,42 @@ def test_known_shapes_still_check_broadcasting():
     with pytest.raises(ValueError, match=r"pycg.ops.add: shapes \(2, 3\) "
                        r"and \(4,\) cannot be broadcast together"):
         ops.add(np.ones((2, 3)), np.ones(4))
+
+
+def test_pycg_function_retraced_with_a_none_batch_matches_tensorflow():
+    # reduce_retracing: TensorFlow's second trace has a None batch
+    def loss(v):
+        return ops.sum(ops.log_softmax(v) * ops.mean(v, axis=0)) + \
+            ops.sum(ops.concatenate([v, v * v], 0))
+    slope = pycg.function(pycg.grad(loss), reduce_retracing=True)
+    for n in (4, 7, 9, 11):
+        x = np.random.default_rng(n).standard_normal((n, 3))
+        tx = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(tx)
+            s = tf.reduce_sum(tf.nn.log_softmax(tx) * tf.reduce_mean(tx, 0)) \
+                + tf.reduce_sum(tf.concat([tx, tx * tx], 0))
+        np.testing.assert_allclose(slope(pycg.constant(x)).numpy(),
+                                   tape.gradient(s, tx).numpy(), rtol=1e-10)
+    assert slope.trace_count == 2
+
+
+def test_broadcasting_of_an_unknown_dimension_is_undone_at_run_time():
+    # a None batch may be 1 when the graph runs: its gradient is then summed
+    product = pycg.to_tensorflow(lambda x, z: ops.exp(x) * z + x)
+    spec = tf.TensorSpec([None, 3], tf.float64)
+
+    @tf.function(input_signature=[spec, spec])
+    def grads(x, z):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, z])
+            ours = tf.reduce_sum(tf.sin(product(x, z)))
+            theirs = tf.reduce_sum(tf.sin(tf.exp(x) * z + x))
+        return tape.gradient(ours, [x, z]), tape.gradient(theirs, [x, z])
+    rng = np.random.default_rng(1)
+    for nx, nz in ((5, 5), (1, 5), (5, 1), (1, 1)):
+        x, z = rng.standard_normal((nx, 3)), rng.standard_normal((nz, 3))
+        for g, t in zip(*grads(tf.constant(x), tf.constant(z))):
+            assert g.shape == t.shape
+            np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-10)
+    assert grads.experimental_get_tracing_count() == 1

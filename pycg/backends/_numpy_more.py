@@ -224,4 +224,12 @@ def pad_axis(x, axis, before, after):
     return np.pad(x, pads)
 
 
-__all__ += ["dynamic_dim", "slice_axis", "pad_axis"]
+def sum_to(g, shape):
+    shape = tuple(int(n) for n in shape)
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, n in enumerate(shape) if n == 1 and g.shape[i + extra] != 1)
+    return np.sum(g, axis=axes).reshape(shape) if axes else g.reshape(shape)
+
+
+__all__ += ["dynamic_dim", "slice_axis", "pad_axis", "sum_to"]

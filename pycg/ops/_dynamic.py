@@ -61,6 +61,11 @@ def unknown_error(op, x):
         f"drop_remainder=True)")
 
 
+def _broadcast(x, shape):
+    return apply("broadcast_to", backends.active.broadcast_to, (x,),
+                 {"shape": list(shape)})
+
+
 def slice_axis(x, axis, start, size):
     """x[..., start:start + size, ...] on `axis`; start and size may be
     dynamic (its gradient pads back, the pad's gradient slices)."""
@@ -73,6 +78,14 @@ def pad_axis(x, axis, before, after):
                  {"axis": axis, "before": before, "after": after})
 
 
+def sum_to(g, x):
+    """g summed down to x's shape, over the axes on which x was broadcast;
+    with unknown dimensions, decided when the graph runs."""
+    return apply("_sum_to", backends.active.sum_to, (g,),
+                 {"shape": shape_of(x)})
+
+
+defvjp("_sum_to", lambda g, ans, x, shape: _broadcast(g, shape_of(x)))
 defvjp("_slice_axis", lambda g, ans, x, axis, start, size: pad_axis(
     g, axis, start, shape_of(x)[axis] - start - size))
 defvjp("_pad_axis", lambda g, ans, x, axis, before, after: slice_axis(

@@ -149,7 +149,7 @@ defvjp("_copy", lambda g, ans, x: g)
 defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, D.shape_of(x)))
 defvjp("transpose", lambda g, ans, x, axes:
        S.transpose(g, tuple(np.argsort(axes))))
-defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape))
+defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape, x))
 defvjp("pad", _pad)
 defvjp("_gather", lambda g, ans, x, positions: S._scatter(g, positions,
                                                           x.shape))
@@ -248,15 +248,18 @@ defvjp_each("einsum", _einsum)
 
 
 # ---- broadcasting, undone in one place ----------------------------------------
-def unbroadcast(g, shape):
-    """Sum g down to `shape` (the inverse of NumPy broadcasting)."""
+def unbroadcast(g, shape, like=None):
+    """Sum g down to `shape` (the inverse of NumPy broadcasting), the shape
+    of `like`; with dimensions unknown, on the axes broadcast at run time."""
+    if like is not None and not D.known(shape):
+        return D.sum_to(g, like)
     extra = g.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(
         i + extra for i, n in enumerate(shape) if n == 1 and
         g.shape[i + extra] != 1)
     if axes:
         g = R.sum(g, axes, keepdims=True)
-    return S.reshape(g, shape if D.known(shape) else D.shape_of(g)[extra:])
+    return S.reshape(g, shape)
 
 
 # Ops that never carry a gradient (their outputs are not recorded).
