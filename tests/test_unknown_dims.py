@@ -63,6 +63,21 @@ CASES = {
                          lambda x: tf.reduce_sum(x, 1, keepdims=True) * x),
     "broadcast-ones": (lambda x: COLUMN_OF_ONES * ops.exp(x),
                        lambda x: COLUMN_OF_ONES * tf.exp(x)),
+    "cumsum": (lambda x: ops.cumsum(x, axis=0),
+               lambda x: tf.cumsum(x, 0)),
+    "var-layer-norm": (
+        lambda x: (x - ops.mean(x, -1, keepdims=True))
+        / ops.sqrt(ops.var(x, -1, keepdims=True) + 1e-3),
+        lambda x: tf.nn.batch_normalization(
+            x, *tf.nn.moments(x, [-1], keepdims=True), None, None, 1e-3)),
+    "split": (lambda x: ops.split(x, [1], axis=1)[1] * 3.0,
+              lambda x: tf.split(x, [1, 2], axis=1)[1] * 3.0),
+    "pad": (lambda x: ops.pad(x, ((1, 0), (2, 1))),
+            lambda x: tf.pad(x, [[1, 0], [2, 1]])),
+    "tensordot": (lambda x: ops.tensordot(x, W, 1),
+                  lambda x: tf.tensordot(x, W, 1)),
+    "stack-transpose": (lambda x: ops.transpose(ops.stack([x, x * x], 1)),
+                        lambda x: tf.transpose(tf.stack([x, x * x], 1))),
     "dense-log1pexp": (lambda x: log1pexp(ops.matmul(x, W) + 0.1),
                        lambda x: tf.math.softplus(x @ W + 0.1)),
 }

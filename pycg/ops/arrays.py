@@ -6,6 +6,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg.ops import _dynamic
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
 from pycg.ops.elementwise import where
@@ -196,6 +197,9 @@ def split(x, indices_or_sections, axis=0):
     else:
         cuts = [int(i) for i in indices_or_sections]
     bounds = [0] + cuts + [n]
+    if not _dynamic.known(x.shape):  # other dimensions unknown: slices
+        return [_dynamic.slice_axis(x, ax, a, b - a)
+                for a, b in zip(bounds[:-1], bounds[1:])]
     pre = (builtins.slice(None),) * ax
     return [getitem(x, pre + (builtins.slice(a, b),))
             for a, b in zip(bounds[:-1], bounds[1:])]

@@ -117,6 +117,12 @@ def _expand(g, x, axis, keepdims):
     return S.broadcast_to(g, shape)
 
 
+def _cumsum(g, ans, x, axis):
+    if not D.known(g.shape):  # the reversed cumsum, without a static flip
+        return R.sum(g, axis, keepdims=True) - R.cumsum(g, axis) + g
+    return S.flip(R.cumsum(S.flip(g, axis), axis), axis)
+
+
 def _extremum(g, ans, x, axis, keepdims):
     # ties share the gradient equally, as TensorFlow does
     hit = C.cast(E.equal(x, _expand(ans, x, axis, keepdims)), x.dtype)
@@ -127,8 +133,7 @@ def _extremum(g, ans, x, axis, keepdims):
 defvjp("sum", lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims))
 defvjp("max", _extremum)
 defvjp("min", _extremum)
-defvjp("cumsum", lambda g, ans, x, axis:
-       S.flip(R.cumsum(S.flip(g, axis), axis), axis))
+defvjp("cumsum", _cumsum)
 
 
 # ---- shapes and indexing ----------------------------------------------------
@@ -141,6 +146,10 @@ def _concatenate(i, g, ans, *xs, axis):
 
 
 def _pad(g, ans, x, pad_width, constant_values):
+    if not D.known(g.shape):
+        for i, ((lo, _), n) in enumerate(zip(pad_width, D.shape_of(x))):
+            g = D.slice_axis(g, i, lo, n)
+        return g
     return S.getitem(g, tuple(slice(lo, lo + n)
                               for (lo, _), n in zip(pad_width, x.shape)))
 
