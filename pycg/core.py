@@ -286,7 +286,8 @@ def _backward(entries, seeds, source_ids):
                 continue
             xid = x._id
             if broadcast and (gx._value.shape != x._value.shape or type(
-                    x._value.shape) is not tuple and None in x.shape):
+                    x._value.shape) is not tuple and  # unknown dims: TF
+                    not x._value.shape.is_fully_defined()):
                 gx = _array["unbroadcast"](gx, x.shape, x)
             if check is not None:
                 check(fn, i, gx, ins, outs)

@@ -205,3 +205,18 @@ def test_broadcasting_of_an_unknown_dimension_is_undone_at_run_time():
             assert g.shape == t.shape
             np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-10)
     assert grads.experimental_get_tracing_count() == 1
+
+
+def test_prod_over_an_unknown_dimension_says_so():
+    total = pycg.to_tensorflow(lambda x: ops.prod(x, axis=0))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def slope(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = total(x)
+        return tape.gradient(y, x)
+    with pytest.raises(ValueError, match=r"ValueError: pycg.ops.prod: needs "
+                       r"every dimension of its input known when TensorFlow "
+                       r"traces, got shape \(None, 3\)"):
+        slope(tf.ones((4, 3)))
