@@ -78,6 +78,11 @@ CASES = {
                   lambda x: tf.tensordot(x, W, 1)),
     "stack-transpose": (lambda x: ops.transpose(ops.stack([x, x * x], 1)),
                         lambda x: tf.transpose(tf.stack([x, x * x], 1))),
+    "getitem-column": (lambda x: x[:, 1] * 2.0, lambda x: x[:, 1] * 2.0),
+    "getitem-slice": (lambda x: x[:, 1:3], lambda x: x[:, 1:3]),
+    "getitem-ellipsis": (lambda x: x[..., -1, None],
+                         lambda x: x[..., -1, None]),
+    "getitem-newaxis": (lambda x: x[:, None, 0], lambda x: x[:, None, 0]),
     "dense-log1pexp": (lambda x: log1pexp(ops.matmul(x, W) + 0.1),
                        lambda x: tf.math.softplus(x @ W + 0.1)),
 }
@@ -151,15 +156,32 @@ def test_a_keras_model_with_a_pycg_rule_fits_with_a_smaller_last_batch():
                                rtol=1e-5)
 
 
-def test_indexing_needs_known_dimensions_and_says_so():
+@pytest.mark.parametrize("index", [
+    (slice(1, None),), (slice(None), [0, 2]), (slice(None, None, 2),),
+    (slice(None), slice(None, None, -1))], ids=["slice-unknown", "array",
+                                                 "step", "step-known"])
+def test_indexing_beyond_basic_needs_known_dimensions_and_says_so(index):
     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
     def pick(x):
-        return pycg.Tensor(x)[:, 1]._value
-    with pytest.raises(ValueError, match=r"ValueError: pycg.ops.getitem: needs every "
-                       r"dimension of its input known when TensorFlow "
-                       r"traces, got shape \(None, 3\) \(None: unknown\); "
-                       r"give the input a full shape"):
+        return pycg.Tensor(x)[index]._value
+    with pytest.raises(ValueError, match=r"ValueError: pycg.ops.getitem: "
+                       r"needs every dimension of its input known when "
+                       r"TensorFlow traces, got shape \(None, 3\) \(None: "
+                       r"unknown\); give the input a full shape .*; with "
+                       r"unknown dimensions, index with ints, ':', None, "
+                       r"\.\.\. and slices of step 1 on the known "
+                       r"dimensions only"):
         pick(tf.ones((4, 3)))
+
+
+def test_static_gathers_need_known_dimensions_and_say_so():
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def flipped(x):
+        return ops.flip(pycg.Tensor(x), 1)._value
+    with pytest.raises(ValueError, match=r"ValueError: pycg.ops.flip: needs "
+                       r"every dimension of its input known when TensorFlow "
+                       r"traces, got shape \(None, 3\)"):
+        flipped(tf.ones((4, 3)))
 
 
 def test_known_shapes_still_check_broadcasting():

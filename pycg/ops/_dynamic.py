@@ -51,14 +51,14 @@ def size_of(x, axes):
     return cast(n, x.dtype)
 
 
-def unknown_error(op, x):
+def unknown_error(op, x, why=""):
     """The error of an op that needs every dimension of x known."""
     return ValueError(
         f"pycg.ops.{op}: needs every dimension of its input known when "
         f"TensorFlow traces, got shape {tuple(x.shape)} (None: unknown); "
         f"give the input a full shape (a tf.function input_signature "
         f"without None, in Keras batches of one size with "
-        f"drop_remainder=True)")
+        f"drop_remainder=True){why}")
 
 
 def _broadcast(x, shape):
@@ -90,3 +90,45 @@ defvjp("_slice_axis", lambda g, ans, x, axis, start, size: pad_axis(
     g, axis, start, shape_of(x)[axis] - start - size))
 defvjp("_pad_axis", lambda g, ans, x, axis, before, after: slice_axis(
     g, axis, before, shape_of(x)[axis]))
+
+
+_INDEX = ("; with unknown dimensions, index with ints, ':', None, ... and "
+          "slices of step 1 on the known dimensions only")
+
+
+def getitem(x, index):
+    """x[index] for basic indices (ints, slices of step 1, None, Ellipsis)
+    when some dimension of x is unknown: slices on the known axes (ints and
+    ``:`` on the unknown ones), then one reshape. Anything else needs every
+    dimension known (a static gather) and says so."""
+    parts = list(index) if isinstance(index, tuple) else [index]
+    basic = (int, np.integer, slice, type(None), type(Ellipsis))
+    if not all(isinstance(p, basic) and not isinstance(p, bool)
+               for p in parts) or parts.count(Ellipsis) > 1:
+        raise unknown_error("getitem", x, _INDEX)
+    if Ellipsis in parts:
+        at = parts.index(Ellipsis)
+        fill = x.ndim - (len(parts) - 1 - parts.count(None))
+        parts[at:at + 1] = [slice(None)] * fill
+    parts += [slice(None)] * (x.ndim - len(parts) + parts.count(None))
+    shape, out, axis = shape_of(x), [], 0
+    for p in parts:
+        if p is None:
+            out.append(1)
+            continue
+        n = x.shape[axis]
+        if isinstance(p, slice) and p == slice(None):
+            out.append(shape[axis])
+        elif n is None or isinstance(p, slice) and p.step not in (None, 1):
+            raise unknown_error("getitem", x, _INDEX)
+        elif isinstance(p, slice):
+            start, stop, _ = p.indices(n)
+            x = slice_axis(x, axis, start, max(stop - start, 0))
+            out.append(max(stop - start, 0))
+        else:
+            if not -n <= p < n:
+                raise IndexError(f"pycg.ops.getitem: index {p} is out of "
+                                 f"bounds for axis {axis} of size {n}")
+            x = slice_axis(x, axis, int(p) % n, 1)
+        axis += 1
+    return apply("reshape", backends.active.reshape, (x,), {"shape": out})

@@ -93,6 +93,8 @@ def getitem(x, index):
                       for i in index)
     if isinstance(index, list):
         index = np.asarray(index)
+    if not _dynamic.known(as_tensor(x, "getitem").shape):
+        return _dynamic.getitem(as_tensor(x, "getitem"), index)
     key = _index_key(index)
     return _pick("getitem", x, lambda grid: grid[index], key)
 
