@@ -10,10 +10,12 @@
 #'
 #' Inside a compiled model `f` runs when TensorFlow traces the model, not at
 #' every step (see [pycg_function()]). Pass the weights a rule needs as
-#' arguments: a variable `f` closes over is a constant to TensorFlow. pycg's
-#' ops need every dimension known when TensorFlow traces: train with batches
-#' of one size, and give `layer_lambda()` its `output_shape` when `f` cannot
-#' run on Keras' symbolic batch.
+#' arguments: a variable `f` closes over is a constant to TensorFlow. A
+#' `NULL` (unknown) batch dimension works in the elementwise ops, reductions,
+#' softmax, concatenation, reshape, where and matrix products; indexing and
+#' other static gathers need every dimension known (their error names the
+#' op): there, train with batches of one size and give `layer_lambda()` its
+#' `output_shape`.
 #'
 #' @param f An R function of tensors returning a tensor (or a list of
 #'   them), written with `op_*()`; or a Python function written with pycg

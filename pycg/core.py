@@ -285,8 +285,10 @@ def _backward(entries, seeds, source_ids):
             if gx is None or x._id not in live:
                 continue
             xid = x._id
-            if broadcast and gx._value.shape != x._value.shape:
-                gx = _array["unbroadcast"](gx, x.shape)
+            if broadcast and (gx._value.shape != x._value.shape or type(
+                    x._value.shape) is not tuple and  # unknown dims: TF
+                    not x._value.shape.is_fully_defined()):
+                gx = _array["unbroadcast"](gx, x.shape, x)
             if check is not None:
                 check(fn, i, gx, ins, outs)
             prev = get(xid)

@@ -53,8 +53,11 @@ def to_tensorflow(f):
 
     Variables that `f` reads without taking them as arguments (a closed-over
     ``pycg.Variable``) are constants to TensorFlow: pass the weights to train
-    as arguments. pycg's ops need every dimension known when TensorFlow
-    traces (no ``None`` batch): an error names `f` and says what to do.
+    as arguments. Dimensions unknown while TensorFlow traces (a ``None``
+    batch) work in the reductions, softmax, concatenate, reshape, where,
+    matmul and the elementwise ops; an op that needs every dimension known
+    (indexing and the other static gathers) raises an error naming `f`,
+    the op and what to do.
     """
     if getattr(f, "__pycg_source__", None) is not None:
         return f  # already converted
@@ -143,7 +146,7 @@ def _call(f, name, args, kwargs):
 
 @contextlib.contextmanager
 def _shapes_hint(name, xs, stage):
-    """pycg's ops need static shapes: say so when a dimension was unknown
+    """Some pycg ops need static shapes: say so when a dimension was unknown
     (None while TensorFlow traces: a tf.function input_signature, a Keras
     symbolic batch, a retrace for a last, smaller batch)."""
     try:
@@ -157,7 +160,7 @@ def _shapes_hint(name, xs, stage):
         raise _as(e, (
             f"pycg.to_tensorflow({name}): the {stage} of {name} failed on "
             f"inputs of shape {', '.join(map(str, unknown))} ("
-            f"{type(e).__name__}: {first}); pycg ops need every dimension "
+            f"{type(e).__name__}: {first}); that op needs every dimension "
             f"known when TensorFlow traces. Give the inputs full shapes: no "
             f"None in a tf.function input_signature; in Keras, batches of "
             f"one size (drop_remainder=True, or as many samples as a "

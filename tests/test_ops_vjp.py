@@ -16,6 +16,7 @@ from tensorflow.python.ops import gen_nn_ops as tf_nn_raw
 
 import pycg
 from pycg import ops
+from pycg.ops import _dynamic as D
 from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
@@ -203,6 +204,13 @@ CASES = {
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),
                      lambda g: tf_scatter(g, POSITIONS, (2, 3)), (normal(5),)),
+    # issue 13: slices and pads with sizes unknown while tracing
+    "_slice_axis": unary(lambda x: D.slice_axis(x, 1, 1, 2),
+                         lambda x: x[:, 1:3]),
+    "_pad_axis": unary(lambda x: D.pad_axis(x, 1, 2, 1),
+                       lambda x: tf.pad(x, [[0, 0], [2, 1]])),
+    "_sum_to": unary(lambda g: D.sum_to(g, ops.zeros((1, 3))),
+                     lambda g: tf.reduce_sum(g, 0, keepdims=True)),
     # linear algebra
     "matmul": [binary(ops.matmul, tf.matmul, shapes=((2, 3), (3, 4))),
                binary(ops.matmul, tf.matmul, shapes=((2, 2, 3), (3, 2))),
@@ -437,6 +445,21 @@ def test_second_order_matches_tensorflow(backend, name):
         np.testing.assert_allclose(h.numpy(), tf.convert_to_tensor(t).numpy(),
                                    rtol=1e-6, atol=1e-7,
                                    err_msg=f"{name}: input {i}")
+
+
+@pytest.mark.parametrize("axis, zeros", [
+    (None, 1), (None, 2), (1, 1), (1, 2), ((0, 2), 2)])
+def test_prod_second_order_with_zeros(backend, axis, zeros):
+    # the product of the others is a polynomial in x, so its own derivative
+    # (the mixed terms at an exact zero included) matches central differences
+    shape = (3, 4) if axis == 1 else (2, 3, 2) if axis == (0, 2) else (5,)
+    x = with_zeros(zeros)(*shape)(np.random.default_rng(7))
+    if axis == 1:
+        x[1, 2] = 0.0  # a zero in a second row too
+
+    def f(x):
+        return ops.sum(ops.prod(x, axis=axis))
+    pycg.check_gradients(f, x, order=2)
 
 
 @pytest.mark.parametrize("transpose_a", [False, True])

@@ -69,15 +69,11 @@ def _compare(ours, theirs):
 
 
 # Where the comparison is known to fail, and why (strict: a fix shows up).
-PROD_AT_ZERO = ("pycg's prod rule, like TensorFlow's, is not differentiated "
-                "again correctly at an exact zero: the second derivative "
-                "there comes out 0 (central differences disagree)")
 TF_FUSED_XENT = ("the oracle, TensorFlow's fused "
                  "softmax_cross_entropy_with_logits, takes labels to sum to "
                  "1 (its gradient is softmax - labels), so its derivative "
                  "off the simplex is not the true one")
 KNOWN = {
-    "prod-1": PROD_AT_ZERO, "prod-2": PROD_AT_ZERO,
     "categorical_crossentropy-1": TF_FUSED_XENT,
 }
 KNOWN_XLA = dict(KNOWN, **{

@@ -206,3 +206,30 @@ def view(x, dtype):
 
 
 __all__ += ["view"]
+
+
+# ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
+# here for parity (NumPy shapes are always known) -----------------------------
+def dynamic_dim(x, axis):
+    return x.shape[axis]
+
+
+def slice_axis(x, axis, start, size):
+    return x[(slice(None),) * axis + (slice(start, start + size),)]
+
+
+def pad_axis(x, axis, before, after):
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = (before, after)
+    return np.pad(x, pads)
+
+
+def sum_to(g, shape):
+    shape = tuple(int(n) for n in shape)
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, n in enumerate(shape) if n == 1 and g.shape[i + extra] != 1)
+    return np.sum(g, axis=axes).reshape(shape) if axes else g.reshape(shape)
+
+
+__all__ += ["dynamic_dim", "slice_axis", "pad_axis", "sum_to"]

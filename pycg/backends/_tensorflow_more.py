@@ -12,7 +12,8 @@ __all__ = [
     "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
-    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair"]
+    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
+    "dynamic_dim", "slice_axis", "pad_axis", "sum_to"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -196,3 +197,27 @@ def view(x, dtype):
 
 
 __all__ += ["view"]
+
+
+# ---- dimensions unknown while tracing (None in a static shape) -------------
+def dynamic_dim(x, axis):
+    return tf.shape(x)[axis]
+
+
+def slice_axis(x, axis, start, size):
+    return x[(slice(None),) * axis + (slice(start, start + size),)]
+
+
+def pad_axis(x, axis, before, after):
+    pads = [[0, 0]] * axis + [[before, after]] + \
+        [[0, 0]] * (len(x.shape) - axis - 1)
+    return tf.pad(x, pads)
+
+
+def sum_to(g, shape):
+    """g summed over the axes on which `shape` (dynamic sizes allowed) was
+    broadcast to g's shape, decided when the graph runs."""
+    shape = tf.cast(tf.stack(shape), tf.int32) if len(shape) else \
+        tf.constant([], tf.int32)
+    axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(g))
+    return tf.reshape(tf.reduce_sum(g, axes), shape)

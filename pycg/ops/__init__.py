@@ -35,14 +35,15 @@ from pycg.ops.reduction import (argmax, argmin, cumsum, max, mean, min, prod,
                                 std, sum, var)
 from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
-                            split, squeeze, stack, swapaxes, take,
+                            squeeze, stack, swapaxes, take,
                             take_along_axis, tile, transpose, _copy)
 # ---- NumPy-namespace, math and linalg ops (issue 14) ----
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
 from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
                              dsplit, dstack, fliplr, flipud, get_item, hsplit,
-                             hstack, moveaxis, roll, rot90, select, trace,
+                             hstack, moveaxis, roll, rot90, select, split,
+                             trace,
                              tril, triu, unstack, vsplit, vstack)
 from pycg.ops.constructors import (array, bartlett, blackman, empty,
                                    empty_like, geomspace, hamming, hanning,

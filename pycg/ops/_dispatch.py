@@ -120,8 +120,9 @@ def result_dtype(*dtypes):
 def check_broadcast(op, x, y):
     """Raise a clear error if x and y (tensors or values) do not broadcast."""
     sx, sy = tuple(x.shape), tuple(y.shape)
-    try:
-        np.broadcast_shapes(sx, sy)
+    try:  # a dimension unknown while tracing (None) is not checked
+        np.broadcast_shapes(*[[1 if n is None else n for n in s]
+                              for s in (sx, sy)])
     except ValueError:
         raise ValueError(
             f"pycg.ops.{op}: shapes {sx} and {sy} cannot be broadcast "

@@ -81,7 +81,7 @@ def celu(x, alpha=1.0):
 
 def glu(x, axis=-1):
     """a * sigmoid(b), with a and b the two halves of x along `axis`."""
-    from pycg.ops.manipulation import split
+    from pycg.ops.arrays import split
     x = _float(x, "glu")
     (axis,) = norm_axis(axis, x.ndim, "glu")
     if x.shape[axis] % 2:

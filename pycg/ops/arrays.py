@@ -1,14 +1,17 @@
 """Diagonals, triangles, rolls, axis moves, stacking and splitting
 (keras.ops names). All are compositions of differentiable ops: a static
 pick of elements is one gather (manipulation._pick)."""
+import builtins
+
 import numpy as np
 
 from pycg import backends
+from pycg.ops import _dynamic
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
 from pycg.ops.elementwise import where
 from pycg.ops.manipulation import (_pick, concatenate, flip,
-                                   getitem, reshape, split, transpose)
+                                   getitem, reshape, transpose)
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor
 
@@ -178,6 +181,28 @@ def append(x1, x2, axis=None):
         return concatenate([reshape(as_tensor(x1, "append"), (-1,)),
                             reshape(as_tensor(x2, "append"), (-1,))])
     return concatenate([x1, x2], axis)
+
+
+def split(x, indices_or_sections, axis=0):
+    """Split into equal sections, or at the given indices, along `axis`."""
+    x = as_tensor(x, "split")
+    (ax,) = norm_axis(axis, x.ndim, "split")
+    n = x.shape[ax]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0 or n % k:
+            raise ValueError(f"pycg.ops.split: axis {ax} of length {n} "
+                             f"cannot be split into {k} equal sections")
+        cuts = [n // k * i for i in range(1, k)]
+    else:
+        cuts = [int(i) for i in indices_or_sections]
+    bounds = [0] + cuts + [n]
+    if not _dynamic.known(x.shape):  # other dimensions unknown: slices
+        return [_dynamic.slice_axis(x, ax, a, b - a)
+                for a, b in zip(bounds[:-1], bounds[1:])]
+    pre = (builtins.slice(None),) * ax
+    return [getitem(x, pre + (builtins.slice(a, b),))
+            for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def array_split(x, indices_or_sections, axis=0):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from pycg import backends, config
+from pycg.ops import _dynamic
 from pycg.ops._dispatch import as_tensor, cast
 from pycg.tensor import Tensor
 from pycg.tensor import convert_to_tensor as _convert
@@ -14,6 +15,8 @@ def _dtype(dtype, default=None):
 def _shape(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
+    if not _dynamic.is_static(shape):
+        return list(shape)  # dynamic sizes of dimensions unknown statically
     return tuple(int(s) for s in shape)
 
 
@@ -32,17 +35,17 @@ def full(shape, fill_value, dtype=None):
 
 def zeros_like(x, dtype=None):
     x = as_tensor(x, "zeros_like")
-    return zeros(x.shape, dtype or x.dtype)
+    return zeros(_dynamic.shape_of(x), dtype or x.dtype)
 
 
 def ones_like(x, dtype=None):
     x = as_tensor(x, "ones_like")
-    return ones(x.shape, dtype or x.dtype)
+    return ones(_dynamic.shape_of(x), dtype or x.dtype)
 
 
 def full_like(x, fill_value, dtype=None):
     x = as_tensor(x, "full_like")
-    return full(x.shape, fill_value, dtype or x.dtype)
+    return full(_dynamic.shape_of(x), fill_value, dtype or x.dtype)
 
 
 def eye(N, M=None, k=0, dtype=None):

@@ -9,6 +9,7 @@ from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
 from pycg.ops.elementwise import abs, multiply, sqrt
 from pycg.ops.reduction import max, sum
 from pycg.ops.manipulation import expand_dims, reshape, squeeze, transpose
+from pycg.ops._dynamic import shape_of
 
 
 def matmul(x1, x2):
@@ -86,8 +87,9 @@ def tensordot(x1, x2, axes=2):
     k = int(np.prod([a.shape[i] for i in ax_a], dtype=np.int64))
     a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
     b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
-    return reshape(matmul(a2, b2), [a.shape[i] for i in free_a] +
-                   [b.shape[i] for i in free_b])
+    sa, sb = shape_of(a), shape_of(b)
+    return reshape(matmul(a2, b2), [sa[i] for i in free_a] +
+                   [sb[i] for i in free_b])
 
 
 def outer(x1, x2):

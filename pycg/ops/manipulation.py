@@ -12,6 +12,7 @@ import numpy as np
 from pycg import backends
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
 from pycg.ops._dispatch import cast
+from pycg.ops import _dynamic
 from pycg.tensor import Tensor
 
 _slice = builtins.slice
@@ -45,6 +46,8 @@ def _scatter_kernel(g, positions, shape, size):
 
 def _pick(op, x, pick, key=None):
     x = as_tensor(x, op)
+    if not _dynamic.known(x.shape):
+        raise _dynamic.unknown_error(op, x)
     if key is None:
         pos = _positions_of(op, x.shape, pick)
     else:
@@ -90,6 +93,8 @@ def getitem(x, index):
                       for i in index)
     if isinstance(index, list):
         index = np.asarray(index)
+    if not _dynamic.known(as_tensor(x, "getitem").shape):
+        return _dynamic.getitem(as_tensor(x, "getitem"), index)
     key = _index_key(index)
     return _pick("getitem", x, lambda grid: grid[index], key)
 
@@ -156,6 +161,9 @@ def reshape(x, newshape):
     x = as_tensor(x, "reshape")
     if isinstance(newshape, (int, np.integer)):
         newshape = (int(newshape),)
+    if not _dynamic.known(x.shape) or not _dynamic.is_static(newshape):
+        return apply("reshape", backends.active.reshape, (x,),
+                     {"shape": list(newshape)})
     newshape = tuple(int(s) for s in newshape)
     try:
         target = np.empty(x.shape, dtype=bool).reshape(newshape).shape
@@ -192,7 +200,7 @@ def expand_dims(x, axis):
     """Insert a length-1 axis at `axis`."""
     x = as_tensor(x, "expand_dims")
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    shape = list(x.shape)
+    shape = list(_dynamic.shape_of(x))
     nd = x.ndim + len(axes)
     for a in sorted(a % nd for a in axes):
         shape.insert(a, 1)
@@ -209,12 +217,16 @@ def squeeze(x, axis=None):
         if x.shape[a] != 1:
             raise ValueError(f"pycg.ops.squeeze: axis {a} has length "
                              f"{x.shape[a]}, not 1 (shape {x.shape})")
-    return reshape(x, [n for i, n in enumerate(x.shape) if i not in axes])
+    return reshape(x, [n for i, n in enumerate(_dynamic.shape_of(x))
+                       if i not in axes])
 
 
 def broadcast_to(x, shape):
     """x broadcast to `shape` (NumPy rules)."""
     x = as_tensor(x, "broadcast_to")
+    if not _dynamic.known(x.shape) or not _dynamic.is_static(shape):
+        return apply("broadcast_to", backends.active.broadcast_to, (x,),
+                     {"shape": list(shape)})
     shape = tuple(int(s) for s in shape)
     try:
         np.broadcast_shapes(x.shape, shape)
@@ -260,25 +272,6 @@ def stack(x, axis=0):
                              f"{t.shape} differ")
     nd = xs[0].ndim + 1
     return concatenate([expand_dims(t, axis % nd) for t in xs], axis % nd)
-
-
-def split(x, indices_or_sections, axis=0):
-    """Split into equal sections, or at the given indices, along `axis`."""
-    x = as_tensor(x, "split")
-    (ax,) = norm_axis(axis, x.ndim, "split")
-    n = x.shape[ax]
-    if isinstance(indices_or_sections, (int, np.integer)):
-        k = int(indices_or_sections)
-        if k <= 0 or n % k:
-            raise ValueError(f"pycg.ops.split: axis {ax} of length {n} "
-                             f"cannot be split into {k} equal sections")
-        cuts = [n // k * i for i in range(1, k)]
-    else:
-        cuts = [int(i) for i in indices_or_sections]
-    bounds = [0] + cuts + [n]
-    pre = (_slice(None),) * ax
-    return [getitem(x, pre + (_slice(a, b),))
-            for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from pycg import backends
+from pycg.ops import _dynamic
 from pycg.ops.elementwise import maximum, minimum
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
@@ -50,6 +51,8 @@ def mean(x, axis=None, keepdims=False):
         from pycg import config
         x = cast(x, config.floatx())
     axes = norm_axis(axis, x.ndim, "mean")
+    if not _dynamic.known(x.shape):
+        return sum(x, axes, keepdims) / _dynamic.size_of(x, axes)
     n = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))
     return sum(x, axes, keepdims) * (1.0 / n if n else float("nan"))
 

@@ -10,6 +10,7 @@ from functools import partial
 
 import numpy as np
 
+from pycg.ops import _dynamic as D
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
@@ -110,20 +111,16 @@ defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
 # ---- reductions -------------------------------------------------------------
 def _expand(g, x, axis, keepdims):
     """g of a reduction over `axis`, broadcast back to x's shape."""
+    shape = D.shape_of(x)
     if not keepdims and axis is not None:
-        g = S.reshape(g, [1 if i in axis else n for i, n in enumerate(x.shape)])
-    return S.broadcast_to(g, x.shape)
+        g = S.reshape(g, [1 if i in axis else n for i, n in enumerate(shape)])
+    return S.broadcast_to(g, shape)
 
 
-def _prod(g, ans, x, axis, keepdims):
-    # product of the others, right when x has zeros (one zero or several)
-    zero = E.equal(x, 0)
-    nonzero_prod = R.prod(E.where(zero, 1, x), axis, keepdims=True)
-    n_zero = R.sum(C.cast(zero, x.dtype), axis, keepdims=True)
-    others = E.where(zero, E.where(E.equal(n_zero, 1), nonzero_prod, 0),
-                     E.where(E.equal(n_zero, 0),
-                             nonzero_prod / E.where(zero, 1, x), 0))
-    return _expand(g, x, axis, keepdims) * others
+def _cumsum(g, ans, x, axis):
+    if not D.known(g.shape):  # the reversed cumsum, without a static flip
+        return R.sum(g, axis, keepdims=True) - R.cumsum(g, axis) + g
+    return S.flip(R.cumsum(S.flip(g, axis), axis), axis)
 
 
 def _extremum(g, ans, x, axis, keepdims):
@@ -134,30 +131,34 @@ def _extremum(g, ans, x, axis, keepdims):
 
 
 defvjp("sum", lambda g, ans, x, axis, keepdims: _expand(g, x, axis, keepdims))
-defvjp("prod", _prod)
 defvjp("max", _extremum)
 defvjp("min", _extremum)
-defvjp("cumsum", lambda g, ans, x, axis:
-       S.flip(R.cumsum(S.flip(g, axis), axis), axis))
+defvjp("cumsum", _cumsum)
 
 
 # ---- shapes and indexing ----------------------------------------------------
 def _concatenate(i, g, ans, *xs, axis):
-    start = sum(x.shape[axis] for x in xs[:i])
+    start = sum(D.shape_of(x)[axis] for x in xs[:i])
+    if not D.known(g.shape):
+        return D.slice_axis(g, axis, start, D.shape_of(xs[i])[axis])
     index = (slice(None),) * axis + (slice(start, start + xs[i].shape[axis]),)
     return S.getitem(g, index)
 
 
 def _pad(g, ans, x, pad_width, constant_values):
+    if not D.known(g.shape):
+        for i, ((lo, _), n) in enumerate(zip(pad_width, D.shape_of(x))):
+            g = D.slice_axis(g, i, lo, n)
+        return g
     return S.getitem(g, tuple(slice(lo, lo + n)
                               for (lo, _), n in zip(pad_width, x.shape)))
 
 
 defvjp("_copy", lambda g, ans, x: g)
-defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, x.shape))
+defvjp("reshape", lambda g, ans, x, shape: S.reshape(g, D.shape_of(x)))
 defvjp("transpose", lambda g, ans, x, axes:
        S.transpose(g, tuple(np.argsort(axes))))
-defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape))
+defvjp("broadcast_to", lambda g, ans, x, shape: unbroadcast(g, x.shape, x))
 defvjp("pad", _pad)
 defvjp("_gather", lambda g, ans, x, positions: S._scatter(g, positions,
                                                           x.shape))
@@ -256,8 +257,11 @@ defvjp_each("einsum", _einsum)
 
 
 # ---- broadcasting, undone in one place ----------------------------------------
-def unbroadcast(g, shape):
-    """Sum g down to `shape` (the inverse of NumPy broadcasting)."""
+def unbroadcast(g, shape, like=None):
+    """Sum g down to `shape` (the inverse of NumPy broadcasting), the shape
+    of `like`; with dimensions unknown, on the axes broadcast at run time."""
+    if like is not None and not D.known(shape):
+        return D.sum_to(g, like)
     extra = g.ndim - len(shape)
     axes = tuple(range(extra)) + tuple(
         i + extra for i, n in enumerate(shape) if n == 1 and

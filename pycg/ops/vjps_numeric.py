@@ -3,12 +3,16 @@ statistics.py, and the list of the NumPy-namespace ops that carry no
 gradient (logic.py, sorting.py, constructors.py and friends)."""
 import math
 
+import numpy as np
+
+from pycg.ops import _dynamic as D
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
 from pycg.ops import numeric as N
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
 from pycg.core import defvjp
+from pycg.ops.vjps import _expand
 
 
 def _zero(g, ans, x, *_, **__):
@@ -26,6 +30,38 @@ def _cumprod(g, ans, x, axis):
     return S.flip(R.cumsum(S.flip(g * ans, axis), axis), axis) / x
 
 
+def _exclusive_cumprod(x, n, reverse=False):
+    # prod of the entries before (after) each along the last axis, of length
+    # n, by log2(n) shifted multiplies: a polynomial in x, so right at every
+    # order with zeros (static slices: other dimensions may be unknown)
+    def shifted(y, d):
+        ax = y.ndim - 1
+        kept = D.slice_axis(y, ax, d if reverse else 0, n - d)
+        ones = C.ones_like(D.slice_axis(y, ax, 0, d))
+        return S.concatenate([kept, ones] if reverse else [ones, kept], -1)
+    y, d = shifted(x, 1), 1
+    while d < n - 1:
+        y, d = y * shifted(y, d), 2 * d
+    return y
+
+
+def _prod(g, ans, x, axis, keepdims):
+    # the product of the others, without dividing by x: reduced axes last,
+    # flattened to one, exclusive products from the left times from the right
+    axis = tuple(range(x.ndim)) if axis is None else axis
+    kept = [i for i in range(x.ndim) if i not in axis]
+    perm = kept + list(axis)
+    xt = S.transpose(x, perm)
+    if not D.known([x.shape[i] for i in axis]):
+        raise D.unknown_error("prod", x)
+    n = int(np.prod([x.shape[i] for i in axis]))
+    xf = S.reshape(xt, [D.shape_of(x)[i] for i in kept] + [n])
+    others = _exclusive_cumprod(xf, n) * _exclusive_cumprod(xf, n, True)
+    others = S.reshape(others, D.shape_of(xt))
+    others = S.transpose(others, tuple(np.argsort(perm)))
+    return _expand(g, x, axis, keepdims) * others
+
+
 # ---- elementwise, one input -------------------------------------------------
 defvjp("arccosh", lambda g, ans, x: g * E.rsqrt(x * x - 1))
 defvjp("arcsinh", lambda g, ans, x: g * E.rsqrt(x * x + 1))
@@ -41,7 +77,8 @@ defvjp("i0", lambda g, ans, x: g * N._i1(x))
 defvjp("_i1", _i1)
 
 
-# ---- scans ------------------------------------------------------------------
+# ---- scans and products --------------------------------------------------------
+defvjp("prod", _prod)
 defvjp("cumprod", _cumprod)
 
 
