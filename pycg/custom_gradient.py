@@ -71,10 +71,19 @@ def custom_gradient(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
     state = {"convention": None, "signature": None, "name": None,
-             "lean": None}  # decided on the first call
+             "lean": None, "one": False}  # decided on the first call
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
+        if state["signature"] is None:
+            state["name"], state["signature"] = name_of(f), Signature(f)
+            simple = state["signature"].simple
+            state["one"] = simple is not None and len(simple) == 1
+        if state["one"] and len(args) == 1 and not kwargs and \
+                type(args[0]) is Tensor:   # one tensor for one parameter
+            lean = _lean_call(f, state, state["name"], args[0])
+            if lean is not None:
+                return lean[0]
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
@@ -102,15 +111,7 @@ def _convention(name, grad_fn):
 
 
 def _call(f, state, args, kwargs):
-    if state["signature"] is None:
-        state["name"], state["signature"] = name_of(f), Signature(f)
     name = state["name"]
-    if len(args) == 1 and not kwargs and type(args[0]) is Tensor and \
-            state["signature"].simple is not None and \
-            len(state["signature"].simple) == 1:
-        lean = _lean_call(f, state, name, args[0])
-        if lean is not None:
-            return lean[0]
     inputs = bind_inputs(name, state["signature"], args, kwargs)
     if not core.tls.active:  # nothing records: f's output is all that matters
         output, grad_fn = _split_result(
@@ -143,7 +144,10 @@ def _lean_call(f, state, name, x):
     if lean is None:
         return None
     rec, result, seen = lean
-    output, grad_fn = _split_result(name, result)
+    if type(result) is tuple and len(result) == 2 and callable(result[1]):
+        output, grad_fn = result   # (what _split_result accepts, inline)
+    else:
+        output, grad_fn = _split_result(name, result)
     if state["convention"] is None:
         _decide(state, name, grad_fn)
     if seen or type(output) is not Tensor:   # variables read, or a tree
@@ -204,6 +208,8 @@ def _as_output(name, o):
 class _Backward:
     """The recorded backward of one custom_gradient call."""
 
+    broadcast = False   # (read by the backward loop)
+
     def __init__(self, name, convention, grad_fn, inputs, output, outs,
                  variables):
         self.name, self.convention, self.grad_fn = name, convention, grad_fn
@@ -263,6 +269,8 @@ class _LeanBackward:
     """The backward of every lean call of one function (one tensor input x,
     one tensor output, no variables read): the entry's params are that
     call's grad_fn. Same calls and checks as _Backward for that case."""
+
+    broadcast = False
 
     def __init__(self, name, convention, signature):
         self.name, self.signature = name, signature

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from pycg import core, ops, structure
+from pycg import core, core_backward, ops, structure
 from pycg._explain import explain as _explain
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
@@ -163,10 +163,10 @@ class GradientTape:
                 "tape inside its `with` block records the backward pass on "
                 "the tape itself, which costs time and memory; call it after "
                 "the block unless you need higher derivatives", stacklevel=3)
-            return core.backward(entries[:len(entries)], seeds, source_ids)
+            return core_backward.backward(entries[:len(entries)], seeds, source_ids)
         i = core.pop(self._rec)
         try:
-            return core.backward(entries, seeds, source_ids)
+            return core_backward.backward(entries, seeds, source_ids)
         finally:
             if i is not None:
                 core.push(self._rec, i)
