@@ -62,6 +62,19 @@ def _backward(entries, seeds, source_ids):
             if all(u is None for u in ups):
                 continue
         in_grads = fn(ups, ins, outs, params, live)
+        if len(ins) == 1 and len(in_grads) == 1:   # (the loop below, inline)
+            gx, x = in_grads[0], ins[0]
+            xid = x._id
+            if gx is None or xid not in live:
+                continue
+            if getattr(fn, "broadcast", False) and \
+                    gx._value.shape != x._value.shape:
+                gx = _array["unbroadcast"](gx, x.shape)
+            if check is not None:
+                check(fn, 0, gx, ins, outs)
+            prev = get(xid)
+            grads[xid] = gx if prev is None else prev + gx
+            continue
         if len(in_grads) != len(ins):
             raise RuntimeError(
                 f"pycg: the gradient rule of {_name(fn)!r} returned "

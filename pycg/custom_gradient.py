@@ -47,7 +47,9 @@ import numpy as np
 
 from pycg import core, core_forward, structure
 from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
-from pycg.custom_gradient_check import check_gradient, match_gradients
+from pycg.backends import FLOAT_DTYPES
+from pycg.custom_gradient_check import (_wrapped, check_gradient,
+                                         match_gradients)
 from pycg.tensor import Tensor, convert_to_tensor
 
 UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"
@@ -287,14 +289,11 @@ class _LeanBackward:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
         if type(returned) is Tensor:
+            g, v = returned._value, x._value   # check_gradient's first test
+            if type(g) is type(v) and g.dtype is v.dtype and \
+                    g.dtype in FLOAT_DTYPES and g.shape == v.shape:
+                return (returned,)
             return (check_gradient(self.name, self.label, returned, x),)
         inputs = bind_inputs(self.name, self.signature, (x,), {})
         return match_gradients(self.name, inputs, returned, None, [])
 
-
-def _wrapped(e, message):
-    """The same exception type with `message`, when the type allows it."""
-    try:
-        return type(e)(message)
-    except Exception:
-        return RuntimeError(message)
