@@ -129,16 +129,19 @@ def zeros_like(x):
 # ---- recording ---------------------------------------------------------------
 class Recorder:
     """One tape's record: the tracked ids, the entries, and the variables
-    it watches."""
+    it watches. `roots`: the ids tracked by `track` (the others are outputs
+    of recorded entries), so that sources including every root reach all
+    of `ids` (the backward loop then needs no live_ids)."""
 
-    __slots__ = ("ids", "entries", "variables", "watch_accessed")
+    __slots__ = ("ids", "entries", "variables", "watch_accessed", "roots")
 
     def __init__(self, watch_accessed=True):
         self.ids, self.entries, self.variables = set(), [], {}
-        self.watch_accessed = watch_accessed
+        self.watch_accessed, self.roots = watch_accessed, set()
 
     def track(self, x):
         self.ids.add(x._id)
+        self.roots.add(x._id)
         if isinstance(x, Variable):
             self.variables[x._id] = x
 

@@ -7,19 +7,21 @@ from pycg.core import (Rule, _array, _numerics_check, live_ids,
 from pycg.tensor import Tensor
 
 
-def backward(entries, seeds, source_ids):
-    """The chain rule, from `seeds` (id -> upstream) back to the sources."""
+def backward(entries, seeds, source_ids, live=None):
+    """The chain rule, from `seeds` (id -> upstream) back to the sources;
+    `live`: the ids reachable from the sources, when the caller knows."""
     for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
         fn(1)
     try:
-        return _backward(entries, seeds, source_ids)
+        return _backward(entries, seeds, source_ids, live)
     finally:
         for fn in on_recording:
             fn(-1)
 
 
-def _backward(entries, seeds, source_ids):
-    live = live_ids(entries, source_ids)
+def _backward(entries, seeds, source_ids, live):
+    if live is None:
+        live = live_ids(entries, source_ids)
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
     get, pop = grads.get, grads.pop
