@@ -9,7 +9,7 @@ op. Everything above reaches it by the functions here:
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
 - (pycg.core_forward: what `custom_gradient` needs around a forward);
-- `backward`: the chain rule over a record.
+- (pycg.core_backward: `backward`, the chain rule over a record).
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
 ``outputs`` is a tuple and ``backward(upstreams, inputs, outputs, params,
@@ -129,16 +129,19 @@ def zeros_like(x):
 # ---- recording ---------------------------------------------------------------
 class Recorder:
     """One tape's record: the tracked ids, the entries, and the variables
-    it watches."""
+    it watches. `roots`: the ids tracked by `track` (the others are outputs
+    of recorded entries), so that sources including every root reach all
+    of `ids` (the backward loop then needs no live_ids)."""
 
-    __slots__ = ("ids", "entries", "variables", "watch_accessed")
+    __slots__ = ("ids", "entries", "variables", "watch_accessed", "roots")
 
     def __init__(self, watch_accessed=True):
         self.ids, self.entries, self.variables = set(), [], {}
-        self.watch_accessed = watch_accessed
+        self.watch_accessed, self.roots = watch_accessed, set()
 
     def track(self, x):
         self.ids.add(x._id)
+        self.roots.add(x._id)
         if isinstance(x, Variable):
             self.variables[x._id] = x
 
@@ -245,56 +248,3 @@ def live_ids(entries, source_ids):
                 live.update([o._id for o in outs])
                 break
     return live
-
-
-def backward(entries, seeds, source_ids):
-    """The chain rule, from `seeds` (id -> upstream) back to the sources."""
-    for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
-        fn(1)
-    try:
-        return _backward(entries, seeds, source_ids)
-    finally:
-        for fn in on_recording:
-            fn(-1)
-
-
-def _backward(entries, seeds, source_ids):
-    live = live_ids(entries, source_ids)
-    grads = dict(seeds)
-    check = _numerics_check[0] if _numerics_check else None
-    get, pop = grads.get, grads.pop
-    for fn, ins, outs, params in reversed(entries):
-        if len(outs) == 1:   # the common case: one output, one upstream
-            oid = outs[0]._id
-            up = get(oid) if oid in source_ids else pop(oid, None)
-            if up is None:
-                continue
-            ups = (up,)
-        else:
-            ups = [get(o._id) if o._id in source_ids else pop(o._id, None)
-                   for o in outs]
-            if all(u is None for u in ups):
-                continue
-        in_grads = fn(ups, ins, outs, params, live)
-        if len(in_grads) != len(ins):
-            raise RuntimeError(
-                f"pycg: the gradient rule of {_name(fn)!r} returned "
-                f"{len(in_grads)} gradients for {len(ins)} inputs")
-        broadcast = getattr(fn, "broadcast", False)
-        for i, (x, gx) in enumerate(zip(ins, in_grads)):
-            if gx is None or x._id not in live:
-                continue
-            xid = x._id
-            if broadcast and (gx._value.shape != x._value.shape or type(
-                    x._value.shape) is not tuple and  # unknown dims: TF
-                    not x._value.shape.is_fully_defined()):
-                gx = _array["unbroadcast"](gx, x.shape, x)
-            if check is not None:
-                check(fn, i, gx, ins, outs)
-            prev = get(xid)
-            grads[xid] = gx if prev is None else prev + gx
-    return grads
-
-
-def _name(fn):
-    return getattr(fn, "name", None) or getattr(fn, "__name__", repr(fn))

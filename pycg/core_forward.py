@@ -50,15 +50,16 @@ def forward_lean(f, x):
         return None
     rec = recs[0]
     seen = {}
-    tls.watchers.append(seen)
+    watchers = tls.watchers
+    watchers.append(seen)
     tls.recorders = []
     tls.recording = False   # (still active: the watcher)
     try:
         result = f(x)
     finally:
         tls.recorders = recs
-        tls.watchers.remove(seen)
-        _refresh()
+        watchers.remove(seen)
+        tls.recording = tls.active = True   # (what _refresh gives here)
     if seen and rec.watch_accessed:
         for v in seen.values():
             rec.track(v)

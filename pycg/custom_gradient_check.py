@@ -183,3 +183,11 @@ def check_gradient(name, label, g, x):
         g = core.apply("cast", backends.active.cast, (g,),
                        {"dtype": np.dtype(x.dtype)})
     return g
+
+
+def _wrapped(e, message):
+    """The same exception type with `message`, when the type allows it."""
+    try:
+        return type(e)(message)
+    except Exception:
+        return RuntimeError(message)

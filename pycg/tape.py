@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from pycg import core, ops, structure
+from pycg import core, core_backward, ops, structure
 from pycg._explain import explain as _explain
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
@@ -70,6 +70,7 @@ class GradientTape:
         """Forget everything recorded and watched so far."""
         rec = self._rec
         rec.ids.clear()
+        rec.roots.clear()
         rec.entries.clear()
         rec.variables.clear()
 
@@ -163,10 +164,12 @@ class GradientTape:
                 "tape inside its `with` block records the backward pass on "
                 "the tape itself, which costs time and memory; call it after "
                 "the block unless you need higher derivatives", stacklevel=3)
-            return core.backward(entries[:len(entries)], seeds, source_ids)
+            return core_backward.backward(entries[:len(entries)], seeds, source_ids)
+        # every root among the sources: all the tape tracks is reachable
+        live = self._rec.ids if self._rec.roots <= source_ids else None
         i = core.pop(self._rec)
         try:
-            return core.backward(entries, seeds, source_ids)
+            return core_backward.backward(entries, seeds, source_ids, live)
         finally:
             if i is not None:
                 core.push(self._rec, i)

@@ -46,7 +46,10 @@ class Tensor:
 
     @property
     def dtype(self):
-        return _backend(self._value).dtype_of(self._value)
+        v, K = self._value, backends.active
+        if K is not None and type(v) in K.types:   # (the common case)
+            return K.dtype_of(v)
+        return _backend(v).dtype_of(v)
 
     @property
     def ndim(self):

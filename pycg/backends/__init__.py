@@ -4,6 +4,7 @@
 """
 import importlib
 import os
+import sys
 
 from pycg.backends._tf_import import import_tensorflow
 
@@ -15,7 +16,13 @@ FLOAT_DTYPES = set()
 COMPLEX_DTYPES = set()   # likewise the complex ones
 
 
+_loaded = {}   # name -> module (import_module costs ~3 us a call)
+
+
 def load(name):
+    module = _loaded.get(name)
+    if module is not None and sys.modules.get(module.__name__) is module:
+        return module
     if name not in NAMES:
         raise ValueError(
             f"pycg: unknown backend {name!r}; valid backends are "
@@ -23,6 +30,7 @@ def load(name):
     module = importlib.import_module(f"pycg.backends.{name}")
     FLOAT_DTYPES.update(module.float_dtypes)
     COMPLEX_DTYPES.update(module.complex_dtypes)
+    _loaded[name] = module
     return module
 
 

@@ -168,7 +168,8 @@ def _one(dt):
 
 
 def tanh_grad(y, dy):
-    return dy * (_one(y.dtype) - y * y)
+    one = _ones.get(y.dtype) or _one(y.dtype)
+    return dy * (one - y * y)
 
 
 def relu_grad(dy, x):

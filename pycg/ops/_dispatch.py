@@ -151,12 +151,14 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
 
 
 def binary(name, kernel_name=None, grad=True):
+    """An elementwise op of two operands; `op.reflected(self, other)` is
+    the same op as a reflected operator (other OP self)."""
     kernel_name = kernel_name or name
 
     def op(x1, x2):
         K = backends.active
         t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and is_python_number(x2):
+        if t1 is Tensor and t2 in _NUMBERS:
             v1 = x1._value
             if type(v1) in K.types and (t2 is int or v1.dtype in
                                         FLOAT_DTYPES):   # no conversion
@@ -165,7 +167,7 @@ def binary(name, kernel_name=None, grad=True):
                 x1, v2 = _against_number(x1, x2, name)
                 v1 = x1._value
             x2 = None
-        elif t2 is Tensor and is_python_number(x1):
+        elif t2 is Tensor and t1 in _NUMBERS:
             v2 = x2._value
             if type(v2) in K.types and (t1 is int or v2.dtype in
                                         FLOAT_DTYPES):
@@ -175,8 +177,15 @@ def binary(name, kernel_name=None, grad=True):
                 v2 = x2._value
             x1 = None
         else:
-            x1, x2 = promote(x1, x2, name)
-            v1, v2 = x1._value, x2._value
+            if t1 is Tensor and t2 is Tensor:   # promote's fast case inline
+                v1, v2 = x1._value, x2._value
+                if type(v1) not in K.types or type(v2) not in K.types or \
+                        v1.dtype is not v2.dtype and v1.dtype != v2.dtype:
+                    x1, x2 = promote(x1, x2, name)
+                    v1, v2 = x1._value, x2._value
+            else:
+                x1, x2 = promote(x1, x2, name)
+                v1, v2 = x1._value, x2._value
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
         except Exception:
@@ -186,8 +195,28 @@ def binary(name, kernel_name=None, grad=True):
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)
         return out
+
+    def reflected(self, other):
+        # `number OP tensor`: op's number-first case inline (no extra frame)
+        t1 = type(other)
+        if (t1 is int or t1 is float) and type(self) is Tensor:
+            K = backends.active
+            v2 = self._value
+            if type(v2) in K.types and (t1 is int or v2.dtype in
+                                        FLOAT_DTYPES):
+                v1 = K.scalar_like(other, v2)
+                try:
+                    out = Tensor(getattr(K, kernel_name)(v1, v2))
+                except Exception:
+                    check_broadcast(name, v1, v2)
+                    raise
+                if grad and tls.recording:
+                    record(RULES[name], (Tensor(v1), self), out)
+                return out
+        return op(other, self)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
+    op.reflected = reflected
     return op
 
 

@@ -6,7 +6,8 @@ from pycg.tensor import Tensor
 
 
 def _r(op):
-    return lambda self, other: op(other, self)
+    return getattr(op, "reflected", None) or (
+        lambda self, other: op(other, self))
 
 
 def install():

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from pycg import core
+from pycg import core, core_backward
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
@@ -67,7 +67,7 @@ def _gradients(rec, targets, seeds, sources):
     for t, s in zip(targets, seeds):
         if t._id in rec.ids:
             start[t._id] = s if t._id not in start else start[t._id] + s
-    grads = core.backward(rec.entries, start, {x._id for x in sources})
+    grads = core_backward.backward(rec.entries, start, {x._id for x in sources})
     return [grads.get(x._id) if grads.get(x._id) is not None
             else zeros_like(x) for x in sources]
 
