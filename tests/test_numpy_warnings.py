@@ -48,3 +48,12 @@ def test_numpy_in_user_code_still_warns(on_numpy):
     ops.exp(pycg.constant(100.0))   # the filter is installed
     with pytest.warns(RuntimeWarning, match="overflow"):
         np.exp(np.float32(100.0))
+
+
+def test_max_and_min_of_a_nan_are_silent_and_nan(on_numpy):
+    # np.max warns "invalid value encountered in reduce" from NumPy's own
+    # frames; pycg's kernels reduce through the ufunc, from pycg's frame
+    x = pycg.constant([2.0, math.nan, 5.0])
+    (hi, lo), log = _recorded(lambda: (ops.max(x), ops.min(x)))
+    assert log == []
+    assert math.isnan(float(hi)) and math.isnan(float(lo))

@@ -195,12 +195,9 @@ def prod(x, axis=None, keepdims=False):
     return np.prod(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
 
 
-def max(x, axis=None, keepdims=False):
-    return np.max(x, axis=axis, keepdims=keepdims)
-
-
-def min(x, axis=None, keepdims=False):
-    return np.min(x, axis=axis, keepdims=keepdims)
+# the ufuncs' reduce (what np.max calls): a NaN's "invalid value" warning
+# then comes from pycg's frame, which activate() silences
+max, min = np.maximum.reduce, np.minimum.reduce
 
 
 def argmax(x, axis=None, keepdims=False):
