@@ -50,10 +50,16 @@ def test_numpy_in_user_code_still_warns(on_numpy):
         np.exp(np.float32(100.0))
 
 
-def test_max_and_min_of_a_nan_are_silent_and_nan(on_numpy):
-    # np.max warns "invalid value encountered in reduce" from NumPy's own
-    # frames; pycg's kernels reduce through the ufunc, from pycg's frame
-    x = pycg.constant([2.0, math.nan, 5.0])
-    (hi, lo), log = _recorded(lambda: (ops.max(x), ops.min(x)))
+R_NA = np.frombuffer(np.uint64(0x7FF00000000007A2).tobytes(), np.float64)[0]
+
+
+@pytest.mark.parametrize("nan", [math.nan, R_NA], ids=["nan", "R_NA"])
+def test_reductions_of_a_nan_are_silent_and_nan(on_numpy, nan):
+    # np.max/np.sum warn "invalid value encountered in reduce" from NumPy's
+    # own frames (R's NA, a signalling NaN, trips it even in a sum); pycg's
+    # kernels reduce through the ufunc, from pycg's frame
+    x = pycg.constant(np.array([2.0, nan, 5.0]))
+    outs, log = _recorded(lambda: [ops.max(x), ops.min(x), ops.sum(x),
+                                   ops.prod(x), ops.mean(x)])
     assert log == []
-    assert math.isnan(float(hi)) and math.isnan(float(lo))
+    assert all(math.isnan(float(o)) for o in outs)

@@ -187,16 +187,18 @@ def _int_dtype(x):
     return np.int32 if k == "b" else x.dtype if k in "iu" else None
 
 
-def sum(x, axis=None, keepdims=False):
-    return np.sum(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
+def sum(x, axis=None, keepdims=False):   # (reduce: see max and min below)
+    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
 
 
 def prod(x, axis=None, keepdims=False):
-    return np.prod(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
+    return np.multiply.reduce(x, axis=axis, keepdims=keepdims,
+                              dtype=_int_dtype(x))
 
 
 # the ufuncs' reduce (what np.max calls): a NaN's "invalid value" warning
-# then comes from pycg's frame, which activate() silences
+# (R's NA is a signalling NaN) then comes from pycg's frame, which
+# activate() silences
 max, min = np.maximum.reduce, np.minimum.reduce
 
 
