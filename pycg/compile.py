@@ -16,6 +16,7 @@ import weakref
 import numpy as np
 
 from pycg import backends, structure
+from pycg.core import tls
 from pycg.tensor import Tensor, Variable, convert_to_tensor
 
 
@@ -32,7 +33,11 @@ def function(f=None, *, jit_compile=False, reduce_retracing=False):
     >>> slope.trace_count
     1
 
-    On the numpy backend `f` runs eagerly (with a warning, once).
+    On the numpy backend `f` runs eagerly (with a warning, once). So it
+    does when called while a GradientTape records or a custom_gradient
+    forward runs (``pycg.grad(pycg.function(f))``): the tape then sees f's
+    ops, its variables and custom gradients, and every order of derivative
+    is right. For speed, compile the whole step, tape included.
     Python control flow on tensor values (``if x > 0``) cannot be traced:
     write it with ``ops.where``, ``ops.cond``, ``ops.while_loop`` (or
     ``fori_loop``, ``scan``, ``map``, ``switch``), which emit TensorFlow's
@@ -62,6 +67,8 @@ class Function:
                     f"pycg.function({self.__name__}): the numpy backend has "
                     f"no graphs; {self.__name__} runs eagerly", stacklevel=2)
                 self._warned = True
+            return self._f(*args, **kwargs)
+        if tls.active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
         if self._graph is None:
             import tensorflow as tf

@@ -186,3 +186,32 @@ def test_variables_passed_as_arguments_get_gradients(tf_backend):
     w.assign([0.0, 0.0])
     total = pycg.function(lambda vs: ops.sum(vs[0]))
     assert float(total([v])) == 3.0 and float(total([w])) == 0.0
+
+
+def test_a_tape_around_a_compiled_function_sees_its_ops(tf_backend):
+    """The gradient through a pycg.function called under a tape (grad of
+    jit): its inputs, a variable it reads from its closure, its custom rule
+    and a second derivative, each against the closed form; then the same
+    function called with no tape runs its graph again."""
+    w = pycg.Variable(np.float32(1.5), name="w")
+    f = pycg.function(lambda x: log1pexp(x) * w * x)
+    x = pycg.constant(0.8)
+    with pycg.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with pycg.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        dx, dw = inner.gradient(y, [x, w])
+    s = sigmoid(0.8)
+    assert float(dx) == pytest.approx(1.5 * (np.log1p(np.exp(0.8)) + 0.8 * s),
+                                      rel=1e-6)
+    assert float(dw) == pytest.approx(0.8 * np.log1p(np.exp(0.8)), rel=1e-6)
+    d2 = outer.gradient(dx, x)   # 1.5 * (2 s + x s (1 - s))
+    assert float(d2) == pytest.approx(1.5 * (2 * s + 0.8 * s * (1 - s)),
+                                      rel=1e-5)
+    assert float(pycg.grad(f)(2.0)) == pytest.approx(
+        1.5 * (np.log1p(np.exp(2.0)) + 2.0 * sigmoid(2.0)), rel=1e-6)
+    traces = f.trace_count
+    assert float(f(x)) == pytest.approx(1.5 * 0.8 * np.log1p(np.exp(0.8)),
+                                        rel=1e-6)
+    assert f.trace_count == traces + 1

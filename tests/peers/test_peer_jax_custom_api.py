@@ -89,13 +89,8 @@ def test_jit_of_grad(backend):
 
 
 @pytest.mark.filterwarnings("ignore:pycg.function")
-def test_grad_of_jit(backend, request):
+def test_grad_of_jit(backend):
     """CustomVJPTest.test_jit (grad of jit)"""
-    if backend == "tensorflow":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="bug, not a choice: a gradient taken through "
-            "a pycg.function graph on the TF backend is zero (found by this "
-            "port; pycg/compile.py)"))
     close(pycg.grad(pycg.function(_sin_with_2cos()))(3.0), 2 * np.cos(3.0))
 
 
