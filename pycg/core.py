@@ -147,6 +147,10 @@ class Recorder:
 
 
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
+# classes of entry backwards whose entries have one input and one output,
+# and a method gradient(upstream, x, params) -> gradient or None: the loop
+# calls that, with no tuples (custom_gradient's lean entries)
+UNARY_BACKWARDS = set()
 
 
 def push(recorder, index=None):

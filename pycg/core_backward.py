@@ -2,8 +2,8 @@
 docstring for the entry shape). One reversed loop; a built-in unary op's
 rule is inlined (the hot case of a scalar chain), everything else is
 asked for its input gradients through the entry's backward function."""
-from pycg.core import (Rule, _array, _numerics_check, live_ids,
-                       on_recording, tls)
+from pycg.core import (UNARY_BACKWARDS, Rule, _array, _numerics_check,
+                       live_ids, on_recording, tls)
 from pycg.tensor import Tensor
 
 
@@ -52,6 +52,19 @@ def _backward(entries, seeds, source_ids, live):
                         continue
                 if fn.broadcast:
                     gx = _unbroadcast(gx, x)
+                if check is not None:
+                    check(fn, 0, gx, ins, outs)
+                prev = get(xid)
+                grads[xid] = gx if prev is None else prev + gx
+                continue
+            if type(fn) in UNARY_BACKWARDS:   # one input, one output
+                x = ins[0]
+                xid = x._id
+                if xid not in live:
+                    continue
+                gx = fn.gradient(up, x, params)
+                if gx is None:
+                    continue
                 if check is not None:
                     check(fn, 0, gx, ins, outs)
                 prev = get(xid)

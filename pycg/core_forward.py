@@ -2,9 +2,10 @@
 function: remember where each record ends, collect the variables read,
 pause a lone recording tape (`forward_begin`, `forward_end`); and its lean
 path, for one tensor input under one recording tape and nothing else
-watching (`forward_lean`, `record_on`), which does the
-same without the bookkeeping."""
+watching (`forward_lean`), which does the same and records the call
+without the bookkeeping."""
 from pycg.core import _refresh, tls
+from pycg.tensor import Tensor, _next_id
 
 
 def forward_begin():
@@ -41,33 +42,46 @@ def forward_end(token, failed):
 
 
 # ---- the lean path ----------------------------------------------------------
-def forward_lean(f, x):
+def forward_lean(f, x, backward_fn):
     """f(x) when exactly one tape records and nothing else watches, with
-    that tape paused (what forward_begin and forward_end do for that case):
-    (the tape's recorder, f's result, the variables read); else None."""
-    recs = tls.recorders
-    if len(recs) != 1 or tls.watchers:
+    that tape paused (what forward_begin and forward_end do for that case),
+    for an f returning (output tensor, grad_fn): recorded on the tape as
+    one entry (backward_fn, (x,), (output,), grad_fn) if it tracks x; the
+    output. None where this path does not apply (f has not run); a tuple
+    (f's result, the variables read) where f's result or a variable read
+    needs the general path."""
+    t = tls
+    recs, watchers = t.recorders, t.watchers
+    if len(recs) != 1 or watchers:
         return None
-    rec = recs[0]
     seen = {}
-    watchers = tls.watchers
     watchers.append(seen)
-    tls.recorders = []
-    tls.recording = False   # (still active: the watcher)
+    t.recorders = []
+    t.recording = False   # (still active: the watcher)
+    first = _next_id()    # (f's own tensors have later ids)
     try:
         result = f(x)
     finally:
-        tls.recorders = recs
-        watchers.remove(seen)
-        tls.recording = tls.active = True   # (what _refresh gives here)
-    if seen and rec.watch_accessed:
-        for v in seen.values():
-            rec.track(v)
-    return rec, result, seen
-
-
-def record_on(rec, backward_fn, x, output, params):
-    """Record a one-input, one-output entry on `rec` if it tracks x."""
-    if x._id in rec.ids:
-        rec.entries.append((backward_fn, (x,), (output,), params))
-        rec.ids.add(output._id)
+        t.recorders = recs
+        if watchers and watchers[-1] is seen:
+            del watchers[-1]
+        else:
+            watchers.remove(seen)
+        t.recording = t.active = True   # (what _refresh gives here)
+    rec = recs[0]
+    if seen:
+        if rec.watch_accessed:
+            for v in seen.values():
+                rec.track(v)
+        return result, seen
+    if type(result) is not tuple or len(result) != 2 or \
+            type(result[0]) is not Tensor or not callable(result[1]):
+        return result, seen
+    output, grad_fn = result
+    ids = rec.ids
+    if output._id <= first or output._id in ids:
+        output = Tensor(output._value)   # (not f's own: a fresh identity)
+    if x._id in ids:
+        rec.entries.append((backward_fn, (x,), (output,), grad_fn))
+        ids.add(output._id)
+    return output

@@ -45,7 +45,7 @@ import numbers
 
 import numpy as np
 
-from pycg import core, core_forward, structure
+from pycg import backends, core, core_forward, structure
 from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
 from pycg.backends import FLOAT_DTYPES
 from pycg.custom_gradient_check import (_wrapped, check_gradient,
@@ -73,19 +73,20 @@ def custom_gradient(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
     state = {"convention": None, "signature": None, "name": None,
-             "lean": None, "one": False}  # decided on the first call
+             "lean": None}  # decided on the first call
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        if state["signature"] is None:
-            state["name"], state["signature"] = name_of(f), Signature(f)
-            simple = state["signature"].simple
-            state["one"] = simple is not None and len(simple) == 1
-        if state["one"] and len(args) == 1 and not kwargs and \
-                type(args[0]) is Tensor:   # one tensor for one parameter
-            lean = _lean_call(f, state, state["name"], args[0])
-            if lean is not None:
-                return lean[0]
+        lean = state["lean"]
+        if lean is not None and lean.single and len(args) == 1 and \
+                not kwargs and type(args[0]) is Tensor:
+            if not core.tls.active:   # (one tensor, one parameter)
+                return _split_result(state["name"], f(args[0]))[0]
+            out = core_forward.forward_lean(f, args[0], lean)
+            if type(out) is Tensor:
+                return out
+            if out is not None:   # f ran: a variable read, or a tree
+                return _after_lean(state, args[0], *out)
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
@@ -113,6 +114,8 @@ def _convention(name, grad_fn):
 
 
 def _call(f, state, args, kwargs):
+    if state["signature"] is None:
+        state["name"], state["signature"] = name_of(f), Signature(f)
     name = state["name"]
     inputs = bind_inputs(name, state["signature"], args, kwargs)
     if not core.tls.active:  # nothing records: f's output is all that matters
@@ -134,30 +137,12 @@ def _call(f, state, args, kwargs):
     return _record(name, state, inputs, output, grad_fn, seen)
 
 
-def _lean_call(f, state, name, x):
-    """f(x) for one tensor under no tape or one recording tape: recorded as
-    one entry whose params are grad_fn (state["lean"] is the shared backward
-    of every call). (output,), or None where the general path must run."""
-    if not core.tls.active:
-        output, grad_fn = _split_result(name, f(x))
-        _decide(state, name, grad_fn)
-        return (output,)
-    lean = core_forward.forward_lean(f, x)
-    if lean is None:
-        return None
-    rec, result, seen = lean
-    if type(result) is tuple and len(result) == 2 and callable(result[1]):
-        output, grad_fn = result   # (what _split_result accepts, inline)
-    else:
-        output, grad_fn = _split_result(name, result)
-    if state["convention"] is None:
-        _decide(state, name, grad_fn)
-    if seen or type(output) is not Tensor:   # variables read, or a tree
-        inputs = bind_inputs(name, state["signature"], (x,), {})
-        return (_record(name, state, inputs, output, grad_fn, seen),)
-    out = Tensor(output._value)
-    core_forward.record_on(rec, state["lean"], x, out, grad_fn)
-    return (out,)
+def _after_lean(state, x, result, seen):
+    """f(x) ran under forward_lean, which left its result to this: a
+    variable read, or an output that is not one tensor."""
+    output, grad_fn = _split_result(state["name"], result)
+    inputs = bind_inputs(state["name"], state["signature"], (x,), {})
+    return _record(state["name"], state, inputs, output, grad_fn, seen)
 
 
 def _decide(state, name, grad_fn):
@@ -270,30 +255,40 @@ class _Backward:
 class _LeanBackward:
     """The backward of every lean call of one function (one tensor input x,
     one tensor output, no variables read): the entry's params are that
-    call's grad_fn. Same calls and checks as _Backward for that case."""
+    call's grad_fn. Same calls and checks as _Backward for that case; the
+    backward loop calls `gradient` (see core.UNARY_BACKWARDS)."""
 
     broadcast = False
 
     def __init__(self, name, convention, signature):
         self.name, self.signature = name, signature
+        simple = signature.simple   # one parameter, one tensor: the lean path
+        self.single = simple is not None and len(simple) == 1
         self.upstream = convention == UPSTREAM
         self.label = signature.simple[0] if signature.simple else None
         self.labels = [self.label]
 
     def __call__(self, ups, ins, outs, grad_fn, live):
-        x = ins[0]
+        return (self.gradient(ups[0], ins[0], grad_fn),)
+
+    def gradient(self, upstream, x, grad_fn):
         try:
-            returned = grad_fn(x, upstream=ups[0]) if self.upstream else \
-                grad_fn(ups[0])
+            returned = grad_fn(x, upstream=upstream) if self.upstream else \
+                grad_fn(upstream)
         except Exception as e:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
         if type(returned) is Tensor:
             g, v = returned._value, x._value   # check_gradient's first test
-            if type(g) is type(v) and g.dtype is v.dtype and \
-                    g.dtype in FLOAT_DTYPES and g.shape == v.shape:
-                return (returned,)
-            return (check_gradient(self.name, self.label, returned, x),)
+            t = type(g)   # (a float scalar's type is its dtype, shape ())
+            if t is type(v) and (t in backends.active.float_types or
+                                 g.dtype is v.dtype and
+                                 g.dtype in FLOAT_DTYPES and
+                                 g.shape == v.shape):
+                return returned
+            return check_gradient(self.name, self.label, returned, x)
         inputs = bind_inputs(self.name, self.signature, (x,), {})
-        return match_gradients(self.name, inputs, returned, None, [])
+        return match_gradients(self.name, inputs, returned, None, [])[0]
 
+
+core.UNARY_BACKWARDS.add(_LeanBackward)

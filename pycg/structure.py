@@ -3,6 +3,8 @@
 
 def flatten(tree):
     """Leaves of `tree` in order; lists, tuples and dicts are containers."""
+    if not isinstance(tree, (list, tuple, dict)):
+        return [tree]   # (a leaf: the common case, no loop)
     out = []
     stack = [tree]
     while stack:
@@ -19,6 +21,8 @@ def flatten(tree):
 def unflatten(tree, leaves):
     """A structure shaped like `tree` whose leaves are `leaves`, in order."""
     it = iter(leaves)
+    if not isinstance(tree, (list, tuple, dict)):
+        return next(it)
     result = _build(tree, it)
     return result
 

@@ -69,7 +69,27 @@ def scalar(value, dtype):
 def scalar_like(number, x):
     """`number` as a cached constant of x's dtype (weakly typed)."""
     # (an eager tensor's dtype enum: hashing a tf.DType costs ~0.3 us)
-    dt = x._datatype_enum() if type(x) is _EagerTensor else x.dtype
+    return _like(number, x, x._datatype_enum() if type(x) is _EagerTensor
+                 else x.dtype)
+
+
+_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (
+    tf.float16, tf.bfloat16, tf.float32, tf.float64))
+
+
+def weak_scalar(number, x):
+    """scalar_like(number, x) for an eager x that needs no promotion next
+    to a Python int or float `number` (an int, or x floating); else None
+    (the op promotes)."""
+    if type(x) is not _EagerTensor:
+        return None
+    dt = x._datatype_enum()
+    if type(number) is float and dt not in _FLOAT_ENUMS:
+        return None
+    return _like(number, x, dt)
+
+
+def _like(number, x, dt):
     key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:

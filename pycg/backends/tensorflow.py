@@ -13,7 +13,8 @@ from tensorflow.python.ops import gen_array_ops as _gen_array  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 from pycg.backends._tf_fast import _int32, fast as _fast  # noqa: E402
-from pycg.backends._tf_fast import scalar, scalar_like  # noqa: E402, F401
+from pycg.backends._tf_fast import (scalar, scalar_like,  # noqa: E402, F401
+                                    weak_scalar)
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
@@ -24,6 +25,7 @@ name = "tensorflow"
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
 # context unstarted, or tf.distribute.MultiWorkerMirroredStrategy() fails
 types = frozenset((EagerTensor,))
+float_types = frozenset()   # (an EagerTensor's type says nothing of its dtype)
 
 
 def owns(value):

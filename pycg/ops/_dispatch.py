@@ -138,10 +138,13 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
         if type(x) is not Tensor or \
                 type(x._value) not in backends.active.types:
             x = as_tensor(x, name)
-        if float_only and x._value.dtype not in FLOAT_DTYPES and \
-                x._value.dtype not in COMPLEX_DTYPES:
+        K = backends.active
+        v = x._value
+        if float_only and type(v) not in K.float_types and \
+                v.dtype not in FLOAT_DTYPES and v.dtype not in COMPLEX_DTYPES:
             x = _to_floatx(x)
-        out = Tensor(getattr(backends.active, kernel_name)(x._value))
+            v = x._value
+        out = Tensor(getattr(K, kernel_name)(v))
         if tls.recording:
             record(RULES[name], (x,), out)
         return out
@@ -158,34 +161,31 @@ def binary(name, kernel_name=None, grad=True):
     def op(x1, x2):
         K = backends.active
         t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and t2 in _NUMBERS:
+        if t1 is Tensor and t2 is Tensor:   # promote's fast case inline
+            v1, v2 = x1._value, x2._value
+            tv = type(v1)   # (a float scalar type is its dtype)
+            if (tv is not type(v2) or tv not in K.float_types) and (
+                    tv not in K.types or type(v2) not in K.types or
+                    v1.dtype is not v2.dtype and v1.dtype != v2.dtype):
+                x1, x2 = promote(x1, x2, name)
+                v1, v2 = x1._value, x2._value
+        elif t1 is Tensor and t2 in _NUMBERS:
             v1 = x1._value
-            if type(v1) in K.types and (t2 is int or v1.dtype in
-                                        FLOAT_DTYPES):   # no conversion
-                v2 = K.scalar_like(x2, v1)
-            else:
+            v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
+            if v2 is None:
                 x1, v2 = _against_number(x1, x2, name)
                 v1 = x1._value
             x2 = None
         elif t2 is Tensor and t1 in _NUMBERS:
             v2 = x2._value
-            if type(v2) in K.types and (t1 is int or v2.dtype in
-                                        FLOAT_DTYPES):
-                v1 = K.scalar_like(x1, v2)
-            else:
+            v1 = K.weak_scalar(x1, v2)
+            if v1 is None:
                 x2, v1 = _against_number(x2, x1, name)
                 v2 = x2._value
             x1 = None
         else:
-            if t1 is Tensor and t2 is Tensor:   # promote's fast case inline
-                v1, v2 = x1._value, x2._value
-                if type(v1) not in K.types or type(v2) not in K.types or \
-                        v1.dtype is not v2.dtype and v1.dtype != v2.dtype:
-                    x1, x2 = promote(x1, x2, name)
-                    v1, v2 = x1._value, x2._value
-            else:
-                x1, x2 = promote(x1, x2, name)
-                v1, v2 = x1._value, x2._value
+            x1, x2 = promote(x1, x2, name)
+            v1, v2 = x1._value, x2._value
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
         except Exception:
@@ -202,9 +202,8 @@ def binary(name, kernel_name=None, grad=True):
         if (t1 is int or t1 is float) and type(self) is Tensor:
             K = backends.active
             v2 = self._value
-            if type(v2) in K.types and (t1 is int or v2.dtype in
-                                        FLOAT_DTYPES):
-                v1 = K.scalar_like(other, v2)
+            v1 = K.weak_scalar(other, v2)
+            if v1 is not None:
                 try:
                     out = Tensor(getattr(K, kernel_name)(v1, v2))
                 except Exception:

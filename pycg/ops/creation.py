@@ -39,6 +39,9 @@ def zeros_like(x, dtype=None):
 
 
 def ones_like(x, dtype=None):
+    if dtype is None and type(x) is Tensor and \
+            type(x._value) in backends.active.float_types:
+        return Tensor(type(x._value)(1))   # (a float scalar: its type's 1)
     x = as_tensor(x, "ones_like")
     return ones(_dynamic.shape_of(x), dtype or x.dtype)
 
