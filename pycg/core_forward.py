@@ -67,7 +67,7 @@ def forward_lean(f, x, backward_fn):
             del watchers[-1]
         else:
             watchers.remove(seen)
-        t.recording = t.active = True   # (what _refresh gives here)
+        t.recording = True   # (what _refresh gives; active stayed True)
     rec = recs[0]
     if seen:
         if rec.watch_accessed:

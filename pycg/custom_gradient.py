@@ -46,8 +46,9 @@ import numbers
 import numpy as np
 
 from pycg import backends, core, core_forward, structure
+from pycg.core import tls
+from pycg.core_forward import forward_lean
 from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
-from pycg.backends import FLOAT_DTYPES
 from pycg.custom_gradient_check import (_wrapped, check_gradient,
                                          match_gradients)
 from pycg.tensor import Tensor, convert_to_tensor
@@ -80,9 +81,9 @@ def custom_gradient(f):
         lean = state["lean"]
         if lean is not None and lean.single and len(args) == 1 and \
                 not kwargs and type(args[0]) is Tensor:
-            if not core.tls.active:   # (one tensor, one parameter)
+            if not tls.active:   # (one tensor, one parameter)
                 return _split_result(state["name"], f(args[0]))[0]
-            out = core_forward.forward_lean(f, args[0], lean)
+            out = forward_lean(f, args[0], lean)
             if type(out) is Tensor:
                 return out
             if out is not None:   # f ran: a variable read, or a tree
@@ -278,13 +279,10 @@ class _LeanBackward:
         except Exception as e:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
-        if type(returned) is Tensor:
-            g, v = returned._value, x._value   # check_gradient's first test
-            t = type(g)   # (a float scalar's type is its dtype, shape ())
-            if t is type(v) and (t in backends.active.float_types or
-                                 g.dtype is v.dtype and
-                                 g.dtype in FLOAT_DTYPES and
-                                 g.shape == v.shape):
+        if type(returned) is Tensor:   # check_gradient's first test:
+            K = backends.active
+            g, v = returned._value, x._value
+            if type(g) in K.types and K.grad_like(g, v):
                 return returned
             return check_gradient(self.name, self.label, returned, x)
         inputs = bind_inputs(self.name, self.signature, (x,), {})

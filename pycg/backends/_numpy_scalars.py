@@ -38,14 +38,15 @@ def scalar_like(number, x):
 float_types = frozenset((np.float16, np.float32, np.float64))
 # float scalar type -> ({int: scalar}, {float: scalar}): a float scalar's
 # type is its dtype, so the hot case needs no dtype read (~35 ns) or hash
-_weak = {t: ({}, {}) for t in (np.float16, np.float32, np.float64)}
+# (ops read it directly for the hot case, then call weak_scalar)
+weak_caches = {t: ({}, {}) for t in (np.float16, np.float32, np.float64)}
 
 
 def weak_scalar(number, x):
     """scalar_like(number, x) where a Python int or float `number` needs no
     promotion next to x (this backend's value; an int, or x floating); else
     None (the op promotes)."""
-    caches = _weak.get(type(x))
+    caches = weak_caches.get(type(x))
     if caches is not None and number:   # (a zero: -0.0 == 0 as a key)
         cache = caches[type(number) is float]
         c = cache.get(number)
@@ -58,3 +59,17 @@ def weak_scalar(number, x):
             x.dtype not in float_dtypes:
         return None
     return scalar_like(number, x)
+
+
+def inexact(x):
+    """x (a value of this backend) is floating or complex."""
+    return type(x) in float_types or x.dtype in float_dtypes or \
+        x.dtype in complex_dtypes
+
+
+def grad_like(g, x):
+    """g can stand as x's gradient as it is: one type, one floating dtype,
+    one shape (else the caller checks and converts)."""
+    t = type(g)   # (a float scalar's type is its dtype, its shape ())
+    return t is type(x) and (t in float_types or g.dtype is x.dtype and
+                             g.dtype in float_dtypes and g.shape == x.shape)

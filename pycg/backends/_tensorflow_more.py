@@ -13,7 +13,7 @@ __all__ = [
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
-    "dynamic_dim", "slice_axis", "pad_axis", "sum_to"]
+    "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -34,6 +34,7 @@ left_shift = tf.bitwise.left_shift
 right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
+log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
 
 
 def signbit(x):

@@ -26,7 +26,7 @@ _silence = []
 activate()
 from pycg.backends._numpy_scalars import (  # noqa: E402,F401
     complex_dtypes, float_dtypes, float_types, owns, scalar, scalar_like,
-    types, weak_scalar)
+    types, weak_caches, weak_scalar, inexact, grad_like)
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 
@@ -143,7 +143,9 @@ def _one(dt):
 
 
 def tanh_grad(y, dy):
-    one = _ones.get(y.dtype) or _one(y.dtype)
+    one = weak_caches[type(y)][0].get(1) if type(y) in weak_caches else None
+    if one is None:
+        one = _ones.get(y.dtype) or _one(y.dtype)
     return dy * (one - y * y)
 
 

@@ -14,7 +14,8 @@ from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 from pycg.backends._tf_fast import _int32, fast as _fast  # noqa: E402
 from pycg.backends._tf_fast import (scalar, scalar_like,  # noqa: E402, F401
-                                    weak_scalar)
+                                    weak_caches, weak_scalar, inexact,
+                                    grad_like)
 
 tnp = tf.experimental.numpy
 float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)

@@ -135,13 +135,12 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
     kernel_name = kernel_name or name
 
     def op(x):
-        if type(x) is not Tensor or \
-                type(x._value) not in backends.active.types:
-            x = as_tensor(x, name)
         K = backends.active
+        if type(x) is not Tensor or type(x._value) not in K.types:
+            x = as_tensor(x, name)
         v = x._value
         if float_only and type(v) not in K.float_types and \
-                v.dtype not in FLOAT_DTYPES and v.dtype not in COMPLEX_DTYPES:
+                not K.inexact(v):
             x = _to_floatx(x)
             v = x._value
         out = Tensor(getattr(K, kernel_name)(v))
@@ -171,7 +170,10 @@ def binary(name, kernel_name=None, grad=True):
                 v1, v2 = x1._value, x2._value
         elif t1 is Tensor and t2 in _NUMBERS:
             v1 = x1._value
-            v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
+            c = K.weak_caches.get(type(v1))   # (weak_scalar's hot case)
+            v2 = c[t2 is float].get(x2) if c is not None and x2 else None
+            if v2 is None:
+                v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
             if v2 is None:
                 x1, v2 = _against_number(x1, x2, name)
                 v1 = x1._value
@@ -202,7 +204,11 @@ def binary(name, kernel_name=None, grad=True):
         if (t1 is int or t1 is float) and type(self) is Tensor:
             K = backends.active
             v2 = self._value
-            v1 = K.weak_scalar(other, v2)
+            c = K.weak_caches.get(type(v2))   # (weak_scalar's hot case)
+            v1 = c[t1 is float].get(other) if c is not None and other \
+                else None
+            if v1 is None:
+                v1 = K.weak_scalar(other, v2)
             if v1 is not None:
                 try:
                     out = Tensor(getattr(K, kernel_name)(v1, v2))

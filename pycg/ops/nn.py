@@ -3,7 +3,8 @@ of differentiable ops, so they need no rule of their own."""
 import math
 
 from pycg import backends
-from pycg.ops._dispatch import apply, as_tensor
+from pycg.backends import FLOAT_DTYPES
+from pycg.ops._dispatch import apply, as_tensor, norm_axis
 from pycg.ops.creation import stop_gradient
 from pycg.ops.elementwise import (erf, exp, expm1, greater, isfinite, log,
                                   minimum, tanh, where)
@@ -68,6 +69,13 @@ def softmax(x, axis=-1):
 
 
 def log_softmax(x, axis=-1):
-    """x - logsumexp(x) along axis."""
+    """x - logsumexp(x) along axis (TensorFlow's fused kernel on the
+    tensorflow backend, this composition's own kernels on numpy)."""
     x = as_tensor(x, "log_softmax")
+    K = backends.active
+    kernel = getattr(K, "log_softmax", None)
+    if kernel is not None and isinstance(axis, int) and x.ndim and \
+            x.dtype in FLOAT_DTYPES:
+        axis = norm_axis(axis, x.ndim, "log_softmax")[0]
+        return apply("log_softmax", kernel, (x,), {"axis": axis})
     return x - logsumexp(x, axis=axis, keepdims=True)
