@@ -17,6 +17,7 @@ import numpy as np
 
 from pycg import backends, structure
 from pycg.core import tls
+from pycg.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor
 
 
@@ -55,7 +56,7 @@ class Function:
         self._f = f
         self.jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
-        self._graph = None
+        self._graphs = {}   # number of arguments (None: keywords) -> graph
         self._warned = False
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
@@ -70,21 +71,41 @@ class Function:
             return self._f(*args, **kwargs)
         if tls.active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
-        if self._graph is None:
-            import tensorflow as tf
-            self._graph = tf.function(
-                self._traced, jit_compile=self.jit_compile, autograph=False,
-                reduce_retracing=self._reduce_retracing)
-        if not kwargs and all(type(a) is Tensor for a in args):
-            out = self._graph(*[a._value for a in args])  # the common call
+        if not kwargs:   # one graph function per number of arguments
+            graph = self._graphs.get(len(args)) or self._graph_for(len(args))
+            if all(type(a) is Tensor for a in args):
+                out = graph(*[a._value for a in args])   # the common call
+            else:
+                out = graph(*self._graph_inputs(args, {})[0])
         else:
+            graph = self._graphs.get(None) or self._graph_for(None)
             graph_args, graph_kwargs = self._graph_inputs(args, kwargs)
-            out = self._graph(*graph_args, **graph_kwargs)
+            out = graph(*graph_args, **graph_kwargs)
+        if type(out) is _EagerTensor:
+            return Tensor(out)
+        if (type(out) is list or type(out) is tuple) and \
+                all(type(o) is _EagerTensor for o in out):
+            return type(out)(Tensor(o) for o in out)   # a flat list
         if type(out) is not tuple and type(out) is not list and \
                 type(out) is not dict:
             return _from_graph_output(out)
         return structure.unflatten(out, [_from_graph_output(o) for o in
                                          structure.flatten(out)])
+
+    def _graph_for(self, n):
+        """The tf.function for calls with n positional arguments (with a
+        signature of n named parameters: TensorFlow binds an (*args) one
+        ~10 us slower a call), or for any call with keywords (n None)."""
+        import tensorflow as tf
+        global _EagerTensor
+        from tensorflow.python.framework.ops import EagerTensor as \
+            _EagerTensor
+        fn = self._traced if n is None else with_signature(
+            self._traced, [(f"arg{i}", "positional") for i in range(n)])
+        graph = self._graphs[n] = tf.function(
+            fn, jit_compile=self.jit_compile, autograph=False,
+            reduce_retracing=self._reduce_retracing)
+        return graph
 
     def _graph_inputs(self, args, kwargs):
         leaves = structure.flatten((args, kwargs))
@@ -116,6 +137,9 @@ class Function:
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
         return Tensor(a) if isinstance(a, tf.Tensor) else a
+
+
+_EagerTensor = None   # (TensorFlow's, once a graph is made)
 
 
 def _to_graph_input(a):

@@ -45,9 +45,23 @@ def _constant(value, dtype):
         return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
 
 
+def _tracing():
+    ctx = _context._context
+    return ctx is None or not ctx._thread_local_data.is_eager
+
+
+def _in_graph(value, dtype):
+    """While tracing, a constant is a Const of the graph, not the cache's
+    eager tensor: captured, it would be an input Grappler cannot fold and
+    shape inference cannot read (an axis, a shape)."""
+    return tf.constant(np.asarray(value, dtype=dtype))
+
+
 def _int32(values):
     """A cached int32 vector (axes, a shape): the generated ops take it as
     is, where a Python tuple costs a conversion per call."""
+    if _tracing():
+        return _in_graph(values, np.int32)
     key = ("int32", values)
     c = _scalars.get(key)
     if c is None:
@@ -57,6 +71,8 @@ def _int32(values):
 
 def scalar(value, dtype):
     """A cached constant: converting a Python number costs ~30 us."""
+    if _tracing():
+        return _in_graph(value, dtype)
     key = (value, dtype) if value else (repr(value), dtype)
     c = _scalars.get(key)
     if c is None:
@@ -114,6 +130,8 @@ def weak_scalar(number, x):
 
 
 def _like(number, x, dt):
+    if type(x) is not _EagerTensor and _tracing():
+        return _in_graph(number, x.dtype.as_numpy_dtype)
     key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:
