@@ -282,7 +282,9 @@ class _LeanBackward:
         if type(returned) is Tensor:   # check_gradient's first test:
             K = backends.active
             g, v = returned._value, x._value
-            if type(g) in K.types and K.grad_like(g, v):
+            t = type(g)   # (a float scalar's type is its dtype, shape ())
+            if t is type(v) and (t in K.float_types or
+                                 t in K.types and K.grad_like(g, v)):
                 return returned
             return check_gradient(self.name, self.label, returned, x)
         inputs = bind_inputs(self.name, self.signature, (x,), {})
