@@ -3,10 +3,8 @@
 A recording tape holds a few GC-tracked objects per op, and every full
 collection while it grows scans them, and everything else alive (a loaded
 TensorFlow is about a million objects): a 100,000-op chain spent most of
-its time there. While any thread records or runs the backward loop, from
-the first collection it sees on (a short tape that sees none pays
-nothing; the check is a callback in gc.callbacks, installed at the first
-recording and idle while nothing records):
+its time there. While any thread records or runs
+the backward loop:
 
 - full collections are considered 100x less often (the third threshold,
   gen-1 collections between full ones, set 100x its value past the
@@ -30,23 +28,10 @@ _state = {"threads": 0, "froze": False, "saved": None, "set": None}
 
 
 def _after_collection(phase, info):
-    """In gc.callbacks from the first recording on; nothing unless a thread
-    records. The policy starts at the first collection while recording (a
-    short tape that sees none costs nothing)."""
-    if phase != "stop" or not _state["threads"]:
+    if phase != "stop" or info.get("generation") != 2:
         return
     with _lock:
-        if not _state["threads"]:
-            return
-        if _state["saved"] is None:
-            saved = gc.get_threshold()
-            # (relative to the gen-1 collections already counted: that count
-            # keeps growing while full collections are put off as too soon)
-            raised = saved[:2] + (gc.get_count()[2] + saved[2] * RAISE,) \
-                if len(saved) == 3 else saved
-            gc.set_threshold(*raised)
-            _state["saved"], _state["set"] = saved, gc.get_threshold()
-        if info.get("generation") == 2 and not _state["froze"] and \
+        if _state["threads"] and not _state["froze"] and \
                 gc.get_freeze_count() == 0:
             gc.freeze()
             _state["froze"] = True
@@ -57,9 +42,17 @@ def recording(delta):
     with _lock:
         n = _state["threads"] = max(0, _state["threads"] + delta)
         if n == 1 and delta > 0:
-            if _after_collection not in gc.callbacks:
-                gc.callbacks.append(_after_collection)
+            gc.callbacks.append(_after_collection)
+            saved = gc.get_threshold()
+            # (relative to the gen-1 collections already counted: that count
+            # keeps growing while full collections are put off as too soon)
+            raised = saved[:2] + (gc.get_count()[2] + saved[2] * RAISE,) \
+                if len(saved) == 3 else saved
+            gc.set_threshold(*raised)
+            _state["saved"], _state["set"] = saved, gc.get_threshold()
         elif n == 0:
+            if _after_collection in gc.callbacks:
+                gc.callbacks.remove(_after_collection)
             if _state["froze"]:
                 gc.unfreeze()
                 _state["froze"] = False
