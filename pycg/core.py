@@ -112,12 +112,14 @@ def _no_grad(*_, **__):
 _array = {}
 
 
-def register_array_ops(ones_like, zeros_like, unbroadcast, direct=()):
+def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
+                       typed=frozenset()):
     """pycg.ops hands the core the array functions it needs, and `direct`:
     for some unary rules, the same VJP on backend values, (g, ans, x) ->
-    value or None (use the rule), used while nothing records."""
+    value or None (use the rule), used while nothing records; `typed`:
+    value types whose type alone says their dtype (NumPy's scalars)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
-                  unbroadcast=unbroadcast)
+                  unbroadcast=unbroadcast, typed=frozenset(typed))
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
 

@@ -26,6 +26,7 @@ def _backward(entries, seeds, source_ids, live):
     check = _numerics_check[0] if _numerics_check else None
     get, pop = grads.get, grads.pop
     direct_ok = not tls.recording   # (a nested tape needs recorded ops)
+    typed = _array["typed"]   # (same type: same dtype, no reads)
     for fn, ins, outs, params in reversed(entries):
         if len(outs) == 1:   # the common case: one output, one upstream
             oid = outs[0]._id
@@ -42,7 +43,8 @@ def _backward(entries, seeds, source_ids, live):
                 direct = fn.direct
                 if direct is not None and direct_ok:
                     gv, ov = up._value, outs[0]._value
-                    if type(gv) is type(ov) and gv.dtype is ov.dtype:
+                    if type(gv) is type(ov) and (type(gv) in typed or
+                                                 gv.dtype is ov.dtype):
                         value = direct(gv, ov, x._value)
                         if value is not None:
                             gx = Tensor(value)

@@ -4,6 +4,7 @@
 >>> float(ops.logsumexp(ops.convert_to_tensor([0.0, 0.0])))  # log 2
 0.6931471...
 """
+from pycg import backends as _backends
 from pycg import core as _core
 from pycg import core_gc as _core_gc
 from pycg.custom_gradient import custom_gradient
@@ -110,7 +111,8 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
 from pycg.ops._operators import install as _install_operators
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
-                         _dispatch.DIRECT_VJPS)
+                         _dispatch.DIRECT_VJPS,
+                         _backends.load("numpy").float_types)
 _core.on_recording.append(_core_gc.recording)
 _register_stack(stack)
 _install_operators()

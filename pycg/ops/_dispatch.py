@@ -144,8 +144,12 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
             x = _to_floatx(x)
             v = x._value
         out = Tensor(getattr(K, kernel_name)(v))
-        if tls.recording:
-            record(RULES[name], (x,), out)
+        if tls.recording:   # (record(), inline for the one-input case)
+            xid = x._id
+            for rec in tls.recorders:
+                if xid in rec.ids:
+                    rec.entries.append((RULES[name], (x,), (out,), None))
+                    rec.ids.add(out._id)
         return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc or f"Elementwise {name}(x), differentiable."
