@@ -73,6 +73,7 @@ bench: setup
 	  printf 'and the R cost of a log1pexp gradient\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \
 	  printf '\n## Deep graphs (issue 8)\n\n'; $(PY) bench/deep.py; \
+	  printf '\n'; cat bench/REPORTS.md; \
 	  } >> BENCHMARKS.md
 
 # Longer fuzz and soak runs than `make test` affords (about 20 minutes).
