@@ -215,3 +215,21 @@ def test_a_tape_around_a_compiled_function_sees_its_ops(tf_backend):
     assert float(f(x)) == pytest.approx(1.5 * 0.8 * np.log1p(np.exp(0.8)),
                                         rel=1e-6)
     assert f.trace_count == traces + 1
+
+
+def test_positional_keyword_and_optional_arguments(tf_backend):
+    """One graph per number of positional arguments, one for calls with
+    keywords; each gives the eager value, outputs keep their structure."""
+    def f(x, y=None, scale=2.0):
+        out = x * scale if y is None else x * y * scale
+        return [out, ops.sum(out)]
+
+    compiled = pycg.function(f)
+    x, y = pycg.constant([1.0, 2.0]), pycg.constant([3.0, 4.0])
+    for args, kwargs in (((x,), {}), ((x, y), {}), ((x,), {"y": y}),
+                         ((x, y), {"scale": 0.5}), ((x,), {})):
+        got, want = compiled(*args, **kwargs), f(*args, **kwargs)
+        assert type(got) is list and len(got) == 2
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+    assert compiled.trace_count == 4   # (the last call reuses the first)

@@ -105,3 +105,28 @@ def test_the_module_docstring_documents_the_rule():
     text = sys.modules[doc].__doc__
     assert "a dict in the structure of the one" in text
     assert "a dict that reads both ways" in text
+
+
+def test_an_output_made_before_the_call_is_not_made_a_function_of_x(backend):
+    """The one-tensor path records f's own new output as it is; a tensor f
+    returns that existed before the call (a closure constant, or x itself)
+    gets a fresh identity, so its other uses stay independent of x."""
+    c = pycg.constant(2.0)
+
+    @pycg.custom_gradient
+    def returns_c(x):
+        return c, lambda up: up * 3.0
+
+    @pycg.custom_gradient
+    def returns_x(x):
+        return x, lambda up: up * 5.0
+
+    x = pycg.constant(1.5)
+    for _ in range(2):   # (the first call decides the convention)
+        with pycg.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y, z, w = returns_c(x), c * 4.0, returns_x(x)
+        assert float(t.gradient(y, x)) == 3.0
+        assert t.gradient(z, x) is None
+        assert float(t.gradient(w, x)) == 5.0
+        assert y is not c and w is not x
