@@ -81,14 +81,12 @@ class Function:
             graph = self._graphs.get(None) or self._graph_for(None)
             graph_args, graph_kwargs = self._graph_inputs(args, kwargs)
             out = graph(*graph_args, **graph_kwargs)
-        if type(out) is _EagerTensor:
+        eager = backends.active.types   # (the tensorflow backend's)
+        if type(out) in eager:
             return Tensor(out)
         if (type(out) is list or type(out) is tuple) and \
-                all(type(o) is _EagerTensor for o in out):
+                all(type(o) in eager for o in out):
             return type(out)(Tensor(o) for o in out)   # a flat list
-        if type(out) is not tuple and type(out) is not list and \
-                type(out) is not dict:
-            return _from_graph_output(out)
         return structure.unflatten(out, [_from_graph_output(o) for o in
                                          structure.flatten(out)])
 
@@ -97,9 +95,6 @@ class Function:
         signature of n named parameters: TensorFlow binds an (*args) one
         ~10 us slower a call), or for any call with keywords (n None)."""
         import tensorflow as tf
-        global _EagerTensor
-        from tensorflow.python.framework.ops import EagerTensor as \
-            _EagerTensor
         fn = self._traced if n is None else with_signature(
             self._traced, [(f"arg{i}", "positional") for i in range(n)])
         graph = self._graphs[n] = tf.function(
@@ -137,9 +132,6 @@ class Function:
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
         return Tensor(a) if isinstance(a, tf.Tensor) else a
-
-
-_EagerTensor = None   # (TensorFlow's, once a graph is made)
 
 
 def _to_graph_input(a):

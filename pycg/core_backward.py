@@ -28,6 +28,7 @@ def _backward(entries, seeds, source_ids, live):
     direct_ok = not tls.recording   # (a nested tape needs recorded ops)
     typed = _array["typed"]   # (same type: same dtype, no reads)
     for fn, ins, outs, params in reversed(entries):
+        x = None   # (set where one input's gradient is computed inline)
         if len(outs) == 1:   # the common case: one output, one upstream
             oid = outs[0]._id
             up = get(oid) if oid in source_ids else pop(oid, None)
@@ -35,11 +36,9 @@ def _backward(entries, seeds, source_ids, live):
                 continue
             if type(fn) is Rule and fn._one is not None and not params:
                 # a built-in unary op, inline (Rule.__call__'s hot case)
-                x = ins[0]
-                xid = x._id
-                if xid not in live:
+                x, gx, broadcast = ins[0], None, fn.broadcast
+                if x._id not in live:
                     continue
-                gx = None
                 direct = fn.direct
                 if direct is not None and direct_ok:
                     gv, ov = up._value, outs[0]._value
@@ -50,63 +49,56 @@ def _backward(entries, seeds, source_ids, live):
                             gx = Tensor(value)
                 if gx is None:
                     gx = fn._one(up, outs[0], x)
-                    if gx is None:
-                        continue
-                if fn.broadcast:
-                    gx = _unbroadcast(gx, x)
-                if check is not None:
-                    check(fn, 0, gx, ins, outs)
-                prev = get(xid)
-                grads[xid] = gx if prev is None else prev + gx
-                continue
-            if type(fn) in UNARY_BACKWARDS:   # one input, one output
-                x = ins[0]
-                xid = x._id
-                if xid not in live:
+            elif type(fn) in UNARY_BACKWARDS:   # one input, one output
+                x, broadcast = ins[0], False
+                if x._id not in live:
                     continue
                 gx = fn.gradient(up, x, params)
-                if gx is None:
-                    continue
-                if check is not None:
-                    check(fn, 0, gx, ins, outs)
-                prev = get(xid)
-                grads[xid] = gx if prev is None else prev + gx
-                continue
-            ups = (up,)
+            else:
+                ups = (up,)
         else:
             ups = [get(o._id) if o._id in source_ids else pop(o._id, None)
                    for o in outs]
             if all(u is None for u in ups):
                 continue
-        in_grads = fn(ups, ins, outs, params, live)
-        if len(ins) == 1 and len(in_grads) == 1:   # (the loop below, inline)
+        if x is None:   # the entry's own backward, for all its inputs
+            in_grads = fn(ups, ins, outs, params, live)
+            broadcast = getattr(fn, "broadcast", False)
+            if len(ins) != 1 or len(in_grads) != 1:
+                _accumulate(fn, ins, outs, in_grads, live, grads, check,
+                            broadcast)
+                continue
             gx, x = in_grads[0], ins[0]
-            xid = x._id
-            if gx is None or xid not in live:
+            if x._id not in live:
                 continue
-            if getattr(fn, "broadcast", False):
-                gx = _unbroadcast(gx, x)
-            if check is not None:
-                check(fn, 0, gx, ins, outs)
-            prev = get(xid)
-            grads[xid] = gx if prev is None else prev + gx
+        if gx is None:   # (one input: the inline cases and the one above)
             continue
-        if len(in_grads) != len(ins):
-            raise RuntimeError(
-                f"pycg: the gradient rule of {_name(fn)!r} returned "
-                f"{len(in_grads)} gradients for {len(ins)} inputs")
-        broadcast = getattr(fn, "broadcast", False)
-        for i, (x, gx) in enumerate(zip(ins, in_grads)):
-            if gx is None or x._id not in live:
-                continue
-            xid = x._id
-            if broadcast:
-                gx = _unbroadcast(gx, x)
-            if check is not None:
-                check(fn, i, gx, ins, outs)
-            prev = get(xid)
-            grads[xid] = gx if prev is None else prev + gx
+        if broadcast:
+            gx = _unbroadcast(gx, x)
+        if check is not None:
+            check(fn, 0, gx, ins, outs)
+        xid = x._id
+        prev = get(xid)
+        grads[xid] = gx if prev is None else prev + gx
     return grads
+
+
+def _accumulate(fn, ins, outs, in_grads, live, grads, check, broadcast):
+    """Add an entry's gradients for several inputs into `grads`."""
+    if len(in_grads) != len(ins):
+        raise RuntimeError(
+            f"pycg: the gradient rule of {_name(fn)!r} returned "
+            f"{len(in_grads)} gradients for {len(ins)} inputs")
+    for i, (x, gx) in enumerate(zip(ins, in_grads)):
+        if gx is None or x._id not in live:
+            continue
+        if broadcast:
+            gx = _unbroadcast(gx, x)
+        if check is not None:
+            check(fn, i, gx, ins, outs)
+        xid = x._id
+        prev = grads.get(xid)
+        grads[xid] = gx if prev is None else prev + gx
 
 
 def _name(fn):

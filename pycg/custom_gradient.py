@@ -266,7 +266,7 @@ class _LeanBackward:
         simple = signature.simple   # one parameter, one tensor: the lean path
         self.single = simple is not None and len(simple) == 1
         self.upstream = convention == UPSTREAM
-        self.label = signature.simple[0] if signature.simple else None
+        self.label = simple[0] if simple else None
         self.labels = [self.label]
 
     def __call__(self, ups, ins, outs, grad_fn, live):

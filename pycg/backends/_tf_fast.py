@@ -89,12 +89,12 @@ def scalar_like(number, x):
                  else x.dtype)
 
 
-_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in (
-    tf.float16, tf.bfloat16, tf.float32, tf.float64))
+float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
+complex_dtypes = (tf.complex64, tf.complex128)
+_FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in float_dtypes)
 
 
-_INEXACT_ENUMS = _FLOAT_ENUMS | {tf.complex64.as_datatype_enum,
-                                  tf.complex128.as_datatype_enum}
+_INEXACT_ENUMS = _FLOAT_ENUMS | {d.as_datatype_enum for d in complex_dtypes}
 
 
 def inexact(x):

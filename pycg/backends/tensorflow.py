@@ -13,13 +13,11 @@ from tensorflow.python.ops import gen_array_ops as _gen_array  # noqa: E402
 from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
 
 from pycg.backends._tf_fast import _int32, fast as _fast  # noqa: E402
-from pycg.backends._tf_fast import (scalar, scalar_like,  # noqa: E402, F401
-                                    weak_caches, weak_scalar, inexact,
-                                    grad_like)
+from pycg.backends._tf_fast import (  # noqa: E402, F401
+    complex_dtypes, float_dtypes, grad_like, inexact, scalar, scalar_like,
+    weak_caches, weak_scalar)
 
 tnp = tf.experimental.numpy
-float_dtypes = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
-complex_dtypes = (tf.complex64, tf.complex128)
 name = "tensorflow"
 
 
