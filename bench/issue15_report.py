@@ -61,9 +61,11 @@ def _targets(r):
          lambda v: v >= 4),
         ("tensorflow backend, MLP: at least as fast as TF eager",
          faster("tf_eager", "mlp", "pycg_tf"), "x", lambda v: v >= 1),
-        ("pycg.function, MLP: within 1.1x of tf.function",
-         within("mlp", "pycg_function", "tf_function"), "x",
-         lambda v: v <= 1.1),
+        ("pycg.function, MLP: within 1.1x of tf.function (a race of "
+         "the two; judged by wall clock: the graph runs on TensorFlow's "
+         "threads, which calling-thread CPU time leaves out)",
+         within("mlp_function", "pycg_function", "tf_function"), "x",
+         lambda v: v <= 1.1, "wall"),
         ("pycg.function, scalar chain: within 1.1x of tf.function "
          "(interleaved medians; one-after-another best of 5 in the "
          "wall-clock column)",
@@ -81,9 +83,9 @@ def tables(before, after):
     out = ["| target | before: CPU time | before: wall clock | after: CPU "
            "time | after: wall clock | after |",
            "|---|---:|---:|---:|---:|---|"]
-    for (text, b, unit, ok), (_, a, _, _) in zip(_targets(before),
-                                                 _targets(after)):
-        judged = a[0] if a[0] is not None else a[1]
+    for (text, b, unit, ok, *by), (_, a, *_) in zip(_targets(before),
+                                                    _targets(after)):
+        judged = a[0] if a[0] is not None and not by else a[1]
         status = "n/a" if judged is None else (
             "MET" if ok(judged) else "**MISSED**")
         out.append(f"| {text} | {_fmt(b[0], unit)} | {_fmt(b[1], unit)} | "

@@ -116,7 +116,11 @@ implementation warms up. The rows of one workload are timed interleaved:
 each round times one repeat of every row in turn (a repeat runs the call
 enough times to last about 20 ms), so load from other processes falls on
 all rows alike, and each number is the median over 7-25 rounds, timed with
-`time.perf_counter`. "spread" is the fastest and slowest repeat. "CPU us"
+`time.perf_counter`. Each round takes the rows in a new (seeded, shuffled)
+order and each repeat starts with one untimed call, so no row pays, round
+after round, for what the row before it left behind (garbage freed, caches
+and thread pools to warm again: with a fixed order, the row timed right
+after the eager rows came out up to 20% slower). "spread" is the fastest and slowest repeat. "CPU us"
 is the median CPU time of the calling thread per call (`time.thread_time`):
 other processes on a busy machine do not add to it, so where all the work
 runs on the calling thread (the eager scalar chains) it is the steadier

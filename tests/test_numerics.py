@@ -187,3 +187,15 @@ def test_cached_scalar_constants_keep_the_sign_of_zero(backend):
     assert float(ops.divide(1.0, one * -0.0)) == -math.inf
     assert float(ops.divide(1.0, one * 0.0)) == math.inf
     assert float(ops.divide(1.0, ops.add(one * 0.0, -0.0))) == math.inf
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_cached_scalar_constants_an_int_and_an_equal_float(backend, dtype):
+    # whichever of 3 and 3.0 (or 2**24 + 1 and its float) comes first, each
+    # is the number in the tensor's dtype, as NumPy converts it
+    x = pycg.constant(np.array(0.25, dtype))
+    for number in (3, 3.0, 2 ** 24 + 1, float(2 ** 24 + 1), 2.5, 7, 7.0):
+        want = np.array(0.25, dtype) + np.array(number, dtype)
+        for got in (x + number, number + x, ops.add(x, number)):
+            assert got.dtype == np.dtype(dtype)
+            assert got.numpy().tobytes() == want.tobytes()

@@ -36,20 +36,21 @@ def scalar_like(number, x):
 
 # value types whose type alone says they are floating (and of which dtype)
 float_types = frozenset((np.float16, np.float32, np.float64))
-# float scalar type -> ({int: scalar}, {float: scalar}): a float scalar's
+# float scalar type -> {nonzero Python number: scalar}: a float scalar's
 # type is its dtype, so the hot case needs no dtype read (~35 ns) or hash
 # (ops read it directly for the hot case, then call weak_scalar: a call
-# fewer on each number op, 2.5% of the scalar chain)
-weak_caches = {t: ({}, {}) for t in float_types}
+# fewer on each number op, 2.5% of the scalar chain). An int and a float
+# share a key only when equal, and then give the same scalar; a zero is
+# never a key (-0.0 == 0).
+weak_caches = {t: {} for t in float_types}
 
 
 def weak_scalar(number, x):
     """scalar_like(number, x) where a Python int or float `number` needs no
     promotion next to x (this backend's value; an int, or x floating); else
     None (the op promotes)."""
-    caches = weak_caches.get(type(x))
-    if caches is not None and number:   # (a zero: -0.0 == 0 as a key)
-        cache = caches[type(number) is float]
+    cache = weak_caches.get(type(x))
+    if cache is not None and number:   # (a zero: -0.0 == 0 as a key)
         c = cache.get(number)
         if c is None:
             if len(cache) > 4096:

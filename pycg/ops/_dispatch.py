@@ -136,13 +136,14 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
 
     def op(x):
         K = backends.active
-        if type(x) is not Tensor or type(x._value) not in K.types:
-            x = as_tensor(x, name)
-        v = x._value
-        if float_only and type(v) not in K.float_types and \
-                not K.inexact(v):
-            x = _to_floatx(x)
+        if type(x) is not Tensor or type(v := x._value) not in \
+                K.float_types:   # (a float scalar: nothing to convert)
+            if type(x) is not Tensor or type(x._value) not in K.types:
+                x = as_tensor(x, name)
             v = x._value
+            if float_only and not K.inexact(v):
+                x = _to_floatx(x)
+                v = x._value
         out = Tensor(getattr(K, kernel_name)(v))
         if tls.recording:   # (record(), inline for the one-input case)
             xid = x._id
@@ -175,7 +176,7 @@ def binary(name, kernel_name=None, grad=True):
         elif t1 is Tensor and t2 in _NUMBERS:
             v1 = x1._value
             c = K.weak_caches.get(type(v1))   # (weak_scalar's hot case)
-            v2 = c[t2 is float].get(x2) if c is not None and x2 else None
+            v2 = c.get(x2) if c is not None and x2 else None
             if v2 is None:
                 v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
             if v2 is None:
@@ -209,8 +210,7 @@ def binary(name, kernel_name=None, grad=True):
             K = backends.active
             v2 = self._value
             c = K.weak_caches.get(type(v2))   # (weak_scalar's hot case)
-            v1 = c[t1 is float].get(other) if c is not None and other \
-                else None
+            v1 = c.get(other) if c is not None and other else None
             if v1 is None:
                 v1 = K.weak_scalar(other, v2)
             if v1 is not None:
