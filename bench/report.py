@@ -120,20 +120,21 @@ all rows alike, and each number is the median over 7-25 rounds, timed with
 order and each repeat starts with one untimed call, so no row pays, round
 after round, for what the row before it left behind (garbage freed, caches
 and thread pools to warm again: with a fixed order, the row timed right
-after the eager rows came out up to 20% slower). "spread" is the fastest and slowest repeat. "CPU us"
-is the median CPU time of the calling thread per call (`time.thread_time`):
-other processes on a busy machine do not add to it, so where all the work
-runs on the calling thread (the eager scalar chains) it is the steadier
-number; work that a framework hands to worker threads (large kernels,
-graph executors) is not in it. The speed-up column is TF eager's time
-divided by the row's (above 1 is faster than TensorFlow's eager
-GradientTape). Python's garbage collector stays on, as users run it; a rare
-full collection (hundreds of ms with TensorFlow, JAX and PyTorch loaded)
-lands in few rounds, so the medians leave it out. pycg rows select their
-backend at each call (about a microsecond). Before any number is written,
-every row's gradient is checked against TF eager's (relative tolerance 2e-4
-on the chains, 1e-3 on the MLP), outside the timing; a row that raises or
-disagrees is shown as FAILED and `bench/run.py` exits non-zero.
+after the eager rows came out up to 20% slower). "spread" is the fastest
+and slowest repeat. "CPU us" is the median CPU time of the calling thread
+per call (`time.thread_time`): other processes on a busy machine do not add
+to it, so where all the work runs on the calling thread (the eager scalar
+chains) it is the steadier number; work that a framework hands to worker
+threads (large kernels, graph executors) is not in it. The speed-up column
+is TF eager's time divided by the row's (above 1 is faster than
+TensorFlow's eager GradientTape). Python's garbage collector stays on, as
+users run it; a rare full collection (hundreds of ms with TensorFlow, JAX
+and PyTorch loaded) lands in few rounds, so the medians leave it out. pycg
+rows select their backend at each call (about a microsecond). Before any
+number is written, every row's gradient is checked against TF eager's
+(relative tolerance 2e-4 on the chains, 1e-3 on the MLP), outside the
+timing; a row that raises or disagrees is shown as FAILED and
+`bench/run.py` exits non-zero.
 
 Every chain element is `tanh` or `log1pexp(x) = log(1 + exp(x))`, the latter
 with a custom gradient through each framework's own API (pycg.custom_gradient,
