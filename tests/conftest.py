@@ -15,3 +15,15 @@ def backend(request):
         yield request.param
     finally:
         pycg.config.set_backend(previous)
+
+
+@pytest.fixture
+def tf_backend():
+    """Run the test under the tensorflow backend, restoring the previous
+    one after (for what only TensorFlow has: graphs, unknown dimensions)."""
+    previous = pycg.config.backend()
+    pycg.config.set_backend("tensorflow")
+    try:
+        yield
+    finally:
+        pycg.config.set_backend(previous)

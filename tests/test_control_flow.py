@@ -9,14 +9,6 @@ import pycg
 from pycg import ops
 
 
-@pytest.fixture
-def tf_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    yield
-    pycg.config.set_backend(previous)
-
-
 def f64(v):
     return pycg.constant(np.asarray(v, np.float64))
 

@@ -64,15 +64,7 @@ def test_no_seed_draws_fresh_numbers(backend):
     assert not np.array_equal(a, b)
 
 
-@pytest.fixture
-def tensorflow():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    yield
-    pycg.config.set_backend(previous)
-
-
-def test_inside_function_a_generator_moves_on_each_call(tensorflow):
+def test_inside_function_a_generator_moves_on_each_call(tf_backend):
     gen = random.SeedGenerator(3)
 
     @pycg.function
@@ -90,7 +82,7 @@ def test_inside_function_a_generator_moves_on_each_call(tensorflow):
 
 
 def test_dropout_inside_function_differs_per_call_and_differentiates(
-        tensorflow):
+        tf_backend):
     gen = random.SeedGenerator(0)
 
     @pycg.function

@@ -7,15 +7,7 @@ import pytest
 
 import pycg
 from pycg import ops
-
-
-@pycg.custom_gradient
-def log1pexp(x):
-    e = ops.exp(x)
-
-    def grad(upstream):
-        return upstream * (1 - 1 / (1 + e))
-    return ops.log(1 + e), grad
+from log1pexp_case import log1pexp
 
 
 def _chain(x):

@@ -17,24 +17,11 @@ import tensorflow as tf  # noqa: E402
 
 import pycg  # noqa: E402
 from pycg import ops  # noqa: E402
+from log1pexp_case import log1pexp  # noqa: E402
 from r_bridge_helpers import ROOT, r_env, require_r  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def tf_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    yield
-    pycg.config.set_backend(previous)
-
-
-@pycg.custom_gradient
-def log1pexp(x):
-    e = ops.exp(x)
-
-    def grad(upstream):
-        return upstream * (1 - 1 / (1 + e))
-    return ops.log(1 + e), grad
+pytestmark = pytest.mark.usefixtures("tf_backend")
 
 
 @pycg.custom_gradient

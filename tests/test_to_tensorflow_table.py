@@ -14,12 +14,7 @@ import pycg
 from test_ops_vjp import PARAMS, _arrays, _flat
 
 
-@pytest.fixture(autouse=True)
-def tf_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    yield
-    pycg.config.set_backend(previous)
+pytestmark = pytest.mark.usefixtures("tf_backend")
 
 
 def _hvp(fn, arrays, seed=7):
