@@ -62,6 +62,32 @@ def test_an_unknown_pycg_backend_fails_the_import_clearly():
            "'numpy'" in r.stderr
 
 
+def test_the_tensorflow_backend_without_tensorflow_says_so():
+    # (None in sys.modules: `import tensorflow` fails as if not installed)
+    r = run_python(
+        "import sys; sys.modules['tensorflow'] = None\n"
+        "import pycg\n"
+        "print(pycg.config.backend())\n"
+        "try:\n"
+        "    pycg.config.set_backend('tensorflow')\n"
+        "except ModuleNotFoundError as e:\n"
+        "    print(e)\n"
+        "print(pycg.config.backend())")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == lines[2] == "numpy"   # the default, and unchanged
+    assert lines[1].startswith(
+        "pycg: the 'tensorflow' backend needs TensorFlow, which is not "
+        "installed (")
+    assert lines[1].endswith(
+        "); pip install tensorflow-cpu (or tensorflow), or use the 'numpy' "
+        "backend")
+    r = run_python("import sys; sys.modules['tensorflow'] = None\n"
+                   "import pycg", PYCG_BACKEND="tensorflow")
+    assert r.returncode != 0
+    assert "pycg: the 'tensorflow' backend needs TensorFlow" in r.stderr
+
+
 def test_default_is_tensorflow_when_it_imports(monkeypatch):
     monkeypatch.delenv("PYCG_BACKEND", raising=False)
     assert backends.default_name() == "tensorflow"

@@ -27,7 +27,15 @@ def load(name):
         raise ValueError(
             f"pycg: unknown backend {name!r}; valid backends are "
             + ", ".join(repr(n) for n in NAMES))
-    module = importlib.import_module(f"pycg.backends.{name}")
+    try:
+        module = importlib.import_module(f"pycg.backends.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        raise ModuleNotFoundError(
+            f"pycg: the {name!r} backend needs TensorFlow, which is not "
+            f"installed ({e}); pip install tensorflow-cpu (or tensorflow), "
+            f"or use the 'numpy' backend", name=name) from None
     FLOAT_DTYPES.update(module.float_dtypes)
     COMPLEX_DTYPES.update(module.complex_dtypes)
     _loaded[name] = module
