@@ -13,6 +13,7 @@ Ratios are taken within each process, against the peers timed with it.
 """
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import statistics
@@ -91,6 +92,12 @@ def races():
     makes = {k: impls[k] for k in keys if k in impls}
     makes["floor"] = floor_chain
     race("scalar", makes, (x0, mixed))
+    tf_floor = _this_checkouts("tf_floor")
+    split = {"pycg_tf": impls["pycg_tf"], "floor": tf_floor.floor_chain}
+    alone = tf_floor.python_alone(impls["pycg_tf"])
+    if alone is not None:
+        split["python"] = alone
+    race("tf_split", split, (x0, mixed))
     race("log1pexp", {"custom": impls["pycg_numpy"],
                       "builtin": builtin_log1pexp},
          (x0, chain.pattern(N, "custom")), 1.0)
@@ -113,6 +120,16 @@ def races():
                                                 "tf_function")},
              mlp.data(), 1.5)
     return out
+
+
+def _this_checkouts(name):
+    """bench/<name>.py of this checkout (with --before, `bench` may be the
+    older checkout's package, which need not have it)."""
+    spec = importlib.util.spec_from_file_location(
+        f"bench_{name}", os.path.join(ROOT, "bench", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def one_after_another(fns, number=200):

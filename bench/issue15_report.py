@@ -101,6 +101,15 @@ def tables(before, after):
                        ("tf_eager", "TF eager GradientTape")):
         out.append(f"| {label} | {_fmt(_per_op(before, 'scalar', key), '')}"
                    f" | {_fmt(_per_op(after, 'scalar', key), '')} |")
+    out += ["", "Where the tensorflow backend's time goes, microseconds "
+            "per element (CPU time; one race of its own):", "",
+            "| row | before | after |", "|---|---:|---:|"]
+    for key, label in (
+            ("pycg_tf", "pycg, tensorflow backend"),
+            ("floor", "minimal Python tape over the same fast-path kernels"),
+            ("python", "pycg's Python alone (those kernels stubbed)")):
+        out.append(f"| {label} | {_fmt(_per_op(before, 'tf_split', key), '')}"
+                   f" | {_fmt(_per_op(after, 'tf_split', key), '')} |")
     out += ["", "Where pycg's time goes, numpy backend, microseconds "
             "(bench/profile_chain.py, best of 5, CPU time):", "",
             "| piece | before | after |", "|---|---:|---:|"]

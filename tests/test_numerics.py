@@ -199,3 +199,13 @@ def test_cached_scalar_constants_an_int_and_an_equal_float(backend, dtype):
         for got in (x + number, number + x, ops.add(x, number)):
             assert got.dtype == np.dtype(dtype)
             assert got.numpy().tobytes() == want.tobytes()
+
+
+def test_cached_scalar_constants_stay_right_past_the_cache_bound(backend):
+    # the caches are cleared past 4,096 numbers; the numbers seen before
+    # and after the clear are each still the number in the tensor's dtype
+    x = pycg.constant(np.array([0.5, 2.0], "float32"))
+    numbers = [i + 0.25 for i in range(5000)] + [3, 3.0, 0.25]
+    for number in numbers + numbers[:10]:
+        want = np.array([0.5, 2.0], "float32") * np.float32(number)
+        assert (x * number).numpy().tobytes() == want.tobytes()

@@ -25,8 +25,8 @@ def activate():
 _silence = []
 activate()
 from pycg.backends._numpy_scalars import (  # noqa: E402,F401
-    complex_dtypes, float_dtypes, float_types, owns, scalar, scalar_like,
-    types, weak_caches, weak_scalar, inexact, grad_like)
+    complex_dtypes, dtype_key, float_dtypes, float_types, owns, scalar,
+    scalar_like, types, weak_caches, weak_scalar, inexact, grad_like)
 
 _erf = np.frompyfunc(math.erf, 1, 1)
 

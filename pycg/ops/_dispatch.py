@@ -170,7 +170,7 @@ def binary(name, kernel_name=None, grad=True):
             tv = type(v1)   # (a float scalar type is its dtype)
             if (tv is not type(v2) or tv not in K.float_types) and (
                     tv not in K.types or type(v2) not in K.types or
-                    v1.dtype is not v2.dtype and v1.dtype != v2.dtype):
+                    K.dtype_key(v1) != K.dtype_key(v2)):
                 x1, x2 = promote(x1, x2, name)
                 v1, v2 = x1._value, x2._value
         elif t1 is Tensor and t2 in _NUMBERS:
