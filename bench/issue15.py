@@ -170,9 +170,11 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.before:
         return compare(args.before)
-    from bench import profile_chain
-    result = {"races": races(), "deep": deep(),
-              "breakdown": profile_chain.breakdown("numpy")}
+    # (this checkout's profile_chain, timing the pycg under test)
+    result = {"races": races(), "deep": deep()}
+    profile_chain = _this_checkouts("profile_chain")
+    result["breakdown"] = profile_chain.breakdown("numpy")
+    result["per_element"] = profile_chain.per_element(result["breakdown"])
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
 

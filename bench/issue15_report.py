@@ -110,6 +110,19 @@ def tables(before, after):
             ("python", "pycg's Python alone (those kernels stubbed)")):
         out.append(f"| {label} | {_fmt(_per_op(before, 'tf_split', key), '')}"
                    f" | {_fmt(_per_op(after, 'tf_split', key), '')} |")
+    floor = _per_op(after, "scalar", "floor")
+    out += ["", "Where each microsecond per element of the mixed chain "
+            "goes, numpy backend (bench/profile_chain.py's pieces, below; "
+            "the floor is the minimal Python tape over the same kernels, "
+            "raced with the peers above):", "",
+            "| piece | before | after |", "|---|---:|---:|"]
+    split = after.get("per_element") or {}
+    for name, value in split.items():
+        b = (before.get("per_element") or {}).get(name)
+        out.append(f"| {name} | {_fmt(b, '')} | {_fmt(value, '')} |")
+    out.append(f"| the floor: minimal Python tape, same kernels, whole | "
+               f"{_fmt(_per_op(before, 'scalar', 'floor'), '')} | "
+               f"{_fmt(floor, '')} |")
     out += ["", "Where pycg's time goes, numpy backend, microseconds "
             "(bench/profile_chain.py, best of 5, CPU time):", "",
             "| piece | before | after |", "|---|---:|---:|"]

@@ -79,6 +79,8 @@ def breakdown(backend):
 
     # ---- the kernels alone: the floor ----
     rows["kernel: tanh"] = us("K.tanh(v)", scope, fast)
+    rows["kernel: tanh's gradient (tanh_grad)"] = us("K.tanh_grad(v, v)",
+                                                     scope, fast)
     rows["kernels: log1pexp forward (3: exp, add, log)"] = us(
         "K.log(K.add(one, K.exp(v)))", scope, fast)
     rows["kernels: log1pexp grad (4: add, divide, subtract, multiply)"] = us(
@@ -124,8 +126,8 @@ def derived(r):
         "custom_gradient forward machinery, no tape (decorated - body)":
             r["custom log1pexp, no tape"]
             - r["undecorated log1pexp body, no tape"],
-        "custom_gradient forward machinery + recording 3 inner ops "
-        "(custom chain forward - body)":
+        "custom_gradient forward machinery, recorded (custom chain "
+        "forward - body)":
             r["custom chain: forward, per element"]
             - r["undecorated log1pexp body, no tape"],
         "backward loop per built-in op (tanh backward - its VJP rule)":
@@ -134,6 +136,43 @@ def derived(r):
         "custom_gradient backward machinery (custom backward - grad_fn)":
             r["custom chain: backward, per element"]
             - r["its grad_fn alone (4 ops), no tape"],
+    }
+
+
+def per_element(r):
+    """The mixed chain's microseconds per element by piece (half its
+    elements tanh, half custom log1pexp): the pieces add up to the mean of
+    the tanh-only and custom-only chains, printed beside the mixed chain
+    measured; None where a row is missing (an older checkout's pycg)."""
+    g = r.get
+    k = ["kernel: tanh", "kernel: tanh's gradient (tanh_grad)",
+         "kernels: log1pexp forward (3: exp, add, log)",
+         "kernels: log1pexp grad (4: add, divide, subtract, multiply)"]
+    need = k + ["ops.tanh(y), no tape", "undecorated log1pexp body, no tape",
+                "its grad_fn alone (4 ops), no tape"] + [
+        f"{c} chain: {p}, per element" for c in ("tanh", "custom", "mixed")
+        for p in ("forward", "backward", "forward + backward")]
+    if any(g(n) is None for n in need):
+        return None
+    ktanh, kgrad, kfwd, kbwd = (g(n) for n in k)
+    body, grad_fn = g(need[5]), g(need[6])
+    tanh_f, tanh_b = g(need[7]), g(need[8])
+    custom_f, custom_b = g(need[10]), g(need[11])
+    return {
+        "kernels (the backend's own, as in the floor)":
+            (ktanh + kgrad + kfwd + kbwd) / 2,
+        "dispatch: pycg's ops around their kernels (ops.tanh; log1pexp's "
+        "3 forward and 4 gradient ops)":
+            (g(need[4]) - ktanh + body - kfwd + grad_fn - kbwd) / 2,
+        "record: a built-in op on the tape (tanh)":
+            (tanh_f - g(need[4])) / 2,
+        "custom_gradient: its forward and backward machinery":
+            (custom_f - body + custom_b - grad_fn) / 2,
+        "backward loop: a built-in op's step, less its kernel":
+            (tanh_b - kgrad) / 2,
+        "sum of the pieces (mean of the tanh-only and custom-only chains)":
+            (g(need[9]) + g(need[12])) / 2,
+        "mixed chain, measured": g(need[15]),
     }
 
 
@@ -162,6 +201,9 @@ def main():
         print(f"  {name:<{width}}{value:8.2f}")
     print("derived:")
     for name, value in derived(rows).items():
+        print(f"  {name:<{width}}{value:8.2f}")
+    print("per element of the mixed chain:")
+    for name, value in per_element(rows).items():
         print(f"  {name:<{width}}{value:8.2f}")
     if "--cprofile" in sys.argv:
         profile(backend)
