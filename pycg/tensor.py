@@ -201,9 +201,26 @@ def _backend(value):
         backends.for_value(value)
 
 
+def as_dtype(dtype, where):
+    """np.dtype(dtype), or a TypeError naming `where` and what arrived."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        raise TypeError(
+            f"{where}: dtype {dtype!r} is not a dtype (expected a name such "
+            f"as 'float32' or a NumPy dtype)") from None
+
+
 def _check_numeric(value, dtype):
-    a = np.asarray(value, dtype=dtype)
-    if a.dtype == object or a.dtype.kind in "USV":
+    try:
+        a = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError):   # (strings as a number dtype)
+        if isinstance(value, (list, tuple)):
+            _default_dtype(value)   # (a ragged list: says so)
+        a = np.asarray(value, dtype=object)
+    # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
+    if a.dtype == object or a.dtype.kind in "US" or \
+            a.dtype.kind == "V" and dtype is None:
         raise TypeError(
             f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
             f"got {type(value).__name__} {value!r:.60}")
@@ -219,6 +236,8 @@ def convert_to_tensor(value, dtype=None):
     'float32'
     """
     K = backends.active
+    if dtype is not None:
+        dtype = as_dtype(dtype, "pycg.convert_to_tensor")
     if isinstance(value, Variable) and (
             dtype is None or np.dtype(dtype) == value.dtype):
         return value  # its storage follows the active backend itself

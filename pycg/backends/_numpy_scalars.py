@@ -56,17 +56,21 @@ def weak_scalar(number, x):
     promotion next to x (this backend's value; an int, or x floating); else
     None (the op promotes)."""
     cache = weak_caches.get(type(x))
-    if cache is not None and number:   # (a zero: -0.0 == 0 as a key)
-        c = cache.get(number)
-        if c is None:
-            if len(cache) > 4096:
-                cache.clear()
-            c = cache[number] = type(x)(number)
-        return c
-    if type(x) not in types or type(number) is float and \
-            x.dtype not in float_dtypes:
+    try:
+        if cache is not None and number:   # (a zero: -0.0 == 0 as a key)
+            c = cache.get(number)
+            if c is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                c = cache[number] = type(x)(number)
+            return c
+        if type(x) not in types or type(number) is float and \
+                x.dtype not in float_dtypes:
+            return None
+        c = scalar_like(number, x)
+    except OverflowError:   # (the op says which number and dtype)
         return None
-    return scalar_like(number, x)
+    return None if type(c) is np.bool_ else c   # (bool and int: int32)
 
 
 def inexact(x):

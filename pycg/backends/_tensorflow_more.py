@@ -2,6 +2,7 @@
 numpy/math/linalg names); star-imported by backends/tensorflow.py."""
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.ops import gen_math_ops as _gen
 
 tnp = tf.experimental.numpy
 
@@ -13,7 +14,8 @@ __all__ = [
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
-    "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax"]
+    "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
+    "power"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -35,6 +37,18 @@ right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
 log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
+_SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
+           tf.uint64: tf.int64}
+
+
+def power(x, y):
+    # (TensorFlow's Pow has no unsigned kernels: through a signed type, the
+    # product wrapping as the unsigned one would)
+    signed = _SIGNED.get(x.dtype)
+    if signed is None:
+        return _gen._pow(x, y)
+    return tf.cast(_gen._pow(tf.cast(x, signed), tf.cast(y, signed)),
+                   x.dtype)
 
 
 def signbit(x):

@@ -107,6 +107,7 @@ _FLOAT_ENUMS = frozenset(d.as_datatype_enum for d in float_dtypes)
 
 
 _INEXACT_ENUMS = _FLOAT_ENUMS | {d.as_datatype_enum for d in complex_dtypes}
+_BOOL = tf.bool.as_datatype_enum
 
 
 # a value's dtype as a key to compare, for values of `types` (an eager
@@ -147,14 +148,17 @@ def weak_scalar(number, x):
     if type(x) is not _EagerTensor:
         return None
     dt = x._datatype_enum()
-    if type(number) is float and dt not in _FLOAT_ENUMS:
-        return None
+    if type(number) is float and dt not in _FLOAT_ENUMS or dt == _BOOL:
+        return None   # (bool and int: int32)
     c = _weak.get(dt)
     if c is not None and number:
         v = c.get(number)
         if v is not None:
             return v
-    return _like(number, x, dt)
+    try:
+        return _like(number, x, dt)
+    except OverflowError:   # (the op says which number and dtype)
+        return None
 
 
 def _like(number, x, dt):

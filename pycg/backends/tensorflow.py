@@ -104,7 +104,6 @@ logical_not = _gen.logical_not
 add = _fast("AddV2", _gen.add_v2, 2)
 subtract = _fast("Sub", _gen.sub, 2)
 multiply = _fast("Mul", _gen.mul, 2)
-power = _gen._pow
 mod = tf.math.floormod
 floor_divide = tf.math.floordiv
 maximum = _fast("Maximum", _gen.maximum, 2)

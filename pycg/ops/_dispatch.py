@@ -12,7 +12,8 @@ from pycg import backends, config
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
-from pycg.tensor import Tensor, Variable, convert_to_tensor
+from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
+from pycg.tensor import Tensor, Variable, as_dtype, convert_to_tensor
 
 def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
@@ -59,7 +60,7 @@ def is_python_number(x):
 def cast(x, dtype):
     """x converted to `dtype`; differentiable between float dtypes."""
     x = as_tensor(x, "cast")
-    dtype = np.dtype(dtype)
+    dtype = as_dtype(dtype, "pycg.ops.cast")
     if x.dtype == dtype:
         return x
     return apply("cast", backends.active.cast, (x,), {"dtype": dtype})
@@ -69,22 +70,36 @@ def _to_floatx(x):
     return cast(x, config.floatx())
 
 
-def _against_number(t, number, op):
+def _against_number(t, number, op, floating=False):
     """Tensor t next to a Python number (is_python_number): (t, the number
     as a value of t's dtype). A Python float next to an integer or bool
-    tensor makes both floatx, whatever its value (Keras)."""
+    tensor makes both floatx, whatever its value, and so does any number
+    for an op that gives floats (`floating`: divide); a Python int next to
+    a bool tensor makes both int32 (Keras)."""
     if type(t) is not Tensor or type(t._value) not in backends.active.types:
         t = as_tensor(t, op)
-    if type(number) is float and t._value.dtype not in FLOAT_DTYPES and \
+    if (type(number) is float or floating) and \
+            t._value.dtype not in FLOAT_DTYPES and \
             t._value.dtype not in COMPLEX_DTYPES:
         t = _to_floatx(t)
-    return t, backends.active.scalar_like(number, t._value)
+    elif t.dtype == np.bool_:
+        t = cast(t, "int32")
+    try:
+        return t, backends.active.scalar_like(number, t._value)
+    except OverflowError:
+        raise OverflowError(
+            f"pycg.ops.{op}: the Python int {number} does not fit the "
+            f"tensor's dtype {t.dtype.name}; cast the tensor to a wider "
+            f"dtype, or pass a typed value such as np.int64({number})"
+        ) from None
 
 
-def promote(x, y, op):
-    """Two tensors of one dtype (see _against_number and result_dtype)."""
+def promote(x, y, op, floating=False):
+    """Two tensors of one dtype (see _against_number and result_dtype);
+    `floating`: of a floating or complex dtype (floatx for two integer or
+    bool operands, as Keras' divide)."""
     tx, ty = type(x), type(y)
-    if tx is Tensor and ty is Tensor:
+    if tx is Tensor and ty is Tensor and not floating:
         vx, vy = x._value, y._value
         types = backends.active.types
         if type(vx) in types and type(vy) in types and (
@@ -92,16 +107,20 @@ def promote(x, y, op):
             return x, y
     xn, yn = is_python_number(x), is_python_number(y)
     if yn and not xn:
-        x, v = _against_number(x, y, op)
+        x, v = _against_number(x, y, op, floating)
         return x, Tensor(v)
     if xn and not yn:
-        y, v = _against_number(y, x, op)
+        y, v = _against_number(y, x, op, floating)
         return Tensor(v), y
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
-    if dx != dy:
-        dt = result_dtype(dx, dy)
-        x, y = cast(x, dt), cast(y, dt)
+    dt = result_dtype(dx, dy) if dx != dy else dx
+    if floating and dt.kind not in "fc":
+        dt = np.dtype(config.floatx())
+    if dx != dt:
+        x = cast(x, dt)
+    if dy != dt:
+        y = cast(y, dt)
     return x, y
 
 
@@ -115,18 +134,6 @@ def result_dtype(*dtypes):
     if floats:
         return max(floats, key=lambda d: d.itemsize)
     return np.result_type(*dtypes)
-
-
-def check_broadcast(op, x, y):
-    """Raise a clear error if x and y (tensors or values) do not broadcast."""
-    sx, sy = tuple(x.shape), tuple(y.shape)
-    try:  # a dimension unknown while tracing (None) is not checked
-        np.broadcast_shapes(*[[1 if n is None else n for n in s]
-                              for s in (sx, sy)])
-    except ValueError:
-        raise ValueError(
-            f"pycg.ops.{op}: shapes {sx} and {sy} cannot be broadcast "
-            f"together") from None
 
 
 def unary(name, kernel_name=None, doc=None, float_only=False):
@@ -157,9 +164,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
     return op
 
 
-def binary(name, kernel_name=None, grad=True):
+def binary(name, kernel_name=None, grad=True, floating=False):
     """An elementwise op of two operands; `op.reflected(self, other)` is
-    the same op as a reflected operator (other OP self)."""
+    the same op as a reflected operator (other OP self). `floating`: two
+    integer or bool operands are floatx first (Keras' divide)."""
     kernel_name = kernel_name or name
 
     def op(x1, x2):
@@ -170,8 +178,9 @@ def binary(name, kernel_name=None, grad=True):
             tv = type(v1)   # (a float scalar type is its dtype)
             if (tv is not type(v2) or tv not in K.float_types) and (
                     tv not in K.types or type(v2) not in K.types or
-                    K.dtype_key(v1) != K.dtype_key(v2)):
-                x1, x2 = promote(x1, x2, name)
+                    K.dtype_key(v1) != K.dtype_key(v2) or
+                    floating and not K.inexact(v1)):
+                x1, x2 = promote(x1, x2, name, floating)
                 v1, v2 = x1._value, x2._value
         elif t1 is Tensor and t2 in _NUMBERS:
             v1 = x1._value
@@ -179,24 +188,26 @@ def binary(name, kernel_name=None, grad=True):
             v2 = c.get(x2) if c is not None and x2 else None
             if v2 is None:
                 v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
+                if floating and v2 is not None and not K.inexact(v1):
+                    v2 = None
             if v2 is None:
-                x1, v2 = _against_number(x1, x2, name)
+                x1, v2 = _against_number(x1, x2, name, floating)
                 v1 = x1._value
             x2 = None
         elif t2 is Tensor and t1 in _NUMBERS:
             v2 = x2._value
             v1 = K.weak_scalar(x1, v2)
-            if v1 is None:
-                x2, v1 = _against_number(x2, x1, name)
+            if v1 is None or floating and not K.inexact(v2):
+                x2, v1 = _against_number(x2, x1, name, floating)
                 v2 = x2._value
             x1 = None
         else:
-            x1, x2 = promote(x1, x2, name)
+            x1, x2 = promote(x1, x2, name, floating)
             v1, v2 = x1._value, x2._value
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
         except Exception:
-            check_broadcast(name, v1, v2)
+            explain_failure(name, v1, v2)
             raise
         if grad and tls.recording:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
@@ -213,11 +224,13 @@ def binary(name, kernel_name=None, grad=True):
             v1 = c.get(other) if c is not None and other else None
             if v1 is None:
                 v1 = K.weak_scalar(other, v2)
+                if floating and v1 is not None and not K.inexact(v2):
+                    v1 = None
             if v1 is not None:
                 try:
                     out = Tensor(getattr(K, kernel_name)(v1, v2))
                 except Exception:
-                    check_broadcast(name, v1, v2)
+                    explain_failure(name, v1, v2)
                     raise
                 if grad and tls.recording:
                     record(RULES[name], (Tensor(v1), self), out)

@@ -35,7 +35,7 @@ conj = unary("conj", doc="The complex conjugate of x (x when x is real).")
 add = binary("add")
 subtract = binary("subtract")
 multiply = binary("multiply")
-divide = binary("divide")
+divide = binary("divide", floating=True)
 true_divide = divide
 power = binary("power")
 mod = binary("mod")
