@@ -1,13 +1,15 @@
-"""Elementwise ops (keras.ops names)."""
+"""Elementwise ops (keras.ops names). Integer and bool inputs are taken
+as keras.ops takes them, on either backend (where a TensorFlow kernel has no
+integer or bool version, through one that has)."""
 from pycg import backends
-from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary,
+from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary, cast,
                                 check_broadcast, promote, unary)
 
-abs = unary("abs")
+_abs = unary("abs")
 negative = unary("negative")
 sqrt = unary("sqrt", float_only=True)
 rsqrt = unary("rsqrt", float_only=True)
-square = unary("square")
+_square = unary("square")
 reciprocal = unary("reciprocal", float_only=True)
 exp = unary("exp", float_only=True)
 expm1 = unary("expm1", float_only=True)
@@ -25,9 +27,13 @@ sinh = unary("sinh", float_only=True)
 cosh = unary("cosh", float_only=True)
 tanh = unary("tanh", float_only=True)
 erf = unary("erf", float_only=True)
-sign = unary("sign", doc="Elementwise sign; its gradient is zero.")
-floor = unary("floor", doc="Elementwise floor; its gradient is zero.")
-ceil = unary("ceil", doc="Elementwise ceil; its gradient is zero.")
+_sign = unary("sign")
+floor = unary("floor", float_only=True,
+              doc="Elementwise floor (floatx for integers); its gradient is "
+                  "zero.")
+ceil = unary("ceil", float_only=True,
+             doc="Elementwise ceil (floatx for integers); its gradient is "
+                 "zero.")
 real = unary("real", doc="The real part of x (x itself when x is real).")
 imag = unary("imag", doc="The imaginary part of x (zero when x is real).")
 conj = unary("conj", doc="The complex conjugate of x (x when x is real).")
@@ -42,16 +48,16 @@ mod = binary("mod")
 floor_divide = binary("floor_divide")
 maximum = binary("maximum")
 minimum = binary("minimum")
-arctan2 = binary("arctan2")
-logaddexp = binary("logaddexp")
+arctan2 = binary("arctan2", floating=True)
+logaddexp = binary("logaddexp", floating=True)
 equal = binary("equal", grad=False)
 not_equal = binary("not_equal", grad=False)
 less = binary("less", grad=False)
 less_equal = binary("less_equal", grad=False)
 greater = binary("greater", grad=False)
 greater_equal = binary("greater_equal", grad=False)
-logical_and = binary("logical_and", grad=False)
-logical_or = binary("logical_or", grad=False)
+_logical_and = binary("logical_and", grad=False)
+_logical_or = binary("logical_or", grad=False)
 # fused backward kernels (one op instead of three, as TensorFlow does); they
 # are ops with rules of their own, so higher derivatives go through them
 _tanh_grad = binary("_tanh_grad", "tanh_grad")
@@ -66,16 +72,57 @@ def round(x, decimals=0):
                  {"decimals": int(decimals)} if decimals else None)
 
 
+def abs(x):
+    """Elementwise |x| (an unsigned or bool x as it is, as in Keras)."""
+    x = as_tensor(x, "abs")
+    return x if x.dtype.kind in "ub" else _abs(x)
+
+
+def square(x):
+    """Elementwise x * x (int32 for bools, as in Keras)."""
+    x = as_tensor(x, "square")
+    return _square(cast(x, "int32") if x.dtype.kind == "b" else x)
+
+
+def sign(x):
+    """Elementwise sign; its gradient is zero."""
+    x = as_tensor(x, "sign")
+    if x.dtype.kind == "u":   # (0 or 1; TensorFlow has no unsigned Sign)
+        return cast(not_equal(x, 0), x.dtype)
+    return _sign(x)
+
+
+def truth(x, op):
+    """x as bools (nonzero is True), as Keras' logical ops take numbers."""
+    x = as_tensor(x, op)
+    return x if x.dtype == bool else not_equal(x, 0)
+
+
+def logical_and(x1, x2):
+    return _logical_and(truth(x1, "logical_and"), truth(x2, "logical_and"))
+
+
+def logical_or(x1, x2):
+    return _logical_or(truth(x1, "logical_or"), truth(x2, "logical_or"))
+
+
 def logical_not(x):
-    return apply_nograd(backends.active.logical_not, (as_tensor(x),))
+    return apply_nograd(backends.active.logical_not,
+                        (truth(x, "logical_not"),))
 
 
 def isnan(x):
-    return apply_nograd(backends.active.isnan, (as_tensor(x),))
+    x = as_tensor(x, "isnan")
+    if x.dtype.kind not in "fc":   # (integers and bools: never NaN)
+        return not_equal(x, x)
+    return apply_nograd(backends.active.isnan, (x,))
 
 
 def isfinite(x):
-    return apply_nograd(backends.active.isfinite, (as_tensor(x),))
+    x = as_tensor(x, "isfinite")
+    if x.dtype.kind not in "fc":   # (integers and bools: always finite)
+        return equal(x, x)
+    return apply_nograd(backends.active.isfinite, (x,))
 
 
 def clip(x, x_min, x_max):

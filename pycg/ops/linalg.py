@@ -37,12 +37,23 @@ def matmul(x1, x2):
         from pycg.ops.manipulation import broadcast_to
         a = broadcast_to(a, batch + a.shape[-2:])
         b = broadcast_to(b, batch + b.shape[-2:])
-    out = _matmul(a, b)
+    out = _matmul(a, b) if a.dtype.name not in _NARROW else _narrow(a, b)
     if squeeze_a:
         out = squeeze(out, -2)
     if squeeze_b:
         out = squeeze(out, -1)
     return out
+
+
+_NARROW = ("bool", "int8", "int16", "uint8", "uint16")
+
+
+def _narrow(a, b):
+    """matmul of narrow integers or bools (TensorFlow has no kernel for
+    them) through int32: back to their dtype, int8 with int8 kept as int32
+    (Keras)."""
+    out = _matmul(cast(a, "int32"), cast(b, "int32"))
+    return out if a.dtype == np.int8 else cast(out, a.dtype)
 
 
 def _matmul(a, b, transpose_a=False, transpose_b=False):

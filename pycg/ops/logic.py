@@ -6,7 +6,8 @@ from pycg import backends
 from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
-                                  logical_and, logical_or, not_equal, where)
+                                  logical_and, logical_or, not_equal, truth,
+                                  where)
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
@@ -29,14 +30,9 @@ def _integers(op, x):
     return x
 
 
-def _truth(x, op):
-    x = as_tensor(x, op)
-    return x if x.dtype == bool else not_equal(x, 0)
-
-
 def any(x, axis=None, keepdims=False):
     """True where any element along `axis` is nonzero."""
-    t = _truth(x, "any")
+    t = truth(x, "any")
     axes = norm_axis(axis, t.ndim, "any")
     return equal(max(cast(t, "int32"), axes, keepdims), 1) if t.size else \
         _empty_reduce(t, axes, keepdims, False)
@@ -44,7 +40,7 @@ def any(x, axis=None, keepdims=False):
 
 def all(x, axis=None, keepdims=False):
     """True where every element along `axis` is nonzero."""
-    t = _truth(x, "all")
+    t = truth(x, "all")
     axes = norm_axis(axis, t.ndim, "all")
     return equal(min(cast(t, "int32"), axes, keepdims), 1) if t.size else \
         _empty_reduce(t, axes, keepdims, True)
@@ -57,11 +53,14 @@ def _empty_reduce(t, axes, keepdims, value):
 
 def count_nonzero(x, axis=None):
     """Number of nonzero elements along `axis` (int32)."""
-    t = _truth(x, "count_nonzero")
+    t = truth(x, "count_nonzero")
     return sum(cast(t, "int32"), norm_axis(axis, t.ndim, "count_nonzero"))
 
 
 def isinf(x):
+    x = as_tensor(x, "isinf")
+    if x.dtype.kind not in "fc":   # (integers and bools: never infinite)
+        return not_equal(x, x)
     return _kernel("isinf", "isinf", x)
 
 
@@ -119,8 +118,8 @@ def isin(x1, x2, assume_unique=False, invert=False):
 
 
 def logical_xor(x1, x2):
-    return _pair("logical_xor", "logical_xor", _truth(x1, "logical_xor"),
-                 _truth(x2, "logical_xor"))
+    return _pair("logical_xor", "logical_xor", truth(x1, "logical_xor"),
+                 truth(x2, "logical_xor"))
 
 
 def _bitwise(name):

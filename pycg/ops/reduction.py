@@ -16,20 +16,41 @@ def _reduce(name, x, axis, keepdims):
                  {"axis": axis, "keepdims": bool(keepdims)})
 
 
+# narrow integers and bools sum and multiply in 32 bits (Keras, JAX)
+_WIDER = {"bool": "int32", "int8": "int32", "int16": "int32",
+          "uint8": "uint32", "uint16": "uint32"}
+
+
+def _widened(x, op):
+    x = as_tensor(x, op)
+    wider = _WIDER.get(x.dtype.name)
+    return x if wider is None else cast(x, wider)
+
+
 def sum(x, axis=None, keepdims=False):
-    """Sum over `axis` (None: all axes)."""
-    return _reduce("sum", x, axis, keepdims)
+    """Sum over `axis` (None: all axes); narrow integers and bools in 32
+    bits."""
+    return _reduce("sum", _widened(x, "sum"), axis, keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
-    """Product over `axis`; its gradient is right with zeros in x."""
-    return _reduce("prod", x, axis, keepdims)
+    """Product over `axis` (narrow integers and bools in 32 bits); its
+    gradient is right with zeros in x."""
+    return _reduce("prod", _widened(x, "prod"), axis, keepdims)
+
+
+def _bools(name, x, axis, keepdims):
+    """max or min of a bool tensor (TensorFlow has no bool kernels)."""
+    out = _reduce(name, cast(x, "int32"), axis, keepdims)
+    return cast(out, "bool")
 
 
 def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`, and at least `initial` when given (np.max);
     ties share the gradient equally."""
-    out = _reduce("max", x, axis, keepdims)
+    x = as_tensor(x, "max")
+    out = _bools("max", x, axis, keepdims) if x.dtype.kind == "b" else \
+        _reduce("max", x, axis, keepdims)
     if initial is None:
         return out
     return maximum(out, initial)
@@ -38,7 +59,9 @@ def max(x, axis=None, keepdims=False, initial=None):
 def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`, and at most `initial` when given (np.min);
     ties share the gradient equally."""
-    out = _reduce("min", x, axis, keepdims)
+    x = as_tensor(x, "min")
+    out = _bools("min", x, axis, keepdims) if x.dtype.kind == "b" else \
+        _reduce("min", x, axis, keepdims)
     if initial is None:
         return out
     return minimum(out, initial)
@@ -76,6 +99,8 @@ def cumsum(x, axis=None, dtype=None):
     x = as_tensor(x, "cumsum")
     if dtype is not None:
         x = cast(x, dtype)
+    elif x.dtype.kind == "b":   # (int32, as Keras)
+        x = cast(x, "int32")
     if axis is None:
         from pycg.ops.manipulation import reshape
         x, axis = reshape(x, (-1,)), 0
