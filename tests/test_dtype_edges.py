@@ -142,8 +142,12 @@ def test_bfloat16_by_name_converts_a_list(backend):
 
 
 @pytest.mark.parametrize("call, where", [
-    (lambda: ops.convert_to_tensor([1.0], dtype="floot32"),
+    (lambda: pycg.convert_to_tensor([1.0], dtype="floot32"),
      "pycg.convert_to_tensor"),
+    (lambda: ops.convert_to_tensor([1.0], dtype="floot32"),
+     "pycg.ops.convert_to_tensor"),
+    (lambda: ops.convert_to_tensor(pycg.constant([1.0]), dtype="floot32"),
+     "pycg.ops.convert_to_tensor"),
     (lambda: ops.cast(pycg.constant([1.0]), "floot32"), "pycg.ops.cast")])
 def test_a_dtype_name_that_is_not_one_says_so(backend, call, where):
     with pytest.raises(TypeError) as e:

@@ -4,7 +4,7 @@ import numpy as np
 from pycg import backends, config
 from pycg.ops import _dynamic
 from pycg.ops._dispatch import as_tensor, cast
-from pycg.tensor import Tensor
+from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
 
 
@@ -101,6 +101,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
                 f"pycg.ops.convert_to_tensor: {what}=True asks for a {what} "
                 f"tensor, and pycg has dense tensors only; pass "
                 f"{what}=False or leave it None")
+    if dtype is not None:
+        dtype = as_dtype(dtype, "pycg.ops.convert_to_tensor")
     if isinstance(x, Tensor) and dtype is not None:
         return cast(_convert(x), dtype)
     return _convert(x, dtype)

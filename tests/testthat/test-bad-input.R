@@ -75,3 +75,26 @@ test_each_backend("bad input to check_gradients names it", {
   expect_error(check_gradients("f", 1), "`f` must be an R function")
   still_usable()
 })
+
+test_each_backend("a dtype and integers out of range name the R function", {
+  expect_error(op_convert_to_tensor(1:2, dtype = "floot32"),
+               "^op_convert_to_tensor: dtype 'floot32' is not a dtype")
+  expect_error(op_cast(c(1, 2), "floot32"),
+               "^op_cast: dtype 'floot32' is not a dtype")
+  small <- op_convert_to_tensor(1:2, dtype = "uint8")
+  expect_error(op_add(small, -2L),
+               "^op_add: the Python int -2 does not fit the tensor's dtype uint8")
+  expect_error(op_power(op_convert_to_tensor(1:2, dtype = "int32"), -1L),
+               "^op_power: an integer base to a negative integer power")
+  still_usable()
+})
+
+test_each_backend("logical and integer vectors as keras.ops takes them", {
+  expect_identical(as.integer(as.array(op_sum(c(TRUE, FALSE, TRUE)))), 2L)
+  expect_equal(as.vector(as.array(op_add(c(TRUE, FALSE), 2L))), c(3, 2))
+  ints <- op_convert_to_tensor(matrix(1:4, 2), dtype = "int16")
+  expect_equal(as.array(op_matmul(ints, ints)),
+               matrix(1:4, 2) %*% matrix(1:4, 2))
+  expect_equal(as.vector(as.array(op_floor(op_convert_to_tensor(1:3, dtype = "int32")))),
+               c(1, 2, 3))
+})
