@@ -48,11 +48,23 @@ def elu(x, alpha=1.0):
     return where(greater(x, 0), x, alpha * expm1(minimum(x, 0)))
 
 
+def _shift(x, axis, op):
+    """The max along `axis` (kept), no gradient, for a stable exp: 0 where
+    an axis reduced is empty (the max of nothing has no value)."""
+    axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis, x.ndim,
+                     op)
+    if any(x.shape[a] == 0 for a in axes):
+        return 0
+    return stop_gradient(max(x, axis=axis, keepdims=True))
+
+
 def logsumexp(x, axis=None, keepdims=False):
-    """log(sum(exp(x))) along axis, shifted by the max for stability."""
+    """log(sum(exp(x))) along axis, shifted by the max for stability
+    (-inf over an empty axis)."""
     x = as_tensor(x, "logsumexp")
-    m = stop_gradient(max(x, axis=axis, keepdims=True))
-    m = where(isfinite(m), m, 0)
+    m = _shift(x, axis, "logsumexp")
+    if type(m) is not int:
+        m = where(isfinite(m), m, 0)
     out = log(sum(exp(x - m), axis=axis, keepdims=True)) + m
     if keepdims:
         return out
@@ -64,7 +76,7 @@ def logsumexp(x, axis=None, keepdims=False):
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along axis."""
     x = as_tensor(x, "softmax")
-    e = exp(x - stop_gradient(max(x, axis=axis, keepdims=True)))
+    e = exp(x - _shift(x, axis, "softmax"))
     return e / sum(e, axis=axis, keepdims=True)
 
 

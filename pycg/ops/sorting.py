@@ -32,7 +32,9 @@ def _to_last(x, axis, op):
     rest = [i for i in range(x.ndim) if i not in axes]
     moved = transpose(x, rest + list(axes)) if rest + list(axes) != list(
         range(x.ndim)) else x
-    merged = reshape(moved, [x.shape[i] for i in rest] + [-1])
+    last = [x.shape[i] for i in axes]   # (-1 is ambiguous with no elements)
+    n = -1 if None in last else int(np.prod(last, dtype=np.int64))
+    merged = reshape(moved, [x.shape[i] for i in rest] + [n])
     perm = np.argsort(rest + list(axes))
 
     def undo(y):
