@@ -34,7 +34,8 @@ def _zero_second(g, ans, x, y):
 defvjp("abs", abs_vjp)
 defvjp("negative", lambda g, ans, x: -g)
 defvjp("sqrt", lambda g, ans, x: g * 0.5 / _c(ans))
-defvjp("rsqrt", lambda g, ans, x: g * -0.5 * ans / x)
+defvjp("rsqrt", lambda g, ans, x: g * -0.5 * (ans * ans * ans))  # (TF's:
+# at -0.0, where ans is -inf, +inf as TensorFlow gives)
 defvjp("square", lambda g, ans, x: g * 2 * _c(x))
 defvjp("reciprocal", lambda g, ans, x: -g * _c(ans * ans))
 defvjp("exp", lambda g, ans, x: g * _c(ans))
