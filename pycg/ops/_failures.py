@@ -26,7 +26,7 @@ def explain_failure(op, v1, v2):
     K = backends.active
     d1, d2 = (np.dtype(K.dtype_of(v)) for v in (v1, v2))
     if op == "power" and d1.kind in "biu" and d2.kind in "iu" and \
-            (np.asarray(K.to_numpy(v2)) < 0).any():
+            _negative(K, v2):
         raise ValueError(
             f"pycg.ops.power: an integer base to a negative integer power is "
             f"not allowed (got {d1.name} and {d2.name}, as in NumPy and "
@@ -36,3 +36,12 @@ def explain_failure(op, v1, v2):
             "pycg.ops.subtract: bool tensors cannot be subtracted (as in "
             "NumPy and TensorFlow); use ops.logical_xor, or cast to a "
             "number dtype first") from None
+
+
+def _negative(K, v):
+    """Any element of v below zero; False where v has no value yet (a
+    symbolic tensor while tracing: the kernel's own error stands)."""
+    try:
+        return bool((np.asarray(K.to_numpy(v)) < 0).any())
+    except Exception:
+        return False

@@ -37,7 +37,8 @@ def matmul(x1, x2):
         from pycg.ops.manipulation import broadcast_to
         a = broadcast_to(a, batch + a.shape[-2:])
         b = broadcast_to(b, batch + b.shape[-2:])
-    out = _matmul(a, b) if a.dtype.name not in _NARROW else _narrow(a, b)
+    out = _matmul(a, b) if a._value.dtype.name not in _NARROW else \
+        _narrow(a, b)   # (a tf.DType has numpy's names)
     if squeeze_a:
         out = squeeze(out, -2)
     if squeeze_b:

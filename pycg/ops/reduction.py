@@ -23,7 +23,7 @@ _WIDER = {"bool": "int32", "int8": "int32", "int16": "int32",
 
 def _widened(x, op):
     x = as_tensor(x, op)
-    wider = _WIDER.get(x.dtype.name)
+    wider = _WIDER.get(x._value.dtype.name)   # (a tf.DType has the same name)
     return x if wider is None else cast(x, wider)
 
 
@@ -39,6 +39,10 @@ def prod(x, axis=None, keepdims=False):
     return _reduce("prod", _widened(x, "prod"), axis, keepdims)
 
 
+def _is_bool(x):
+    return x._value.dtype.name == "bool"   # (numpy's or TensorFlow's dtype)
+
+
 def _bools(name, x, axis, keepdims):
     """max or min of a bool tensor (TensorFlow has no bool kernels)."""
     out = _reduce(name, cast(x, "int32"), axis, keepdims)
@@ -49,7 +53,7 @@ def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`, and at least `initial` when given (np.max);
     ties share the gradient equally."""
     x = as_tensor(x, "max")
-    out = _bools("max", x, axis, keepdims) if x.dtype.kind == "b" else \
+    out = _bools("max", x, axis, keepdims) if _is_bool(x) else \
         _reduce("max", x, axis, keepdims)
     if initial is None:
         return out
@@ -60,7 +64,7 @@ def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`, and at most `initial` when given (np.min);
     ties share the gradient equally."""
     x = as_tensor(x, "min")
-    out = _bools("min", x, axis, keepdims) if x.dtype.kind == "b" else \
+    out = _bools("min", x, axis, keepdims) if _is_bool(x) else \
         _reduce("min", x, axis, keepdims)
     if initial is None:
         return out
