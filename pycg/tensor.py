@@ -236,16 +236,16 @@ def convert_to_tensor(value, dtype=None):
     'float32'
     """
     K = backends.active
-    if dtype is not None:
+    if dtype is not None:   # (a np.dtype below, or None)
         dtype = as_dtype(dtype, "pycg.convert_to_tensor")
     if isinstance(value, Variable) and (
-            dtype is None or np.dtype(dtype) == value.dtype):
+            dtype is None or dtype == value.dtype):
         return value  # its storage follows the active backend itself
     if isinstance(value, Tensor):
         if not K.owns(value._value):
             value = _moved(value, K)
-        if dtype is not None and value.dtype != np.dtype(dtype):
-            return Tensor(K.cast(value._value, np.dtype(dtype)))
+        if dtype is not None and value.dtype != dtype:
+            return Tensor(K.cast(value._value, dtype))
         return value
     if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
         t = Tensor(value)
@@ -254,10 +254,10 @@ def convert_to_tensor(value, dtype=None):
         dtype = _default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        return Tensor(K.scalar(value, np.dtype(dtype)))
+        return Tensor(K.scalar(value, dtype))
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
-    a = _check_numeric(value, None if dtype is None else np.dtype(dtype))
+    a = _check_numeric(value, dtype)
     return Tensor(K.convert(a))
 
 

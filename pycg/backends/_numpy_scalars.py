@@ -73,10 +73,13 @@ def weak_scalar(number, x):
     return None if type(c) is np.bool_ else c   # (bool and int: int32)
 
 
+_INEXACT = frozenset(float_dtypes + complex_dtypes)
+
+
 def inexact(x):
-    """x (a value of this backend) is floating or complex."""
-    return type(x) in float_types or x.dtype in float_dtypes or \
-        x.dtype in complex_dtypes
+    """x (a value of this backend) is floating or complex (one hash lookup:
+    `in` a tuple compares dtypes one by one)."""
+    return type(x) in float_types or x.dtype in _INEXACT
 
 
 def grad_like(g, x):

@@ -136,9 +136,11 @@ def result_dtype(*dtypes):
     return np.result_type(*dtypes)
 
 
-def unary(name, kernel_name=None, doc=None, float_only=False):
+def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
     """An elementwise op; float_only ops take integer and bool inputs as
-    floatx (Keras' rule: ops.exp(1) is a float)."""
+    floatx (Keras' rule: ops.exp(1) is a float); `integers(x)`, for an
+    integer or bool tensor x, is the op's result where Keras' differs from
+    the kernel's, else None (the kernel runs)."""
     kernel_name = kernel_name or name
 
     def op(x):
@@ -151,6 +153,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False):
             if float_only and not K.inexact(v):
                 x = _to_floatx(x)
                 v = x._value
+            elif integers is not None and not K.inexact(v):
+                out = integers(x)
+                if out is not None:
+                    return out
         out = Tensor(getattr(K, kernel_name)(v))
         if tls.recording:   # (record(), inline for the one-input case)
             xid = x._id

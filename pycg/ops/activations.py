@@ -7,7 +7,7 @@ from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, clip, expm1, greater,
                                   greater_equal, less, less_equal, maximum,
                                   minimum, sqrt, tanh, where)
-from pycg.ops.nn import relu, sigmoid, silu, softplus
+from pycg.ops.nn import elu_with, relu, sigmoid, silu, softplus
 from pycg.ops.reduction import max, sum
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -61,9 +61,8 @@ def selu(x):
     """scale * elu(x, alpha) with the self-normalising constants; at 0 the
     gradient is scale, as TensorFlow's (elu's side, scale * alpha, is
     JAX's)."""
-    x = _float(x, "selu")
-    return _SELU_SCALE * where(greater_equal(x, 0), x,
-                               _SELU_ALPHA * expm1(minimum(x, 0)))
+    return _SELU_SCALE * elu_with(_float(x, "selu"), _SELU_ALPHA,
+                                  greater_equal)
 
 
 def softsign(x):

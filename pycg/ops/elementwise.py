@@ -5,11 +5,29 @@ from pycg import backends
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary, cast,
                                 check_broadcast, promote, unary)
 
-_abs = unary("abs")
+
+# how abs, square and sign take integer and bool tensors (unary's
+# `integers`): Keras' results, where TensorFlow has no kernel
+def _abs_integers(x):
+    return x if x.dtype.kind in "ub" else None
+
+
+def _square_integers(x):
+    return square(cast(x, "int32")) if x.dtype.kind == "b" else None
+
+
+def _sign_integers(x):   # (0 or 1 for unsigned)
+    return cast(not_equal(x, 0), x.dtype) if x.dtype.kind == "u" else None
+
+
+abs = unary("abs", integers=_abs_integers,
+            doc="Elementwise |x| (an unsigned or bool x as it is, as in "
+                "Keras).")
 negative = unary("negative")
 sqrt = unary("sqrt", float_only=True)
 rsqrt = unary("rsqrt", float_only=True)
-_square = unary("square")
+square = unary("square", integers=_square_integers,
+               doc="Elementwise x * x (int32 for bools, as in Keras).")
 reciprocal = unary("reciprocal", float_only=True)
 exp = unary("exp", float_only=True)
 expm1 = unary("expm1", float_only=True)
@@ -27,7 +45,8 @@ sinh = unary("sinh", float_only=True)
 cosh = unary("cosh", float_only=True)
 tanh = unary("tanh", float_only=True)
 erf = unary("erf", float_only=True)
-_sign = unary("sign")
+sign = unary("sign", integers=_sign_integers,
+             doc="Elementwise sign; its gradient is zero.")
 floor = unary("floor", float_only=True,
               doc="Elementwise floor (floatx for integers); its gradient is "
                   "zero.")
@@ -72,26 +91,6 @@ def round(x, decimals=0):
                  {"decimals": int(decimals)} if decimals else None)
 
 
-def abs(x):
-    """Elementwise |x| (an unsigned or bool x as it is, as in Keras)."""
-    x = as_tensor(x, "abs")
-    return x if x.dtype.kind in "ub" else _abs(x)
-
-
-def square(x):
-    """Elementwise x * x (int32 for bools, as in Keras)."""
-    x = as_tensor(x, "square")
-    return _square(cast(x, "int32") if x.dtype.kind == "b" else x)
-
-
-def sign(x):
-    """Elementwise sign; its gradient is zero."""
-    x = as_tensor(x, "sign")
-    if x.dtype.kind == "u":   # (0 or 1; TensorFlow has no unsigned Sign)
-        return cast(not_equal(x, 0), x.dtype)
-    return _sign(x)
-
-
 def truth(x, op):
     """x as bools (nonzero is True), as Keras' logical ops take numbers."""
     x = as_tensor(x, op)
@@ -113,14 +112,14 @@ def logical_not(x):
 
 def isnan(x):
     x = as_tensor(x, "isnan")
-    if x.dtype.kind not in "fc":   # (integers and bools: never NaN)
+    if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
     return apply_nograd(backends.active.isnan, (x,))
 
 
 def isfinite(x):
     x = as_tensor(x, "isfinite")
-    if x.dtype.kind not in "fc":   # (integers and bools: always finite)
+    if not backends.active.inexact(x._value):   # (integers, bools: always)
         return equal(x, x)
     return apply_nograd(backends.active.isfinite, (x,))
 

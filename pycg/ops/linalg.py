@@ -37,8 +37,8 @@ def matmul(x1, x2):
         from pycg.ops.manipulation import broadcast_to
         a = broadcast_to(a, batch + a.shape[-2:])
         b = broadcast_to(b, batch + b.shape[-2:])
-    out = _matmul(a, b) if a._value.dtype.name not in _NARROW else \
-        _narrow(a, b)   # (a tf.DType has numpy's names)
+    narrow = not backends.active.inexact(a._value) and a.dtype in _NARROW
+    out = _narrow(a, b) if narrow else _matmul(a, b)
     if squeeze_a:
         out = squeeze(out, -2)
     if squeeze_b:
@@ -46,7 +46,7 @@ def matmul(x1, x2):
     return out
 
 
-_NARROW = ("bool", "int8", "int16", "uint8", "uint16")
+_NARROW = {np.dtype(d) for d in ("bool", "int8", "int16", "uint8", "uint16")}
 
 
 def _narrow(a, b):

@@ -44,8 +44,13 @@ def gelu(x, approximate=True):
 
 def elu(x, alpha=1.0):
     """x where x > 0, else alpha * (exp(x) - 1)."""
-    x = as_tensor(x, "elu")
-    return where(greater(x, 0), x, alpha * expm1(minimum(x, 0)))
+    return elu_with(as_tensor(x, "elu"), alpha, greater)
+
+
+def elu_with(x, alpha, positive):
+    """elu with `positive` (greater or greater_equal) saying which side
+    takes 0, for the gradient there (selu takes TensorFlow's)."""
+    return where(positive(x, 0), x, alpha * expm1(minimum(x, 0)))
 
 
 def _shift(x, axis, op):

@@ -9,52 +9,47 @@ from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
 from pycg.tensor import is_differentiable
 
 
+# how a reduction takes integer and bool tensors where Keras' result is not
+# its kernel's: (dtype -> the dtype it runs in, cast back after?). sum and
+# prod count narrow integers and bools in 32 bits (Keras, JAX); max and min
+# of bools run in int32 (TensorFlow has no bool kernels)
+_WIDE = {np.dtype(d): w for d, w in (
+    ("bool", "int32"), ("int8", "int32"), ("int16", "int32"),
+    ("uint8", "uint32"), ("uint16", "uint32"))}
+_BOOL = {np.dtype("bool"): "int32"}
+_THROUGH = {"sum": (_WIDE, False), "prod": (_WIDE, False),
+            "max": (_BOOL, True), "min": (_BOOL, True)}
+
+
 def _reduce(name, x, axis, keepdims):
     x = as_tensor(x, name)
     axis = norm_axis(axis, x.ndim, name)
+    if not backends.active.inexact(x._value):   # (see _THROUGH)
+        through, back = _THROUGH[name]
+        dtype = through.get(x.dtype)
+        if dtype is not None:
+            out = _reduce(name, cast(x, dtype), axis, keepdims)
+            return cast(out, x.dtype) if back else out
     return apply(name, getattr(backends.active, name), (x,),
                  {"axis": axis, "keepdims": bool(keepdims)})
-
-
-# narrow integers and bools sum and multiply in 32 bits (Keras, JAX)
-_WIDER = {"bool": "int32", "int8": "int32", "int16": "int32",
-          "uint8": "uint32", "uint16": "uint32"}
-
-
-def _widened(x, op):
-    x = as_tensor(x, op)
-    wider = _WIDER.get(x._value.dtype.name)   # (a tf.DType has the same name)
-    return x if wider is None else cast(x, wider)
 
 
 def sum(x, axis=None, keepdims=False):
     """Sum over `axis` (None: all axes); narrow integers and bools in 32
     bits."""
-    return _reduce("sum", _widened(x, "sum"), axis, keepdims)
+    return _reduce("sum", x, axis, keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
     """Product over `axis` (narrow integers and bools in 32 bits); its
     gradient is right with zeros in x."""
-    return _reduce("prod", _widened(x, "prod"), axis, keepdims)
-
-
-def _is_bool(x):
-    return x._value.dtype.name == "bool"   # (numpy's or TensorFlow's dtype)
-
-
-def _bools(name, x, axis, keepdims):
-    """max or min of a bool tensor (TensorFlow has no bool kernels)."""
-    out = _reduce(name, cast(x, "int32"), axis, keepdims)
-    return cast(out, "bool")
+    return _reduce("prod", x, axis, keepdims)
 
 
 def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`, and at least `initial` when given (np.max);
     ties share the gradient equally."""
-    x = as_tensor(x, "max")
-    out = _bools("max", x, axis, keepdims) if _is_bool(x) else \
-        _reduce("max", x, axis, keepdims)
+    out = _reduce("max", x, axis, keepdims)
     if initial is None:
         return out
     return maximum(out, initial)
@@ -63,9 +58,7 @@ def max(x, axis=None, keepdims=False, initial=None):
 def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`, and at most `initial` when given (np.min);
     ties share the gradient equally."""
-    x = as_tensor(x, "min")
-    out = _bools("min", x, axis, keepdims) if _is_bool(x) else \
-        _reduce("min", x, axis, keepdims)
+    out = _reduce("min", x, axis, keepdims)
     if initial is None:
         return out
     return minimum(out, initial)
