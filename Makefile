@@ -54,10 +54,9 @@ check-r-nopython: setup
 	  RETICULATE_PYTHON=/nonexistent/bin/python \
 	  $(CHECK) ../pycg_*.tar.gz >check.log 2>&1; $(call check_status,check.log)
 
-# ./configure and ./cleanup are checked for bashisms where checkbashisms
-# (Debian's devscripts) is installed, as on CRAN; without it R would warn.
+# ./configure and ./cleanup are checked for bashisms, as on CRAN, by
+# checkbashisms (Debian's devscripts, which tools/setup-system.sh installs).
 CHECK := _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=0 \
-  $(if $(shell command -v checkbashisms),,_R_CHECK_BASHISMS_=false) \
   R CMD check --as-cran --no-manual
 # Prints the Status line and every NOTE, WARNING or ERROR section of a check
 # log; fails unless the status is OK (or matches the second argument).

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what pycg needs from the system (Debian): R and the R packages the
-# R side uses, pandoc and qpdf for the vignettes and R CMD check, and the
+# R side uses, pandoc and qpdf for the vignettes and R CMD check,
+# checkbashisms (devscripts: `R CMD check --as-cran` warns without it, and
+# turns _R_CHECK_BASHISMS_ on itself, so it cannot be switched off), and the
 # Python venv module. Idempotent: installs only what is missing.
 set -euo pipefail
 need=()
 for p in r-base-core r-base-dev r-cran-reticulate r-cran-testthat \
-         r-cran-roxygen2 r-cran-knitr r-cran-rmarkdown pandoc qpdf python3-venv; do
+         r-cran-roxygen2 r-cran-knitr r-cran-rmarkdown pandoc qpdf devscripts \
+         python3-venv; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 # python3-venv is only needed when the python3 in use lacks venv/ensurepip
