@@ -2,7 +2,7 @@
 reverse-mode autodiff on TensorFlow or NumPy kernels."""
 from pycg import backends as _backends
 
-_backends.set_backend(_backends.default_name())
+_backends.set_default_backend()
 
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
