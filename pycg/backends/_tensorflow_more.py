@@ -81,7 +81,16 @@ def i1(x):
 def argsort(x, axis):
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int32)
-    return tf.argsort(x, axis=axis, stable=True)
+    if not x.dtype.is_floating:
+        return tf.argsort(x, axis=axis, stable=True)
+    # NaN last, as NumPy (tf.argsort's comparisons put it anywhere): sort
+    # with NaN read as +inf, then move the NaNs behind, both stably
+    nan = tf.math.is_nan(x)
+    first = tf.argsort(tf.where(nan, tf.constant(np.inf, x.dtype), x),
+                       axis=axis, stable=True)
+    behind = tf.argsort(tf.cast(tnp.take_along_axis(nan, first, axis),
+                                tf.int8), axis=axis, stable=True)
+    return tnp.take_along_axis(first, behind, axis)
 
 
 def top_k_indices(x, k):

@@ -90,7 +90,6 @@ multiply = operator.mul
 divide = operator.truediv
 power = operator.pow
 mod = np.mod
-floor_divide = np.floor_divide
 maximum = np.maximum
 minimum = np.minimum
 arctan2 = np.arctan2
@@ -112,6 +111,16 @@ def round(x, decimals=0):
 
 def rsqrt(x):
     return 1 / np.sqrt(x)
+
+
+def floor_divide(x, y):
+    """TensorFlow's FloorDiv: floor(x / y) for floats (NumPy's floor_divide
+    rounds the exact quotient: -1.2 // 0.4 is -4 there and -3 here, and
+    inf // 1 is nan there and inf here); integers as NumPy."""
+    q = np.true_divide(x, y)
+    if q.dtype.kind == "f" and np.result_type(x, y).kind == "f":
+        return np.floor(q)
+    return np.floor_divide(x, y)
 
 
 def sigmoid(x):

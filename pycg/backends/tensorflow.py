@@ -188,10 +188,21 @@ def argmin(x, axis=None, keepdims=False):
 
 def _arg_extremum(fn, x, axis, keepdims):
     if axis is None:
-        out = fn(tf.reshape(x, [-1]), 0, output_type=tf.int32)
+        out = _nan_first(fn, tf.reshape(x, [-1]), 0)
         return tf.reshape(out, [1] * len(x.shape)) if keepdims else out
-    out = fn(x, axis, output_type=tf.int32)
+    out = _nan_first(fn, x, axis)
     return tf.expand_dims(out, axis) if keepdims else out
+
+
+def _nan_first(fn, x, axis):
+    """fn's index, or that of the first NaN where there is one (NumPy and
+    JAX; TensorFlow's kernel skips NaNs, or not, by position)."""
+    out = fn(x, axis, output_type=tf.int32)
+    if not x.dtype.is_floating:
+        return out
+    nan = tf.math.is_nan(x)
+    return tf.where(tf.reduce_any(nan, axis), tf.math.argmax(
+        tf.cast(nan, tf.int8), axis, output_type=tf.int32), out)
 
 
 def cumsum(x, axis=None):
@@ -227,10 +238,27 @@ def gather_flat(x, positions):
     return tf.gather(tf.reshape(x, [-1]), positions)
 
 
+def _on_bools(kernel):
+    """NumPy's meaning of an arithmetic kernel on two bools (TensorFlow's
+    has no bool version); None for anything else."""
+    return lambda a, b: kernel(a, b) if a.dtype == b.dtype == tf.bool \
+        else None
+
+
+# the ops' fallback where the kernel fails (ops/_dispatch.py binary)
+bool_add = bool_maximum = _on_bools(tf.logical_or)
+bool_multiply = bool_minimum = _on_bools(tf.logical_and)
+
+
 def scatter_flat(values, positions, size):
-    """Sum `values` into a zero vector of length `size` at `positions`."""
+    """Sum `values` into a zero vector of length `size` at `positions`
+    (bools: any, as NumPy's add.at)."""
+    flat = tf.reshape(values, [-1])
+    if values.dtype == tf.bool:
+        return tf.math.unsorted_segment_max(
+            tf.cast(flat, tf.int8), tf.reshape(positions, [-1]), size) > 0
     return tf.math.unsorted_segment_sum(
-        tf.reshape(values, [-1]), tf.reshape(positions, [-1]), size)
+        flat, tf.reshape(positions, [-1]), size)
 
 
 # ---- linear algebra -------------------------------------------------------

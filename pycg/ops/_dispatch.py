@@ -9,6 +9,7 @@ tensor makes both floatx), two tensors promote with `result_dtype`.
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
@@ -136,11 +137,13 @@ def result_dtype(*dtypes):
     return np.result_type(*dtypes)
 
 
-def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
+def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
+          real=False):
     """An elementwise op; float_only ops take integer and bool inputs as
     floatx (Keras' rule: ops.exp(1) is a float); `integers(x)`, for an
     integer or bool tensor x, is the op's result where Keras' differs from
-    the kernel's, else None (the kernel runs)."""
+    the kernel's, else None (the kernel runs); `real` ops refuse complex
+    inputs."""
     kernel_name = kernel_name or name
 
     def op(x):
@@ -150,6 +153,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
             if type(x) is not Tensor or type(x._value) not in K.types:
                 x = as_tensor(x, name)
             v = x._value
+            if real and v.dtype in COMPLEX_DTYPES:
+                raise user_error(
+                    TypeError, "{op}: expected a real tensor, got {dtype}",
+                    op=Op(name), dtype=Dtype(x.dtype.name))
             if float_only and not K.inexact(v):
                 x = _to_floatx(x)
                 v = x._value
@@ -213,8 +220,13 @@ def binary(name, kernel_name=None, grad=True, floating=False):
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
         except Exception:
-            explain_failure(name, v1, v2)
-            raise
+            # (a kernel without bools, as TensorFlow's Mul: NumPy's meaning)
+            kernel = getattr(K, "bool_" + kernel_name, None)
+            out = kernel and kernel(v1, v2)
+            if out is None:
+                explain_failure(name, v1, v2)
+                raise
+            out = Tensor(out)
         if grad and tls.recording:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)

@@ -97,8 +97,12 @@ def tensordot(x1, x2, axes=2):
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [i for i in range(b.ndim) if i not in ax_b]
     k = int(np.prod([a.shape[i] for i in ax_a], dtype=np.int64))
-    a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
-    b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
+    m = n = -1
+    if k == 0:   # (-1 is ambiguous beside a 0: the free sizes, known then)
+        m = int(np.prod([a.shape[i] for i in free_a], dtype=np.int64))
+        n = int(np.prod([b.shape[i] for i in free_b], dtype=np.int64))
+    a2 = reshape(transpose(a, free_a + ax_a), (m, k))
+    b2 = reshape(transpose(b, ax_b + free_b), (k, n))
     sa, sb = shape_of(a), shape_of(b)
     return reshape(matmul(a2, b2), [sa[i] for i in free_a] +
                    [sb[i] for i in free_b])
