@@ -86,8 +86,12 @@ class Tensor(PythonValue):
     def __int__(self):
         return int(self._to_concrete("int()"))
 
-    def __index__(self):
-        return int(self._to_concrete("an index"))
+    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+        a = self._to_concrete("an index")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
+                            f"index, got dtype {a.dtype.name}")
+        return int(a)
 
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return _restore, (self._to_concrete("pickle"),)
@@ -245,14 +249,20 @@ def convert_to_tensor(value, dtype=None):
         if dtype is not None and value.dtype != dtype:
             return Tensor(K.cast(value._value, dtype))
         return value
-    if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
-        t = Tensor(value)
+    if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
+            ) and getattr(value.dtype, "kind", "") not in "OUS":
+        t = Tensor(value)   # (NumPy's object and str arrays: refused below)
         return t if dtype is None else convert_to_tensor(t, dtype)
     if dtype is None:
         dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        return Tensor(K.scalar(value, dtype))
+        try:
+            return Tensor(K.scalar(value, dtype))
+        except OverflowError:
+            raise OverflowError(
+                f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
+                f"{dtype}") from None
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
     a = check_numeric(value, dtype)

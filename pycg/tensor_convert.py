@@ -10,11 +10,14 @@ from pycg import config
 def as_dtype(dtype, where):
     """np.dtype(dtype), or a TypeError naming `where` and what arrived."""
     try:
-        return np.dtype(dtype)
-    except TypeError:
+        out = np.dtype(dtype)
+    except (TypeError, ValueError):
+        out = None
+    if out is None or out.kind in "OUSMm":   # (not numbers: no tensor)
         raise TypeError(
-            f"{where}: dtype {dtype!r} is not a dtype (expected a name such "
-            f"as 'float32' or a NumPy dtype)") from None
+            f"{where}: dtype {dtype!r:.60} is not a dtype (expected a name "
+            f"such as 'float32' or a NumPy dtype)")
+    return out
 
 
 def check_numeric(value, dtype):

@@ -12,6 +12,7 @@ from pycg import backends, config
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
+from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.tensor import Tensor, Variable, as_dtype, convert_to_tensor
 
@@ -28,7 +29,7 @@ def as_tensor(x, op=None):
         return _stack[0]([as_tensor(item, op) for item in x])
     try:
         return convert_to_tensor(x)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         where = f"pycg.ops.{op}" if op else "pycg"
         raise type(e)(f"{where}: {e}".replace("pycg.convert_to_tensor: ", "")
                       ) from None
@@ -275,20 +276,3 @@ def _relu_vjp(g, ans, x):
 
 DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
                "relu": _relu_vjp}
-
-
-def norm_axis(axis, ndim, op):
-    """Axis (int, tuple or None) as a tuple of non-negative ints or None."""
-    if axis is None:
-        return None
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for a in axes:
-        a = int(a)
-        if not -ndim <= a < max(ndim, 1):
-            raise ValueError(
-                f"pycg.ops.{op}: axis {a} is out of range for a tensor of "
-                f"rank {ndim}")
-        out.append(a % ndim if ndim else 0)
-    return tuple(out)
-
