@@ -14,6 +14,7 @@ from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
+from pycg.ops._named import raise_named
 from pycg.tensor import Tensor, Variable, as_dtype, convert_to_tensor
 
 def as_tensor(x, op=None):
@@ -158,7 +159,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
                 out = integers(x)
                 if out is not None:
                     return out
-        out = Tensor(getattr(K, kernel_name)(v))
+        try:
+            out = Tensor(getattr(K, kernel_name)(v))
+        except Exception as e:   # (a dtype the kernel has no version of)
+            raise_named(name, e)
         if tls.recording:   # (record(), inline for the one-input case)
             xid = x._id
             for rec in tls.recorders:
@@ -213,9 +217,9 @@ def binary(name, kernel_name=None, grad=True, floating=False):
             v1, v2 = x1._value, x2._value
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
-        except Exception:
+        except Exception as e:
             explain_failure(name, v1, v2)
-            raise
+            raise_named(name, e)
         if grad and tls.recording:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)

@@ -6,8 +6,8 @@ name in front, as the same class, the original chained as its cause.
 Not renamed: an error raised in the user's own code (a function given to
 cond, scan, vectorize, ...: a frame outside pycg and the installed
 libraries), whose words are the user's. The elementwise ops made by
-pycg.ops._dispatch's factories name themselves on every failure and are
-not wrapped (their fast path stays one frame).
+pycg.ops._dispatch's factories are not wrapped (their fast path stays one
+frame): they call `raise_named` where their kernel fails.
 """
 import functools
 import os
@@ -30,11 +30,16 @@ def naming_errors(name, fn):
         try:
             return fn(*args, **kwargs)
         except Exception as e:
-            renamed = _renamed(name, e)
-            if renamed is None:
-                raise
-            raise renamed from e
+            raise_named(name, e)
     return op
+
+
+def raise_named(name, e):
+    """Raise `e`, named after the op `name` where it names neither."""
+    renamed = _renamed(name, e)
+    if renamed is None:
+        raise e
+    raise renamed from e
 
 
 def _in_user_code(tb):
@@ -55,5 +60,7 @@ def _renamed(name, e):
         if hasattr(e, "node_def"):   # (TensorFlow's OpError)
             return type(e)(e.node_def, e.op, text)
         return type(e)(text)
-    except Exception:   # (a class that takes other arguments: as it is)
-        return None
+    except Exception:   # (a class that takes other arguments, as NumPy's
+        pass            # UFuncTypeError: its nearest built-in base)
+    base = next(c for c in type(e).__mro__ if c.__module__ == "builtins")
+    return base(text)
