@@ -42,6 +42,7 @@ tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
 import functools
 import inspect
 import numbers
+import textwrap
 
 import numpy as np
 
@@ -92,6 +93,11 @@ def custom_gradient(f):
 
     decorated.__pycg_custom_gradient__ = True
     return decorated
+
+
+# help(pycg.custom_gradient) shows the conventions (this module's tables)
+if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
+    custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
 
 
 def _convention(name, grad_fn):

@@ -8,7 +8,9 @@ import numbers
 
 import numpy as np
 
-from pycg import backends, config
+from pycg import backends
+from pycg.tensor_convert import as_dtype, check_numeric, default_dtype
+from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
 _FLOATS = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
@@ -23,7 +25,7 @@ def is_differentiable(dtype):
     return dtype in _FLOATS or np.dtype(dtype).kind in "fc"
 
 
-class Tensor:
+class Tensor(PythonValue):
     """An immutable array on the active backend.
 
     >>> import pycg
@@ -84,8 +86,15 @@ class Tensor:
     def __int__(self):
         return int(self._to_concrete("int()"))
 
-    def __index__(self):
-        return int(self._to_concrete("an index"))
+    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+        a = self._to_concrete("an index")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
+                            f"index, got dtype {a.dtype.name}")
+        return int(a)
+
+    def __reduce__(self):   # (the unpickled tensor gets its own identity)
+        return _restore, (self._to_concrete("pickle"),)
 
     def _to_concrete(self, what):
         v = self._value
@@ -192,39 +201,32 @@ class Variable(Tensor):
         return self.assign(self._kernels.subtract(
             self._value, convert_to_tensor(delta, self.dtype)._value))
 
+    # A copy (shallow or deep) or an unpickled variable is a new variable
+    # with the same value, dtype, trainable and name, and its own storage.
+    def __copy__(self):
+        return _restore(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        return _restore, (self._to_concrete("pickle"),
+                          (self.trainable, self.name))
+
     def __repr__(self):
         return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
+
+
+def _restore(array, variable=None):
+    if variable is None:
+        return convert_to_tensor(array)
+    trainable, name = variable
+    return Variable(array, trainable=trainable, name=name)
 
 
 def _backend(value):
     return backends.numpy if backends.numpy.owns(value) else \
         backends.for_value(value)
-
-
-def as_dtype(dtype, where):
-    """np.dtype(dtype), or a TypeError naming `where` and what arrived."""
-    try:
-        return np.dtype(dtype)
-    except TypeError:
-        raise TypeError(
-            f"{where}: dtype {dtype!r} is not a dtype (expected a name such "
-            f"as 'float32' or a NumPy dtype)") from None
-
-
-def _check_numeric(value, dtype):
-    try:
-        a = np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError):   # (strings as a number dtype)
-        if isinstance(value, (list, tuple)):
-            _default_dtype(value)   # (a ragged list: says so)
-        a = np.asarray(value, dtype=object)
-    # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
-    if a.dtype == object or a.dtype.kind in "US" or \
-            a.dtype.kind == "V" and dtype is None:
-        raise TypeError(
-            f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
-            f"got {type(value).__name__} {value!r:.60}")
-    return a
 
 
 def convert_to_tensor(value, dtype=None):
@@ -247,17 +249,23 @@ def convert_to_tensor(value, dtype=None):
         if dtype is not None and value.dtype != dtype:
             return Tensor(K.cast(value._value, dtype))
         return value
-    if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
-        t = Tensor(value)
+    if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
+            ) and getattr(value.dtype, "kind", "") not in "OUS":
+        t = Tensor(value)   # (NumPy's object and str arrays: refused below)
         return t if dtype is None else convert_to_tensor(t, dtype)
     if dtype is None:
-        dtype = _default_dtype(value)
+        dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        return Tensor(K.scalar(value, dtype))
+        try:
+            return Tensor(K.scalar(value, dtype))
+        except OverflowError:
+            raise OverflowError(
+                f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
+                f"{dtype}") from None
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
-    a = _check_numeric(value, dtype)
+    a = check_numeric(value, dtype)
     return Tensor(K.convert(a))
 
 
@@ -268,31 +276,6 @@ def _moved(t, K):
     moved._value = K.convert(_backend(t._value).to_numpy(t._value))
     moved._id = t._id
     return moved
-
-
-def _default_dtype(value):
-    """Keras' rule: Python floats are floatx, Python ints int32."""
-    if isinstance(value, np.generic):
-        return value.dtype
-    if isinstance(value, bool):
-        return np.dtype(bool)
-    if isinstance(value, numbers.Integral):
-        return np.dtype("int32")
-    if isinstance(value, numbers.Real):
-        return np.dtype(config.floatx())
-    if isinstance(value, (list, tuple)):
-        try:
-            a = np.asarray(value)
-        except ValueError as e:
-            raise ValueError(
-                f"pycg.convert_to_tensor: ragged or mixed nested list "
-                f"({e})") from None
-        if a.dtype == np.float64:
-            return np.dtype(config.floatx())
-        if a.dtype == np.int64:
-            return np.dtype("int32")
-        return None
-    return None
 
 
 def constant(value, dtype=None):

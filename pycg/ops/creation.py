@@ -3,34 +3,35 @@ import numpy as np
 
 from pycg import backends, config
 from pycg.ops import _dynamic
+from pycg.ops._arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
 
 
-def _dtype(dtype, default=None):
-    return np.dtype(dtype or default or config.floatx())
+def _dtype(dtype, op, default=None):
+    return norm_dtype(dtype, op, default or config.floatx())
 
 
-def _shape(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
+def _shape(shape, op):
     if not _dynamic.is_static(shape):
         return list(shape)  # dynamic sizes of dimensions unknown statically
-    return tuple(int(s) for s in shape)
+    return norm_shape(shape, op)
 
 
 def zeros(shape, dtype=None):
-    return Tensor(backends.active.zeros(_shape(shape), _dtype(dtype)))
+    return Tensor(backends.active.zeros(_shape(shape, "zeros"),
+                                       _dtype(dtype, "zeros")))
 
 
 def ones(shape, dtype=None):
-    return Tensor(backends.active.ones(_shape(shape), _dtype(dtype)))
+    return Tensor(backends.active.ones(_shape(shape, "ones"),
+                                      _dtype(dtype, "ones")))
 
 
 def full(shape, fill_value, dtype=None):
-    return Tensor(backends.active.full(_shape(shape), fill_value,
-                                       _dtype(dtype)))
+    return Tensor(backends.active.full(_shape(shape, "full"), fill_value,
+                                       _dtype(dtype, "full")))
 
 
 def zeros_like(x, dtype=None):
@@ -52,8 +53,10 @@ def full_like(x, fill_value, dtype=None):
 
 
 def eye(N, M=None, k=0, dtype=None):
-    return Tensor(backends.active.eye(int(N), None if M is None else int(M),
-                                      int(k), _dtype(dtype)))
+    M = None if M is None else as_int(M, "eye", "M")
+    return Tensor(backends.active.eye(as_int(N, "eye", "N"), M,
+                                      as_int(k, "eye", "k"),
+                                      _dtype(dtype, "eye")))
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -63,20 +66,22 @@ def arange(start, stop=None, step=1, dtype=None):
         ints = all(isinstance(v, (int, np.integer))
                    for v in (start, stop, step))
         dtype = "int32" if ints else config.floatx()
-    return Tensor(backends.active.arange(start, stop, step, np.dtype(dtype)))
+    return Tensor(backends.active.arange(start, stop, step,
+                                         norm_dtype(dtype, "arange")))
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
              axis=0):
     """`num` evenly spaced values; array `start`/`stop` give one sequence
     per element, laid along `axis` (np.linspace)."""
-    num = int(num)
+    num = as_int(num, "linspace", "num")
     if np.ndim(start) == 0 and np.ndim(stop) == 0:
         if axis not in (0, -1):
             raise ValueError(f"pycg.ops.linspace: axis {axis} is out of range "
                              f"for the 1-d result of scalar start and stop")
         out = Tensor(backends.active.linspace(
-            float(start), float(stop), num, bool(endpoint), _dtype(dtype)))
+            float(start), float(stop), num, bool(endpoint),
+            _dtype(dtype, "linspace")))
     else:
         a, b = np.asarray(start), np.asarray(stop)
         if dtype is None:
