@@ -178,33 +178,6 @@ def min(x, axis=None, keepdims=False):
     return tf.math.reduce_min(x, axis=axis, keepdims=keepdims)
 
 
-def argmax(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmax, x, axis, keepdims)
-
-
-def argmin(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmin, x, axis, keepdims)
-
-
-def _arg_extremum(fn, x, axis, keepdims):
-    if axis is None:
-        out = _nan_first(fn, tf.reshape(x, [-1]), 0)
-        return tf.reshape(out, [1] * len(x.shape)) if keepdims else out
-    out = _nan_first(fn, x, axis)
-    return tf.expand_dims(out, axis) if keepdims else out
-
-
-def _nan_first(fn, x, axis):
-    """fn's index, or that of the first NaN where there is one (NumPy and
-    JAX; TensorFlow's kernel skips NaNs, or not, by position)."""
-    out = fn(x, axis, output_type=tf.int32)
-    if not x.dtype.is_floating:
-        return out
-    nan = tf.math.is_nan(x)
-    return tf.where(tf.reduce_any(nan, axis), tf.math.argmax(
-        tf.cast(nan, tf.int8), axis, output_type=tf.int32), out)
-
-
 def cumsum(x, axis=None):
     if axis is None:
         return tf.math.cumsum(tf.reshape(x, [-1]))
@@ -236,18 +209,6 @@ def pad(x, pad_width, constant_values=0):
 
 def gather_flat(x, positions):
     return tf.gather(tf.reshape(x, [-1]), positions)
-
-
-def _on_bools(kernel):
-    """NumPy's meaning of an arithmetic kernel on two bools (TensorFlow's
-    has no bool version); None for anything else."""
-    return lambda a, b: kernel(a, b) if a.dtype == b.dtype == tf.bool \
-        else None
-
-
-# the ops' fallback where the kernel fails (ops/_dispatch.py binary)
-bool_add = bool_maximum = _on_bools(tf.logical_or)
-bool_multiply = bool_minimum = _on_bools(tf.logical_and)
 
 
 def scatter_flat(values, positions, size):
