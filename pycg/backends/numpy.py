@@ -155,6 +155,26 @@ def sigmoid_grad(y, dy):
     return dy * y * (_one(y.dtype) - y)
 
 
+# TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad: 0 where dy is 0, even
+# where the local derivative is infinite (the guard idiom where(c, f(x), 0))
+def _zero_at_zero(dy, d):
+    return np.where(dy == 0, np.zeros((), d.dtype), d)[()]
+
+
+def sqrt_grad(y, dy):
+    return _zero_at_zero(dy, dy * 0.5 / np.conj(y))
+
+
+def rsqrt_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, dy * -0.5 * (c * c * c))
+
+
+def reciprocal_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, -dy * (c * c))
+
+
 # ---- reductions -----------------------------------------------------------
 def _int_dtype(x):
     # NumPy sums int32 into int64; keep the input's integer type (bool: int32)

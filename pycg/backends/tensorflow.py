@@ -115,6 +115,9 @@ arctan2 = _gen.atan2
 tanh_grad = _fast("TanhGrad", _gen.tanh_grad, 2)
 sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad, 2)
 relu_grad = _fast("ReluGrad", _gen_nn.relu_grad, 2)
+sqrt_grad = _fast("SqrtGrad", _gen.sqrt_grad, 2)   # (0 where dy is 0)
+rsqrt_grad = _fast("RsqrtGrad", _gen.rsqrt_grad, 2)
+reciprocal_grad = _fast("ReciprocalGrad", _gen.reciprocal_grad, 2)
 
 
 _real_div = _fast("RealDiv", _gen.real_div, 2)
