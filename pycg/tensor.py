@@ -11,16 +11,16 @@ import numpy as np
 from pycg import backends, config
 
 _next_id = itertools.count().__next__
-_FLOATS = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
+_FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
+    "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
 
 
 def is_float(dtype):
-    return dtype in _FLOATS or np.dtype(dtype).kind == "f"
+    return dtype in _FLOATS or np.dtype(dtype) in _FLOATS
 
 
-def is_differentiable(dtype):
-    """Floating or complex: the dtypes that get gradients."""
-    return dtype in _FLOATS or np.dtype(dtype).kind in "fc"
+def is_differentiable(dtype):   # floating or complex: gets gradients
+    return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
 
 
 class Tensor:
@@ -220,7 +220,7 @@ def _check_numeric(value, dtype):
         a = np.asarray(value, dtype=object)
     # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
     if a.dtype == object or a.dtype.kind in "US" or \
-            a.dtype.kind == "V" and dtype is None:
+            a.dtype.kind == "V" and dtype is None and a.dtype not in _FLOATS:
         raise TypeError(
             f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
             f"got {type(value).__name__} {value!r:.60}")

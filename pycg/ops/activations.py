@@ -3,6 +3,7 @@ pycg ops, so none needs a rule of its own. Kinks follow Keras' TensorFlow
 backend where it has a choice (relu6 and hard_sigmoid pass no gradient at
 their corners)."""
 from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, clip, expm1, greater,
                                   greater_equal, less, less_equal, maximum,
@@ -16,7 +17,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def _float(x, op):
     x = as_tensor(x, op)
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         from pycg import config
         x = cast(x, config.floatx())
     return x
