@@ -1,5 +1,7 @@
 """Every error a user can cause with custom_gradient names their function
 and says what was expected and what arrived; the tape stays usable."""
+import re
+
 import numpy as np
 import pytest
 
@@ -235,3 +237,21 @@ def test_not_a_function():
     with pytest.raises(TypeError, match="pycg.custom_gradient: expected a "
                        "function, got int"):
         pycg.custom_gradient(3)
+
+
+@pytest.mark.parametrize("n_inputs", [1, 2])
+def test_a_complex_gradient_for_a_real_input_raises_naming_the_rule(
+        backend, n_inputs):
+    @pycg.custom_gradient
+    def twisted(*xs):
+        def grad(g):
+            twist = ops.cast(g, "complex64") * ops.cast(1j, "complex64")
+            return twist if n_inputs == 1 else (g, twist)
+        return ops.sum(ops.stack(xs)) * 2.0, grad
+
+    label = "xs[0]" if n_inputs == 1 else "xs[1]"
+    with pytest.raises(TypeError, match=(
+            r"twisted: gradient for '" + re.escape(label) + r"' has complex "
+            r"dtype complex64, but '" + re.escape(label) + r"' is real "
+            r"\(float32\); return a real gradient")):
+        run_grad(twisted, *[1.0] * n_inputs)

@@ -6,8 +6,9 @@ from pycg import backends
 from pycg.backends import FLOAT_DTYPES
 from pycg.ops._dispatch import apply, as_tensor, norm_axis
 from pycg.ops.creation import stop_gradient
-from pycg.ops.elementwise import (erf, exp, expm1, greater, isfinite, log,
+from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
                                   minimum, tanh, where)
+from pycg.ops.numeric import erfc
 from pycg.ops.reduction import max, sum
 
 
@@ -39,7 +40,9 @@ def gelu(x, approximate=True):
     if approximate:
         c = math.sqrt(2 / math.pi)
         return 0.5 * x * (1 + tanh(c * (x + 0.044715 * x * x * x)))
-    return 0.5 * x * (1 + erf(x * (1 / math.sqrt(2))))
+    # (TensorFlow's form: 1 + erf(z) loses z's tail and TensorFlow's float64
+    # erf is nan beyond 1e154)
+    return 0.5 * x * erfc(x * (-1 / math.sqrt(2)))
 
 
 def elu(x, alpha=1.0):
