@@ -86,11 +86,16 @@ def custom_gradient(f):
                 not kwargs and type(args[0]) is Tensor:
             if not tls.active:   # (one tensor, one parameter)
                 return _split_result(state["name"], f(args[0]))[0]
-            out = forward_lean(f, args[0], lean)
-            if type(out) is Tensor:
-                return out
-            if out is not None:   # f ran: a variable read, or a tree
-                return _after_lean(state, args[0], *out)
+            if tls.branch is None:
+                out = forward_lean(f, args[0], lean)
+                if type(out) is Tensor:
+                    return out
+                if out is not None:   # f ran: a variable read, or a tree
+                    return _after_lean(state, args[0], *out)
+        if tls.branch is not None and core_forward.in_branch():
+            return core_forward.branch_call(decorated, [
+                a for a in structure.flatten((args, kwargs))
+                if isinstance(a, Tensor)], args, kwargs)
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
