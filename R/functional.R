@@ -60,9 +60,13 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
 #' @param ... The arguments at which to check (tensors, R numbers or arrays).
 #' @param order 1 to check first derivatives, 2 for second derivatives too.
 #' @param eps,rtol,atol Finite-difference step and tolerances; `NULL` picks
-#'   defaults suited to the arguments' dtype.
+#'   defaults suited to the narrowest floating dtype computed inside `f` (a
+#'   function that casts to float32 gets a float32 step).
 #' @return `TRUE`, invisibly, when the gradients agree; otherwise an error
-#'   naming the argument and the largest difference.
+#'   naming the argument and the largest difference. For a non-scalar output
+#'   the values compared are the gradient of `sum(f(...) * v)` for a fixed
+#'   random `v` (every entry of the Jacobian counts); the error then also
+#'   shows `f`'s own gradient (of the sum of its output).
 #' @examplesIf pycg_available()
 #' check_gradients(function(x) op_sum(op_tanh(x)),
 #'                 op_convert_to_tensor(c(0.5, -1), dtype = "float64"))

@@ -29,6 +29,7 @@ class _ThreadState(threading.local):
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
         self.recording = False  # recorders: whether an op must be recorded
+        self.branch = None   # the probe of a traced branch (core_forward)
 
 
 tls = _ThreadState()   # read `active`/`recording`; change through functions

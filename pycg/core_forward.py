@@ -4,8 +4,8 @@ pause a lone recording tape (`forward_begin`, `forward_end`); and its lean
 path, for one tensor input under one recording tape and nothing else
 watching (`forward_lean`), which does the same and records the call
 without the bookkeeping."""
-from pycg.core import _refresh, tls
-from pycg.tensor import Tensor, _next_id
+from pycg.core import _refresh, saw_variable, tls
+from pycg.tensor import Tensor, Variable, _next_id
 
 
 def forward_begin():
@@ -39,6 +39,43 @@ def forward_end(token, failed):
         for v in seen.values():
             alone.track(v)
     return seen
+
+
+# ---- inside traced control flow ----------------------------------------------
+_graph_call = []   # [fn(f, args, kwargs)]: registered by pycg.interop_tf
+
+
+def register_graph_call(fn):
+    """pycg.interop_tf hands over how to run a custom_gradient function as
+    one TensorFlow op that carries its rule (tf.custom_gradient)."""
+    _graph_call[:] = [fn]
+
+
+def set_branch(probe):
+    """pycg.ops._traced runs a branch or loop body of a TensorFlow control
+    flow op with `probe` recording (None after); returns the previous."""
+    previous, tls.branch = tls.branch, probe
+    return previous
+
+
+def in_branch():
+    """Whether a custom_gradient function is called right inside a traced
+    branch (its probe records, and no tape of the branch's own)."""
+    probe = tls.branch
+    return probe is not None and bool(tls.recorders) and \
+        tls.recorders[-1] is probe
+
+
+def branch_call(f, tensors, args, kwargs):
+    """f(*args, **kwargs) as one TensorFlow op carrying f's rule, so that
+    TensorFlow's gradient of the control flow op uses it (it would
+    differentiate f's forward); `tensors`, f's tensor arguments, are noted
+    on the probe as used by the branch (a trainable Variable as read)."""
+    for t in tensors:
+        if isinstance(t, Variable) and t.trainable:
+            saw_variable(t)
+    tls.branch.entries.append((None, tuple(tensors), (), None))
+    return _graph_call[0](f, args, kwargs)
 
 
 # ---- the lean path ----------------------------------------------------------

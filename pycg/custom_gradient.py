@@ -1,8 +1,9 @@
 """custom_gradient: a function with its own gradient rule, in every
 published calling convention (TensorFlow, Keras 3, JAX, keras3 for R).
 
-How `grad_fn` is called is decided once, from its signature, the first time
-the decorated function runs:
+How `grad_fn` is called is decided from its own signature, for each
+`grad_fn` (one decorated function may return grad functions of different
+styles):
 
 =======================================  ====================================
 grad_fn's signature                      pycg calls it as
@@ -19,7 +20,9 @@ anything else (TensorFlow, JAX, and       ``grad_fn(*dys)``, one dy per
 =======================================  ====================================
 
 ``**kwargs`` never counts as taking ``upstream`` or ``variables``.
-``None`` means no gradient. How the returned gradients are read:
+``None`` for one input (inside a tuple, list or dict) means no gradient for
+it; ``None`` as grad_fn's whole result is an error (a forgotten ``return``).
+How the returned gradients are read:
 
 =======================================  ====================================
 grad_fn returns                          read as
@@ -40,7 +43,6 @@ a dict that reads both ways              an error: return a tuple instead
 tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
 """
 import functools
-import inspect
 import numbers
 import textwrap
 
@@ -52,9 +54,10 @@ from pycg.core_forward import forward_lean
 from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
 from pycg.custom_gradient_check import (_wrapped, check_gradient,
                                          match_gradients)
+from pycg.custom_gradient_convention import (UPSTREAM, VARIABLES,
+                                              convention_of)
 from pycg.tensor import Tensor, convert_to_tensor
 
-UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"
 
 
 def custom_gradient(f):
@@ -74,7 +77,7 @@ def custom_gradient(f):
     if not callable(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
-    state = {"convention": None, "signature": None, "name": None,
+    state = {"signature": None, "name": None,
              "lean": None}  # decided on the first call
 
     @functools.wraps(f)
@@ -84,11 +87,16 @@ def custom_gradient(f):
                 not kwargs and type(args[0]) is Tensor:
             if not tls.active:   # (one tensor, one parameter)
                 return _split_result(state["name"], f(args[0]))[0]
-            out = forward_lean(f, args[0], lean)
-            if type(out) is Tensor:
-                return out
-            if out is not None:   # f ran: a variable read, or a tree
-                return _after_lean(state, args[0], *out)
+            if tls.branch is None:
+                out = forward_lean(f, args[0], lean)
+                if type(out) is Tensor:
+                    return out
+                if out is not None:   # f ran: a variable read, or a tree
+                    return _after_lean(state, args[0], *out)
+        if tls.branch is not None and core_forward.in_branch():
+            return core_forward.branch_call(decorated, [
+                a for a in structure.flatten((args, kwargs))
+                if isinstance(a, Tensor)], args, kwargs)
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
@@ -100,26 +108,6 @@ if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
     custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
 
 
-def _convention(name, grad_fn):
-    try:
-        params = list(inspect.signature(grad_fn).parameters.values())
-    except (TypeError, ValueError):
-        return TENSORFLOW
-    names = [p.name for p in params]
-    if "upstream" in names:
-        i = names.index("upstream")
-        p = params[i]
-        # `def grad(upstream)` is the TensorFlow/JAX form; `upstream` after
-        # *args, keyword-only, or after other parameters is the Keras one
-        if p.kind == p.KEYWORD_ONLY or (
-                p.kind == p.POSITIONAL_OR_KEYWORD and i > 0):
-            return UPSTREAM
-    if any(p.name == "variables" and p.kind in (
-            p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
-        return VARIABLES
-    return TENSORFLOW
-
-
 def _call(f, state, args, kwargs):
     if state["signature"] is None:
         state["name"], state["signature"] = name_of(f), Signature(f)
@@ -128,7 +116,7 @@ def _call(f, state, args, kwargs):
     if not core.tls.active:  # nothing records: f's output is all that matters
         output, grad_fn = _split_result(
             name, f(*inputs.call_args, **inputs.call_kwargs))
-        _decide(state, name, grad_fn)
+        _decide(state, name)
         return output
     token = core_forward.forward_begin()
     failed = True
@@ -138,7 +126,7 @@ def _call(f, state, args, kwargs):
         failed = False
     finally:
         seen = core_forward.forward_end(token, failed)
-    _decide(state, name, grad_fn)
+    _decide(state, name)
     if not core.is_recording():
         return output
     return _record(name, state, inputs, output, grad_fn, seen)
@@ -152,11 +140,9 @@ def _after_lean(state, x, result, seen):
     return _record(state["name"], state, inputs, output, grad_fn, seen)
 
 
-def _decide(state, name, grad_fn):
-    if state["convention"] is None:
-        state["convention"] = _convention(name, grad_fn)
-        state["lean"] = _LeanBackward(name, state["convention"],
-                                      state["signature"])
+def _decide(state, name):
+    if state["lean"] is None:
+        state["lean"] = _LeanBackward(name, state["signature"])
 
 
 def _record(name, state, inputs, output, grad_fn, seen):
@@ -167,7 +153,7 @@ def _record(name, state, inputs, output, grad_fn, seen):
                 for o in structure.flatten(output)]
     variables = [v for v in seen.values() if v._id not in inputs.ids] \
         if seen else []
-    rule = _Backward(name, state["convention"], grad_fn, inputs, output,
+    rule = _Backward(name, convention_of(grad_fn), grad_fn, inputs, output,
                      outs, variables)
     core.record_multi(rule, inputs.tensors + variables, outs)
     return outs[0] if type(output) is Tensor else \
@@ -223,6 +209,8 @@ class _Backward:
         except Exception as e:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
+        if returned is None:
+            _returned_none(self.name, self.grad_fn)
         if type(returned) is Tensor and len(self.inputs.tensors) == 1 and \
                 not self.variables:  # the common case, checked directly
             return [check_gradient(self.name, self.inputs.labels[0],
@@ -267,11 +255,10 @@ class _LeanBackward:
 
     broadcast = False
 
-    def __init__(self, name, convention, signature):
+    def __init__(self, name, signature):
         self.name, self.signature = name, signature
         simple = signature.simple   # one parameter, one tensor: the lean path
         self.single = simple is not None and len(simple) == 1
-        self.upstream = convention == UPSTREAM
         self.label = simple[0] if simple else None
         self.labels = [self.label]
 
@@ -280,8 +267,8 @@ class _LeanBackward:
 
     def gradient(self, upstream, x, grad_fn):
         try:
-            returned = grad_fn(x, upstream=upstream) if self.upstream else \
-                grad_fn(upstream)
+            returned = grad_fn(x, upstream=upstream) if \
+                convention_of(grad_fn) == UPSTREAM else grad_fn(upstream)
         except Exception as e:
             raise _wrapped(e, f"{self.name}: its gradient function raised "
                               f"{type(e).__name__}: {e}") from e
@@ -293,8 +280,17 @@ class _LeanBackward:
                                  t in K.types and K.grad_like(g, v)):
                 return returned
             return check_gradient(self.name, self.label, returned, x)
+        if returned is None:
+            _returned_none(self.name, grad_fn)
         inputs = bind_inputs(self.name, self.signature, (x,), {})
         return match_gradients(self.name, inputs, returned, None, [])[0]
+
+
+def _returned_none(name, grad_fn):
+    raise TypeError(
+        f"{name}: its gradient function {name_of(grad_fn)!r} returned None; "
+        f"did you forget `return`? (For no gradient to one input, return "
+        f"None in that input's place in a tuple, as in `return (dx, None)`.)")
 
 
 core.UNARY_BACKWARDS.add(_LeanBackward)

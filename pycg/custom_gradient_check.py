@@ -180,6 +180,12 @@ def check_gradient(name, label, g, x):
             raise TypeError(
                 f"{name}: gradient for {label!r} has dtype {g.dtype}, "
                 f"expected a floating dtype ({x.dtype})")
+        if g.dtype.kind == "c" and np.dtype(x.dtype).kind != "c":
+            raise TypeError(
+                f"{name}: gradient for {label!r} has complex dtype "
+                f"{g.dtype}, but {label!r} is real ({x.dtype}); return a "
+                f"real gradient (ops.real(g) if the imaginary part is "
+                f"meant to be dropped)")
         g = core.apply("cast", backends.active.cast, (g,),
                        {"dtype": np.dtype(x.dtype)})
     return g

@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from pycg import backends, structure
+from pycg import backends, core_forward, structure
 from pycg.backends._tf_import import import_tensorflow
 from pycg.custom_gradient_bind import name_of
 from pycg.tape import GradientTape
@@ -100,7 +100,19 @@ def _is_tensorflow_callable(f, tf):
             for c in type(f).__mro__)
 
 
-def _call(f, name, args, kwargs):
+def _branch_call(f, args, kwargs):
+    """A custom_gradient function called in a branch or loop body of
+    ops.cond, ops.while_loop, ... inside pycg.function: one TensorFlow op
+    (tf.custom_gradient) whose gradient is f's rule."""
+    out = _call(f, name_of(f), args, kwargs, in_branch=True)
+    return structure.unflatten(out, [Tensor(o) for o in
+                                     structure.flatten(out)])
+
+
+core_forward.register_graph_call(_branch_call)
+
+
+def _call(f, name, args, kwargs, in_branch=False):
     if backends.active.name != "tensorflow":
         raise RuntimeError(
             f"pycg.to_tensorflow({name}): pycg's backend is "
@@ -127,6 +139,8 @@ def _call(f, name, args, kwargs):
                                                          values)
             with _shapes_hint(name, xs, "forward"):
                 out = f(*call_args, **call_kwargs)
+        if in_branch and tape.watched_variables():
+            raise _branch_variables(name)
         outs = _outputs(name, out, tf)
 
         def grad(*dys, variables=None):
@@ -142,6 +156,15 @@ def _call(f, name, args, kwargs):
         return structure.unflatten(out, [o._value for o in outs]), grad
 
     return forward(*xs)
+
+
+def _branch_variables(name):
+    return ValueError(
+        f"{name}: this custom_gradient function reads a Variable it does "
+        f"not take as an argument, inside ops.cond, ops.while_loop or "
+        f"another traced control flow op in pycg.function, where its rule "
+        f"cannot give that Variable a gradient; pass the Variable to "
+        f"{name} as an argument")
 
 
 @contextlib.contextmanager

@@ -101,6 +101,11 @@ class GradientTape:
     def watched_variables(self):
         return tuple(self._rec.variables.values())
 
+    def _recorded_dtypes(self):
+        """The dtypes of the tensors the recorded ops made (check_gradients
+        picks its finite-difference step from the narrowest)."""
+        return {t.dtype for entry in self._rec.entries for t in entry[2]}
+
     # ---- gradients --------------------------------------------------------
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients="none"):

@@ -13,16 +13,16 @@ from pycg.tensor_convert import as_dtype, check_numeric, default_dtype
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
-_FLOATS = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
+_FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
+    "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
 
 
 def is_float(dtype):
-    return dtype in _FLOATS or np.dtype(dtype).kind == "f"
+    return dtype in _FLOATS or np.dtype(dtype) in _FLOATS
 
 
-def is_differentiable(dtype):
-    """Floating or complex: the dtypes that get gradients."""
-    return dtype in _FLOATS or np.dtype(dtype).kind in "fc"
+def is_differentiable(dtype):   # floating or complex: gets gradients
+    return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
 
 
 class Tensor(PythonValue):

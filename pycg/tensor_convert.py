@@ -4,7 +4,9 @@ import numbers
 
 import numpy as np
 
-from pycg import config
+from pycg import backends, config
+
+_EXTRA = frozenset(np.dtype(d) for d in backends.EXTRA_FLOATS)   # (bfloat16)
 
 
 def as_dtype(dtype, where):
@@ -29,7 +31,7 @@ def check_numeric(value, dtype):
         a = np.asarray(value, dtype=object)
     # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
     if a.dtype == object or a.dtype.kind in "US" or \
-            a.dtype.kind == "V" and dtype is None:
+            a.dtype.kind == "V" and dtype is None and a.dtype not in _EXTRA:
         raise TypeError(
             f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
             f"got {type(value).__name__} {value!r:.60}")

@@ -249,13 +249,69 @@ def test_check_gradients_names_the_function_and_shows_both_values(backend):
     with pytest.raises(AssertionError) as info:
         pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
     text = str(info.value)
-    assert text.startswith("check_gradients(half_blind): gradient for "
-                           "argument 0 differ from finite differences")
+    assert text.startswith("check_gradients(half_blind): the gradient for "
+                           "argument 0 differs from finite differences")
     analytic, numeric = (
         np.array(re.search(rf"{label}: +\[([^\]]*)\]", text)[1].split(),
                  float) for label in ("analytic", "numeric"))
     # the output is projected on a random vector: only the ratio is known
     np.testing.assert_allclose(numeric, 2 * analytic, rtol=1e-5)
+
+
+def test_check_gradients_says_the_rows_are_projections(backend):
+    def half_blind(x):
+        return x * ops.stop_gradient(x)
+
+    with pytest.raises(AssertionError) as info:
+        pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
+    text = str(info.value)
+    assert "f's output is not a scalar, so analytic and numeric are the " \
+        "gradient of sum(f(...) * v) for a fixed random v" in text
+    # and f's own gradient (of the sum of its output: x), in full
+    shown = re.search(r"f's analytic gradient \(of the sum of its output, "
+                      r"as tape.gradient gives it\): \[([^\]]*)\]", text)
+    np.testing.assert_allclose(np.array(shown[1].split(), float), [1, 2])
+
+
+def test_check_gradients_of_a_scalar_shows_the_gradient_itself(backend):
+    def half_blind(x):
+        return ops.sum(x * ops.stop_gradient(x))
+
+    with pytest.raises(AssertionError) as info:
+        pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
+    text = str(info.value)
+    assert "projection" not in text and "random" not in text
+    analytic, numeric = (
+        np.array(re.search(rf"{label}: +\[([^\]]*)\]", text)[1].split(),
+                 float) for label in ("analytic", "numeric"))
+    np.testing.assert_allclose(analytic, [1, 2])   # the tape's: x
+    np.testing.assert_allclose(numeric, [2, 4], rtol=1e-6)   # truth: 2x
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_check_gradients_takes_its_step_from_the_dtype_computed(backend,
+                                                                dtype):
+    x = np.array([0.3, 1.7, -2.0])   # float64, computed in `dtype`
+    pycg.check_gradients(lambda x: ops.sum(ops.cast(x, dtype) ** 2), x)
+    pycg.check_gradients(
+        lambda x: ops.cast(ops.tanh(ops.cast(x, dtype)), "float64"), x)
+    if dtype == "float32":
+        pycg.check_gradients(lambda x: ops.sum(ops.cast(x, dtype) ** 3), x,
+                             order=2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_check_gradients_in_low_precision_still_catches_a_wrong_rule(
+        backend, dtype):
+    @pycg.custom_gradient
+    def off(x):   # the gradient of x**2 is 2x; this rule gives 2.5x
+        return x * x, lambda g: g * 2.5 * x
+
+    with pytest.raises(AssertionError, match=(
+            r"check_gradients\(<lambda>\): the gradient for argument 0 "
+            r"differs .*the narrowest precision computed is " + dtype)):
+        pycg.check_gradients(lambda x: ops.sum(off(ops.cast(x, dtype))),
+                             np.array([0.3, 1.7, -2.0]))
 
 
 def test_check_gradients_passes_a_right_gradient(backend):

@@ -62,7 +62,7 @@ def test_each_convention_gives_the_custom_rule(backend, style):
     assert (gx, gy) == (MARK * 3.0, MARK * 2.0)
 
 
-def test_convention_is_decided_from_the_first_call(backend):
+def test_the_same_grad_fn_gets_the_same_convention_every_call(backend):
     seen = []
 
     def grad_a(*args, upstream=None):
@@ -76,6 +76,37 @@ def test_convention_is_decided_from_the_first_call(backend):
     grad_of(f, 1.0)
     grad_of(f, 2.0)
     assert seen == [True, True]
+
+
+@pycg.custom_gradient
+def _changes_style(x):
+    # grad(dy) at x > 0, grad(*args, upstream=None) elsewhere: each grad
+    # function is called in its own convention
+    if float(x.numpy()) > 0:
+        return x * 2.0, lambda dy: MARK * dy * 2.0
+
+    def grad(*args, upstream=None):
+        assert len(args) == 1 and upstream is not None
+        return -MARK * upstream * 2.0
+    return x * 2.0, grad
+
+
+@pycg.custom_gradient
+def _changes_style_two(x, y):
+    if float(x.numpy()) > 0:
+        return x * y, lambda dz: (MARK * dz * y, MARK * dz * x)
+
+    def grad(x_, y_, upstream):
+        return -MARK * upstream * y_, -MARK * upstream * x_
+    return x * y, grad
+
+
+@pytest.mark.parametrize("order", [(1.0, -1.0), (-1.0, 1.0)])
+def test_convention_is_decided_per_grad_function(backend, order):
+    for x in order + order:
+        assert grad_of(_changes_style, x) == [np.sign(x) * MARK * 2.0]
+        assert grad_of(_changes_style_two, x, 3.0) == [
+            np.sign(x) * MARK * 3.0, np.sign(x) * MARK * x]
 
 
 def test_kwargs_catch_all_is_not_taken_for_variables(backend):

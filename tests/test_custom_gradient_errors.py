@@ -1,5 +1,7 @@
 """Every error a user can cause with custom_gradient names their function
 and says what was expected and what arrived; the tape stays usable."""
+import re
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,51 @@ def test_grad_fn_must_be_callable(backend):
     with pytest.raises(TypeError, match=r"notfn: the second element .* "
                        r"callable; got str"):
         run_grad(notfn, 1.0)
+
+
+def _forgets_return(dy):
+    dy * 2.0
+
+
+def _forgets_return_keras(*args, upstream=None):
+    upstream * 2.0
+
+
+@pytest.mark.parametrize("n_inputs", [1, 2])
+@pytest.mark.parametrize("grad_fn", [_forgets_return, _forgets_return_keras])
+def test_grad_fn_returning_none_raises_naming_it(backend, n_inputs, grad_fn):
+    @pycg.custom_gradient
+    def doubled(*xs):
+        return ops.sum(ops.stack(xs)) * 2.0, grad_fn
+
+    with pytest.raises(TypeError, match=(
+            r"doubled: its gradient function '" + grad_fn.__name__ +
+            r"' returned None; did you forget `return`\?")):
+        run_grad(doubled, *[1.0] * n_inputs)
+
+
+def test_grad_fn_returning_none_raises_on_the_one_tensor_path(backend):
+    @pycg.custom_gradient
+    def doubled(x):
+        return x * 2.0, _forgets_return
+
+    x = pycg.constant(1.0)
+    for _ in range(2):   # (the second call takes the lean path)
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = doubled(x)
+        with pytest.raises(TypeError, match=r"doubled: .*'_forgets_return' "
+                           r"returned None; did you forget `return`"):
+            tape.gradient(y, x)
+
+
+def test_none_inside_a_tuple_still_means_no_gradient(backend):
+    @pycg.custom_gradient
+    def first_only(x, y):
+        return x * y, lambda dz: (dz * y, None)
+
+    gx, gy = run_grad(first_only, 2.0, 3.0)
+    assert float(gx.numpy()) == 3.0 and gy is None
 
 
 def test_wrong_number_of_gradients(backend):
@@ -190,3 +237,21 @@ def test_not_a_function():
     with pytest.raises(TypeError, match="pycg.custom_gradient: expected a "
                        "function, got int"):
         pycg.custom_gradient(3)
+
+
+@pytest.mark.parametrize("n_inputs", [1, 2])
+def test_a_complex_gradient_for_a_real_input_raises_naming_the_rule(
+        backend, n_inputs):
+    @pycg.custom_gradient
+    def twisted(*xs):
+        def grad(g):
+            twist = ops.cast(g, "complex64") * ops.cast(1j, "complex64")
+            return twist if n_inputs == 1 else (g, twist)
+        return ops.sum(ops.stack(xs)) * 2.0, grad
+
+    label = "xs[0]" if n_inputs == 1 else "xs[1]"
+    with pytest.raises(TypeError, match=(
+            r"twisted: gradient for '" + re.escape(label) + r"' has complex "
+            r"dtype complex64, but '" + re.escape(label) + r"' is real "
+            r"\(float32\); return a real gradient")):
+        run_grad(twisted, *[1.0] * n_inputs)

@@ -73,3 +73,27 @@ def test_selu_at_zero_takes_tensorflows_side(backend):
     for zero in (0.0, -0.0):
         g = pycg.grad(ops.selu)(pycg.constant(np.float32(zero)))
         assert float(g.numpy()) == pytest.approx(scale, rel=1e-6)
+
+
+@pytest.mark.parametrize("approximate", [True, False])
+def test_gelu_at_huge_float64_inputs_as_tensorflow(backend, approximate):
+    # TensorFlow's float64 erf is nan beyond 1e154; gelu goes through erfc,
+    # as TensorFlow's own gelu does
+    xs = np.array([1e154, 1e155, -1e155, 1e200, -1e300, 3.0, -40.0,
+                   math.inf, -math.inf])
+    got = pycg.grad(lambda x: ops.sum(ops.gelu(x, approximate)))(xs)
+    value = ops.gelu(pycg.constant(xs), approximate)
+    x = tf.constant(xs)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.gelu(x, approximate=approximate)
+        total = tf.reduce_sum(y)
+    want = tape.gradient(total, x)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-7)
+    np.testing.assert_allclose(value.numpy(), y.numpy(), rtol=1e-7)
+
+
+def test_erf_of_huge_float64_is_plus_or_minus_one(backend):
+    xs = np.array([1e155, -1e155, math.inf, -math.inf, 7.0, math.nan])
+    np.testing.assert_array_equal(ops.erf(pycg.constant(xs)).numpy(),
+                                  [1, -1, 1, -1, math.erf(7.0), math.nan])

@@ -15,6 +15,13 @@ active = None
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
 COMPLEX_DTYPES = set()   # likewise the complex ones
+try:   # NumPy dtypes that are floating though NumPy's kind says "V"
+    import ml_dtypes
+    EXTRA_FLOATS = (ml_dtypes.bfloat16,)
+    finfo = ml_dtypes.finfo   # (np.finfo, and bfloat16's)
+except ImportError:   # (a NumPy-only install: no bfloat16 there)
+    import numpy as _np
+    EXTRA_FLOATS, finfo = (), _np.finfo
 
 
 _loaded = {}   # name -> module (import_module costs ~3 us a call)

@@ -5,7 +5,10 @@ import operator
 
 import numpy as np
 
-float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64"))
+from pycg.backends import EXTRA_FLOATS
+
+float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
+                     + EXTRA_FLOATS)
 complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
 
 

@@ -21,9 +21,19 @@ __all__ = [
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
 arctanh = tf.math.atanh
-exp2 = tnp.exp2
 erfc = tf.math.erfc
-erfinv = tf.math.erfinv
+
+
+def exp2(x):   # (tnp.exp2 converts a bfloat16 tensor through NumPy)
+    return tf.math.pow(tf.constant(2, x.dtype), x)
+
+
+def erfinv(x):   # (no half kernel on CPU: through float32, as Keras)
+    if x.dtype in (tf.float16, tf.bfloat16):
+        return tf.cast(tf.math.erfinv(tf.cast(x, tf.float32)), x.dtype)
+    return tf.math.erfinv(x)
+
+
 isinf = tf.math.is_inf
 isneginf = tnp.isneginf
 isposinf = tnp.isposinf

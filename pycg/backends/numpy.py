@@ -166,6 +166,26 @@ def sigmoid_grad(y, dy):
     return dy * y * (_one(y.dtype) - y)
 
 
+# TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad: 0 where dy is 0, even
+# where the local derivative is infinite (the guard idiom where(c, f(x), 0))
+def _zero_at_zero(dy, d):
+    return np.where(dy == 0, np.zeros((), d.dtype), d)[()]
+
+
+def sqrt_grad(y, dy):   # (numbers as y's dtype: bfloat16 * 0.5 is float32)
+    return _zero_at_zero(dy, dy * y.dtype.type(0.5) / np.conj(y))
+
+
+def rsqrt_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, dy * y.dtype.type(-0.5) * (c * c * c))
+
+
+def reciprocal_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, -dy * (c * c))
+
+
 # ---- reductions -----------------------------------------------------------
 def _int_dtype(x):
     # NumPy sums int32 into int64; keep the input's integer type (bool: int32)
@@ -238,10 +258,14 @@ def matmul(a, b, transpose_a=False, transpose_b=False):
         a = np.swapaxes(a, -1, -2)
     if transpose_b:
         b = np.swapaxes(b, -1, -2)
-    return np.matmul(a, b)
+    out = np.matmul(a, b)   # (bfloat16, kind V: NumPy gives float32)
+    return out if a.dtype.kind != "V" else out.astype(a.dtype)
 
 
 def einsum(subscripts, *operands):
+    if operands and operands[0].dtype.kind == "V":   # (bfloat16)
+        return einsum(subscripts, *[o.astype(np.float32) for o in operands]
+                      ).astype(operands[0].dtype)
     return np.einsum(subscripts, *operands)
 
 

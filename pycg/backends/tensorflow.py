@@ -94,7 +94,13 @@ rsqrt = _fast("Rsqrt", _gen.rsqrt)
 sigmoid = _fast("Sigmoid", _gen.sigmoid)
 softplus = tf.math.softplus
 relu = tf.nn.relu
-erf = _gen.erf
+
+
+def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
+    return _gen.erf(tf.clip_by_value(x, -6.0, 6.0) if x.dtype == tf.float64
+                    else x)   # (erf(6) is 1 in float64)
+
+
 real = tf.math.real
 imag = tf.math.imag
 conj = tf.math.conj
@@ -115,6 +121,9 @@ arctan2 = _gen.atan2
 tanh_grad = _fast("TanhGrad", _gen.tanh_grad, 2)
 sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad, 2)
 relu_grad = _fast("ReluGrad", _gen_nn.relu_grad, 2)
+sqrt_grad = _fast("SqrtGrad", _gen.sqrt_grad, 2)   # (0 where dy is 0)
+rsqrt_grad = _fast("RsqrtGrad", _gen.rsqrt_grad, 2)
+reciprocal_grad = _fast("ReciprocalGrad", _gen.reciprocal_grad, 2)
 
 
 _real_div = _fast("RealDiv", _gen.real_div, 2)

@@ -16,7 +16,8 @@ from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.ops._named import raise_named
-from pycg.tensor import Tensor, Variable, as_dtype, convert_to_tensor
+from pycg.tensor import (Tensor, Variable, as_dtype, convert_to_tensor,
+                         is_differentiable)
 
 def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
@@ -118,7 +119,7 @@ def promote(x, y, op, floating=False):
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
     dt = result_dtype(dx, dy) if dx != dy else dx
-    if floating and dt.kind not in "fc":
+    if floating and not is_differentiable(dt):
         dt = np.dtype(config.floatx())
     if dx != dt:
         x = cast(x, dt)
@@ -130,10 +131,13 @@ def promote(x, y, op, floating=False):
 def result_dtype(*dtypes):
     """Keras' promotion: the widest float if any operand is a float (int32
     with float32 stays float32), else NumPy's rule for ints and bools."""
-    inexact = [np.dtype(d) for d in dtypes if np.dtype(d).kind in "fc"]
+    inexact = [np.dtype(d) for d in dtypes if is_differentiable(d)]
     if any(d.kind == "c" for d in inexact):
-        return np.result_type(*inexact)
+        return np.result_type(*[d if d.kind == "c" or d.itemsize > 2 else
+                                np.dtype("float32") for d in inexact])
     floats = inexact
+    if len(set(floats)) > 1 and all(d.itemsize == 2 for d in floats):
+        return np.dtype("float32")   # float16 with bfloat16, as in Keras
     if floats:
         return max(floats, key=lambda d: d.itemsize)
     return np.result_type(*dtypes)

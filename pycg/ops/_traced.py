@@ -10,14 +10,15 @@ TensorFlow for the gradient of the op's outputs (tf.gradients, partial
 derivatives only: every input is also a stop_gradient), and records that
 gradient computation in turn, so higher derivatives work too.
 
-TensorFlow differentiates the TF ops that pycg's kernels emitted, so inside
-a traced loop or branch a pycg.custom_gradient rule is not used (its
-forward function is differentiated instead); stop_gradient is honoured (it
-emits tf.stop_gradient on symbolic tensors).
+TensorFlow differentiates the TF ops that pycg's kernels emitted; a
+pycg.custom_gradient function called in a branch or body becomes one
+TensorFlow op carrying its rule (core_forward.branch_call, through
+pycg.to_tensorflow's machinery), so TensorFlow's gradient uses the rule;
+stop_gradient is honoured (it emits tf.stop_gradient on symbolic tensors).
 """
 import contextlib
 
-from pycg import backends, core, structure
+from pycg import backends, core, core_forward, structure
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
@@ -76,9 +77,11 @@ class Capture:
         probe.ids |= self.tracked
         places = [(r, core.pop(r)) for r in reversed(self.outer)]
         core.push(probe)
+        previous = core_forward.set_branch(probe)
         try:
             yield
         finally:
+            core_forward.set_branch(previous)
             core.pop(probe)
             for r, i in reversed(places):
                 if i is not None:

@@ -10,6 +10,7 @@ Spatial work is done channels_last; channels_first is transposed in and out.
 import numpy as np
 
 from pycg.ops._dispatch import as_tensor, result_dtype
+from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.linalg import einsum, matmul
 from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
@@ -122,7 +123,7 @@ def patches(op, x, size, strides, padding, dilation, pad_value=0.0):
 def _floats(op, inputs, kernel):
     x, k = as_tensor(inputs, op), as_tensor(kernel, op)
     dt = result_dtype(x.dtype, k.dtype, "float32") if \
-        x.dtype.kind != "f" or k.dtype.kind != "f" else \
+        not is_float(x.dtype) or not is_float(k.dtype) else \
         result_dtype(x.dtype, k.dtype)
     return cast(x, dt), cast(k, dt)
 

@@ -13,7 +13,7 @@ from pycg.ops.linalg import einsum
 from pycg.ops.losses import _labels, one_hot
 from pycg.ops.manipulation import concatenate, expand_dims, reshape, stack
 from pycg.ops.nn import log_softmax, logsumexp
-from pycg.tensor import convert_to_tensor
+from pycg.tensor import convert_to_tensor, is_float
 
 _NEG = -1e30   # log(0) for CTC: finite, so that no gradient is 0 * inf
 
@@ -25,7 +25,7 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     ops.scan step per time step (a tf.while_loop inside pycg.function)."""
     op = "ctc_loss"
     output = as_tensor(output, op)
-    if output.dtype.kind != "f":
+    if not is_float(output.dtype):
         output = cast(output, config.floatx())
     target = _labels(target, op)
     if output.ndim != 3 or target.ndim != 2 or \
@@ -88,7 +88,7 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100,
             f"and sequence_lengths (batch,), got {z.shape} and {n.shape}")
     blank = mask_index % z.shape[2] if mask_index is not None else -1
     decoded = np.full((1,) + z.shape[:2], -1, np.int32)
-    scores = np.zeros((z.shape[0], 1), z.dtype if z.dtype.kind == "f"
+    scores = np.zeros((z.shape[0], 1), z.dtype if is_float(z.dtype)
                       else config.floatx())
     for b in range(z.shape[0]):
         best = z[b, :n[b]].argmax(-1)

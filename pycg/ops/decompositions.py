@@ -127,7 +127,7 @@ def solve_triangular(a, b, lower=False):
 
 def _cutoff(s, rcond, m, n):
     if rcond is None:
-        rcond = 10 * builtins.max(m, n) * float(np.finfo(s.dtype).eps)
+        rcond = 10 * builtins.max(m, n) * float(backends.finfo(s.dtype).eps)
     return max(s, -1, keepdims=True) * rcond
 
 
@@ -149,7 +149,8 @@ def lstsq(a, b, rcond=None):
         raise ValueError(f"pycg.ops.lstsq: a has {a.shape[0]} rows but b has "
                          f"{b.shape[0]}")
     if rcond is None:  # NumPy's default for lstsq
-        rcond = builtins.max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
+        rcond = builtins.max(a.shape[-2:]) * float(
+            backends.finfo(a.dtype).eps)
     return matmul(pinv(a, rcond), b)
 
 
@@ -171,7 +172,7 @@ def matrix_rank(x, tol=None):
     s = getitem(s, pre + (slice(m * k, m * k + k),))
     if tol is None:
         tol = max(s, -1, keepdims=True) * (builtins.max(m, n) * float(
-            np.finfo(s.dtype).eps))
+            backends.finfo(s.dtype).eps))
     return sum(cast(greater(s, tol), "int32"), -1)
 
 

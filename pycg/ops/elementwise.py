@@ -82,6 +82,10 @@ _logical_or = binary("logical_or", grad=False)
 _tanh_grad = binary("_tanh_grad", "tanh_grad")
 _sigmoid_grad = binary("_sigmoid_grad", "sigmoid_grad")
 _relu_grad = binary("_relu_grad", "relu_grad")  # (dy, x): dy where x > 0
+# (y, dy) -> dy * y'(x), and 0 where dy is 0 (TensorFlow's kernels)
+_sqrt_grad = binary("_sqrt_grad", "sqrt_grad")
+_rsqrt_grad = binary("_rsqrt_grad", "rsqrt_grad")
+_reciprocal_grad = binary("_reciprocal_grad", "reciprocal_grad")
 
 
 def round(x, decimals=0):

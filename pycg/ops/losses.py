@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.tensor import is_float
 from pycg.ops.creation import arange, cast
 from pycg.ops.elementwise import abs, clip, equal, exp, log, log1p, maximum
 from pycg.ops.manipulation import expand_dims, reshape, squeeze
@@ -52,7 +53,7 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False,
 
 def _labels(x, op):
     x = as_tensor(x, op)
-    if x.dtype.kind == "f":
+    if is_float(x.dtype):
         return cast(x, "int32")   # float labels, as Keras takes them
     if x.dtype.kind not in "iu":
         raise TypeError(
@@ -70,7 +71,7 @@ def _same_shape(op, target, output):
 
 def _floats(op, target, output):
     output = as_tensor(output, op)
-    if output.dtype.kind != "f":
+    if not is_float(output.dtype):
         output = cast(output, config.floatx())
     return cast(as_tensor(target, op), output.dtype), output
 
@@ -116,7 +117,7 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
     output holds the classes (Keras' rule)."""
     op = "sparse_categorical_crossentropy"
     output = as_tensor(output, op)
-    if output.dtype.kind != "f":
+    if not is_float(output.dtype):
         output = cast(output, config.floatx())
     if output.ndim < 1:
         raise ValueError(f"pycg.ops.{op}: output must have rank >= 1, got a "

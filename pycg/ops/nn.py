@@ -7,8 +7,9 @@ from pycg._errors import Dtype, Op, user_error
 from pycg.backends import FLOAT_DTYPES
 from pycg.ops._dispatch import apply, as_tensor, norm_axis
 from pycg.ops.creation import cast, stop_gradient
-from pycg.ops.elementwise import (erf, exp, expm1, greater, isfinite, log,
+from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
                                   minimum, tanh, where)
+from pycg.ops.numeric import erfc
 from pycg.ops.reduction import max, sum
 
 
@@ -65,7 +66,9 @@ def gelu(x, approximate=True):
     if approximate:
         c = math.sqrt(2 / math.pi)
         return 0.5 * x * (1 + tanh(c * (x + 0.044715 * x * x * x)))
-    return 0.5 * x * (1 + erf(x * (1 / math.sqrt(2))))
+    # (TensorFlow's form: 1 + erf(z) loses z's tail and TensorFlow's float64
+    # erf is nan beyond 1e154)
+    return 0.5 * x * erfc(x * (-1 / math.sqrt(2)))
 
 
 def elu(x, alpha=1.0):

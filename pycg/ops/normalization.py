@@ -2,6 +2,7 @@
 pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
 from pycg import config
 from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
 from pycg.ops.manipulation import reshape
@@ -12,7 +13,7 @@ EPSILON = 1e-7
 
 def _float(x, op):
     x = as_tensor(x, op)
-    return x if x.dtype.kind == "f" else cast(x, config.floatx())
+    return x if is_float(x.dtype) else cast(x, config.floatx())
 
 
 def _like(v, x, op):

@@ -4,8 +4,6 @@ Most are compositions of differentiable ops; the rest have rules in
 vjps_numeric.py."""
 import math
 
-import numpy as np
-
 from pycg import backends
 from pycg.ops._dispatch import (_to_floatx, apply_nograd, as_tensor,
                                 promote, unary)
@@ -135,7 +133,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = as_tensor(x, "nan_to_num")
     if not is_float(x.dtype):
         return x
-    big = float(np.finfo(x.dtype).max)
+    big = float(backends.finfo(x.dtype).max)
     posinf = big if posinf is None else posinf
     neginf = -big if neginf is None else neginf
     inf = equal(abs(x), math.inf)

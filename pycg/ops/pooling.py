@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor
+from pycg.tensor import is_float
 from pycg.ops.convolution import (_ints, _padding, _positions,
                                   channels_last, patches, restore, window)
 from pycg.ops.creation import cast
@@ -14,7 +15,7 @@ from pycg.ops.reduction import max, sum
 
 def _pool(op, inputs, pool_size, strides, padding, data_format):
     x = as_tensor(inputs, op)
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         x = cast(x, config.floatx())
     x = channels_last(op, x, data_format)
     d = x.ndim - 2

@@ -5,6 +5,7 @@ import numpy as np
 
 from pycg import config
 from pycg.ops._dispatch import as_tensor
+from pycg.tensor import is_float
 from pycg.ops.convolution import (_data_format, _ints, _positions,
                                   channels_last, restore)
 from pycg.ops.creation import cast
@@ -117,7 +118,7 @@ def _fold_sizes(op, shape, k, d, s):
 
 def _adaptive(op, inputs, output_size, data_format, reduce):
     x = as_tensor(inputs, op)
-    if x.dtype.kind != "f":
+    if not is_float(x.dtype):
         x = cast(x, config.floatx())
     x = channels_last(op, x, data_format)
     d = x.ndim - 2

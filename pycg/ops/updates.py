@@ -124,12 +124,12 @@ def _masked(op, data, segment_ids, num_segments, fill, reduce):
 
 
 def _lowest(dtype):
-    return float(np.finfo(dtype).min) if is_float(dtype) else int(
+    return float(backends.finfo(dtype).min) if is_float(dtype) else int(
         np.iinfo(dtype).min)
 
 
 def _highest(dtype):
-    return float(np.finfo(dtype).max) if is_float(dtype) else int(
+    return float(backends.finfo(dtype).max) if is_float(dtype) else int(
         np.iinfo(dtype).max)
 
 
@@ -157,7 +157,7 @@ def saturate_cast(x, dtype):
     x = as_tensor(x, "saturate_cast")
     dt = np.dtype(dtype)
     if _overflows(x.dtype, dt):
-        info = np.iinfo(dt) if dt.kind in "iu" else np.finfo(dt)
+        info = np.iinfo(dt) if dt.kind in "iu" else backends.finfo(dt)
         num = float if is_float(x.dtype) else int
         x = minimum(maximum(x, num(info.min)), num(info.max))
     return cast(x, dt)
@@ -165,9 +165,9 @@ def saturate_cast(x, dtype):
 
 def _overflows(src, dst):
     """Whether values of dtype src can lie outside the range of dst."""
-    if src.kind == "f":
-        return dst.kind in "iu" or (dst.kind == "f" and
-                                    src.itemsize > dst.itemsize)
+    if is_float(src):   # (bfloat16 reaches float32's range, float16 not)
+        return dst.kind in "iu" or (
+            is_float(dst) and backends.finfo(src).max > backends.finfo(dst).max)
     if src.kind in "iu" and dst.kind in "iu":
         s, d = np.iinfo(src), np.iinfo(dst)
         return s.min < d.min or s.max > d.max

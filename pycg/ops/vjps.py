@@ -33,11 +33,10 @@ def _zero_second(g, ans, x, y):
 # ---- elementwise, one input -------------------------------------------------
 defvjp("abs", abs_vjp)
 defvjp("negative", lambda g, ans, x: -g)
-defvjp("sqrt", lambda g, ans, x: g * 0.5 / _c(ans))
-defvjp("rsqrt", lambda g, ans, x: g * -0.5 * (ans * ans * ans))  # (TF's:
-# at -0.0, where ans is -inf, +inf as TensorFlow gives)
+defvjp("sqrt", lambda g, ans, x: E._sqrt_grad(ans, g))  # (TensorFlow's
+defvjp("rsqrt", lambda g, ans, x: E._rsqrt_grad(ans, g))  # kernels: 0 where
+defvjp("reciprocal", lambda g, ans, x: E._reciprocal_grad(ans, g))  # g is 0)
 defvjp("square", lambda g, ans, x: g * 2 * _c(x))
-defvjp("reciprocal", lambda g, ans, x: -g * _c(ans * ans))
 defvjp("exp", lambda g, ans, x: g * _c(ans))
 defvjp("expm1", lambda g, ans, x: g * (ans + 1))
 defvjp("log", lambda g, ans, x: g / _c(x))
@@ -100,13 +99,25 @@ defvjp("minimum", lambda g, ans, x, y: E.where(E.less_equal(x, y), g, 0),
        broadcast=True)
 defvjp("arctan2", partial(_arctan2, which=0), partial(_arctan2, which=1),
        broadcast=True)
-defvjp("logaddexp", lambda g, ans, x, y: g * E.exp(x - ans),
-       lambda g, ans, x, y: g * E.exp(y - ans), broadcast=True)
+def _logaddexp(g, ans, x, y):
+    # exp(x - ans), and 1 where x alone is the infinite ans (inf - inf)
+    alone = E.logical_and(E.equal(x, ans), E.not_equal(x, y))
+    return g * E.exp(E.where(alone, 0, x - ans))
+
+
+defvjp("logaddexp", _logaddexp, lambda g, ans, x, y: _logaddexp(g, ans, y, x),
+       broadcast=True)
 defvjp("_tanh_grad", lambda g, ans, y, dy: -2 * g * dy * y,
        lambda g, ans, y, dy: E._tanh_grad(y, g))
 defvjp("_sigmoid_grad", lambda g, ans, y, dy: g * dy * (1 - 2 * y),
        lambda g, ans, y, dy: E._sigmoid_grad(y, g))
 defvjp("_relu_grad", lambda g, ans, dy, x: E._relu_grad(g, x), _zero_second)
+defvjp("_sqrt_grad", lambda g, ans, y, dy: -_c(g / y) * ans,
+       lambda g, ans, y, dy: 0.5 * (g / y))
+defvjp("_rsqrt_grad", lambda g, ans, y, dy: -1.5 * _c(g) * dy * _c(y * y),
+       lambda g, ans, y, dy: E._rsqrt_grad(_c(y), g))
+defvjp("_reciprocal_grad", lambda g, ans, y, dy: -2 * _c(g) * dy * _c(y),
+       lambda g, ans, y, dy: E._reciprocal_grad(_c(y), g))
 defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
        lambda g, ans, c, x, y: E.where(c, 0, g), broadcast=True)
 

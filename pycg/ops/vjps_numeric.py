@@ -26,8 +26,10 @@ def _i1(g, ans, x):
 
 
 def _cumprod(g, ans, x, axis):
-    # TensorFlow's rule: reverse cumsum of g * ans, over x (x nonzero)
-    return S.flip(R.cumsum(S.flip(g * ans, axis), axis), axis) / x
+    # TensorFlow's rule: reverse cumsum of g * ans, over x, and 0 where x
+    # is 0 (its div_no_nan)
+    return N.divide_no_nan(S.flip(R.cumsum(S.flip(g * ans, axis), axis),
+                                  axis), x)
 
 
 def _exclusive_cumprod(x, n, reverse=False):
@@ -63,7 +65,8 @@ def _prod(g, ans, x, axis, keepdims):
 
 
 # ---- elementwise, one input -------------------------------------------------
-defvjp("arccosh", lambda g, ans, x: g * E.rsqrt(x * x - 1))
+defvjp("arccosh", lambda g, ans, x: g / E.sinh(ans))  # (TensorFlow's: nan
+# below 1, where the value is nan, whatever g)
 defvjp("arcsinh", lambda g, ans, x: g * E.rsqrt(x * x + 1))
 defvjp("arctanh", lambda g, ans, x: g / (1 - x * x))
 defvjp("cbrt", lambda g, ans, x: g / (3 * ans * ans))
