@@ -113,16 +113,6 @@ def rsqrt(x):
     return 1 / np.sqrt(x)
 
 
-def floor_divide(x, y):
-    """TensorFlow's FloorDiv: floor(x / y) for floats (NumPy's floor_divide
-    rounds the exact quotient: -1.2 // 0.4 is -4 there and -3 here, and
-    inf // 1 is nan there and inf here); integers as NumPy."""
-    q = np.true_divide(x, y)
-    if q.dtype.kind == "f" and np.result_type(x, y).kind == "f":
-        return np.floor(q)
-    return np.floor_divide(x, y)
-
-
 def sigmoid(x):
     if x.dtype.kind == "c":   # (no sign to split on: the formula itself)
         return (1 / (1 + np.exp(-x))).astype(x.dtype)[()]
