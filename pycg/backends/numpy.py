@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 name = "numpy"
-
+out_of_memory = (MemoryError,)   # what a kernel raises when it cannot fit
 
 
 def activate():

@@ -20,6 +20,7 @@ from pycg.backends._tf_fast import (  # noqa: E402, F401
 
 tnp = tf.experimental.numpy
 name = "tensorflow"
+out_of_memory = (MemoryError, tf.errors.ResourceExhaustedError)
 
 
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
