@@ -86,6 +86,12 @@ bundled_python_source <- function() {
 # which on PyPI is another project) and, if asked, tensorflow-cpu.
 pip_requirements <- function(source, tensorflow = TRUE) {
   source <- path.expand(source)
+  if (grepl("['\"]", source))
+    stop("`source` must be a path without quotes; got ", source, ". ",
+         "reticulate drops quotes from the path before pip sees it, so pip ",
+         "would look for another path. Copy or link the sources to a path ",
+         "without quotes (e.g. file.symlink(\"", source, "\", ",
+         "file.path(tempdir(), \"pycg\"))) and pass that.", call. = FALSE)
   if (!file.exists(source))
     stop("`source` must be a pycg source tree or wheel; got ", source,
          ", which does not exist.", call. = FALSE)

@@ -180,6 +180,16 @@ test_that("install_pycg() installs a source tree by path, never `pycg`", {
                    normalizePath(src))
 })
 
+test_that("install_pycg() refuses a source path with quotes", {
+  src <- file.path(tempfile(), "it's")
+  dir.create(src, recursive = TRUE)
+  file.create(file.path(src, "pyproject.toml"))
+  expect_error(install_pycg(source = src, envname = tempfile()),
+               "`source` must be a path without quotes; got .*it's\\. .*pip")
+  expect_error(pycg:::pip_requirements(sub("'", "\"", src)),
+               "without quotes")
+})
+
 test_that("install_pycg() refuses a source that is not a pycg tree", {
   expect_error(pycg:::pip_requirements(file.path(tempdir(), "nope")),
                "`source` must be a pycg source tree or wheel; got .*nope, ")
