@@ -180,10 +180,34 @@ as_index <- function(x) {
   if (is.null(x)) return(x)
   if (inherits(x, "python.builtin.object"))
     return(list(`__pycg_r_index__` = x))
+  check_positions(x, substitute(x))
   shape <- dim(x)
   x <- as.integer(x) - 1L
   dim(x) <- shape
   if (length(x) == 1L && is.null(shape)) x else r_array(x)
+}
+
+# Positions and class labels are whole numbers: a Date, a factor or text
+# would be read by as.integer() as something else, and NA has no place.
+check_positions <- function(x, expr) {
+  if (is.object(x) && !is.numeric(x) || is.character(x))
+    stop_bad_input(x, expr, what = sprintf(
+      " must be whole numbers (1-based positions or labels), not %s",
+      describe_input(x)))
+  if (anyNA(x))
+    stop_bad_input(x, expr, what = sprintf(
+      " is NA at position %d; positions and labels must be whole numbers",
+      which(is.na(unlist(x)))[1L]))
+}
+
+# A condition from R: NA (and NaN) is neither TRUE nor FALSE, as in `if`.
+check_condition <- function(x) {
+  if (!inherits(x, "python.builtin.object") && anyNA(x))
+    stop_bad_input(x, substitute(x), what = sprintf(
+      paste0(" is NA at position %d; a condition must be TRUE or FALSE ",
+             "(base R's ifelse() gives NA there): replace the NAs first, ",
+             "e.g. with `!is.na(condition) & condition`"),
+      which(is.na(unlist(x)))[1L]))
 }
 
 # 1-based R positions to 0-based ones, keeping the shape of a matrix or

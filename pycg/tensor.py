@@ -5,6 +5,7 @@ it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 """
 import itertools
 import numbers
+import threading
 
 import numpy as np
 
@@ -151,14 +152,17 @@ class Variable(Tensor):
 
     @property
     def _value(self):
+        K = backends.active
+        if self._kernels is not K:
+            self._move(K)
+        return K.read(self._store)
+
+    def _move(self, K):
         # The storage lives on the backend that made it (a tf.Variable on
         # tensorflow, so compiled graphs read its current value); a backend
         # switch moves it over, keeping the variable's identity.
-        K = backends.active
-        if self._kernels is not K:
-            old = self._kernels.to_numpy(self._kernels.read(self._store))
-            self._kernels, self._store = K, K.variable(K.convert(old))
-        return K.read(self._store)
+        old = self._kernels.to_numpy(self._kernels.read(self._store))
+        self._kernels, self._store = K, K.variable(K.convert(old))
 
     @property
     def _trainable_var(self):
@@ -182,24 +186,45 @@ class Variable(Tensor):
         return snapshot
 
     def assign(self, value):
-        """Set the value (same shape; cast to the variable's dtype)."""
+        """Set the value (same shape; cast to the variable's dtype). Each
+        update of a Variable (assign, assign_add, assign_sub) is atomic
+        across threads, as a TensorFlow resource variable's."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
-            who = f"variable {self.name!r}" if self.name else "the variable"
             raise ValueError(
                 f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"{who} has shape {self.shape}")
-        self._value  # noqa: B018  (moves the storage to the active backend)
-        self._store = self._kernels.assign(self._store, new._value)
-        return self
+                f"{self._who()} has shape {self.shape}")
+        return self._update("assign", new)
 
     def assign_add(self, delta):
-        return self.assign(self._kernels.add(
-            self._value, convert_to_tensor(delta, self.dtype)._value))
+        """Add `delta` (broadcast to the variable's shape), atomically."""
+        return self._update("assign_add", self._delta(delta, "assign_add"))
 
     def assign_sub(self, delta):
-        return self.assign(self._kernels.subtract(
-            self._value, convert_to_tensor(delta, self.dtype)._value))
+        """Subtract `delta` (broadcast to the shape), atomically."""
+        return self._update("assign_sub", self._delta(delta, "assign_sub"))
+
+    def _delta(self, delta, method):
+        delta = convert_to_tensor(delta, self.dtype)
+        shape = delta.shape
+        if shape and shape != self.shape and not _broadcasts(shape,
+                                                             self.shape):
+            raise ValueError(
+                f"pycg.Variable.{method}: delta has shape {shape}, "
+                f"which does not broadcast to the shape {self.shape} of "
+                f"{self._who()}")
+        return delta
+
+    def _update(self, kernel, value):
+        K = backends.active
+        with _LOCKS[self._id % len(_LOCKS)]:
+            if self._kernels is not K:
+                self._move(K)
+            self._store = getattr(K, kernel)(self._store, value._value)
+        return self
+
+    def _who(self):
+        return f"variable {self.name!r}" if self.name else "the variable"
 
     # A copy (shallow or deep) or an unpickled variable is a new variable
     # with the same value, dtype, trainable and name, and its own storage.
@@ -222,6 +247,18 @@ def _restore(array, variable=None):
         return convert_to_tensor(array)
     trainable, name = variable
     return Variable(array, trainable=trainable, name=name)
+
+
+# Updates take the lock of the variable's stripe: a lock per Variable would
+# cost an allocation each, and 64 stripes rarely collide.
+_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+def _broadcasts(shape, target):
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except (ValueError, TypeError):   # (TypeError: an unknown dimension)
+        return False
 
 
 def _backend(value):

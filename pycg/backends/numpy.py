@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 name = "numpy"
-
+out_of_memory = (MemoryError,)   # what a kernel raises when it cannot fit
 
 
 def activate():
@@ -295,5 +295,5 @@ def linspace(start, stop, num, endpoint, dtype):
 
 
 from pycg.backends._numpy_state import (  # noqa: E402,F401
-    assign, host_call, outside_graph, read, variable)
+    assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._numpy_more import *  # noqa: E402,F401,F403

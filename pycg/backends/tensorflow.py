@@ -20,6 +20,7 @@ from pycg.backends._tf_fast import (  # noqa: E402, F401
 
 tnp = tf.experimental.numpy
 name = "tensorflow"
+out_of_memory = (MemoryError, tf.errors.ResourceExhaustedError)
 
 
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
@@ -284,5 +285,5 @@ def linspace(start, stop, num, endpoint, dtype):
 
 
 from pycg.backends._tensorflow_state import (  # noqa: E402,F401
-    assign, host_call, outside_graph, read, variable)
+    assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403

@@ -1,7 +1,10 @@
 """Tensor creation, dtype casts and conversion (keras.ops names)."""
+import math
+
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, Shape, user_error
 from pycg.ops import _dynamic
 from pycg.ops._arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._dispatch import as_tensor, cast
@@ -20,18 +23,21 @@ def _shape(shape, op):
 
 
 def zeros(shape, dtype=None):
-    return Tensor(backends.active.zeros(_shape(shape, "zeros"),
-                                       _dtype(dtype, "zeros")))
+    shape, dtype = _shape(shape, "zeros"), _dtype(dtype, "zeros")
+    return _allocated("zeros", shape, dtype, backends.active.zeros, shape,
+                      dtype)
 
 
 def ones(shape, dtype=None):
-    return Tensor(backends.active.ones(_shape(shape, "ones"),
-                                      _dtype(dtype, "ones")))
+    shape, dtype = _shape(shape, "ones"), _dtype(dtype, "ones")
+    return _allocated("ones", shape, dtype, backends.active.ones, shape,
+                      dtype)
 
 
 def full(shape, fill_value, dtype=None):
-    return Tensor(backends.active.full(_shape(shape, "full"), fill_value,
-                                       _dtype(dtype, "full")))
+    shape, dtype = _shape(shape, "full"), _dtype(dtype, "full")
+    return _allocated("full", shape, dtype, backends.active.full, shape,
+                      fill_value, dtype)
 
 
 def zeros_like(x, dtype=None):
@@ -53,10 +59,11 @@ def full_like(x, fill_value, dtype=None):
 
 
 def eye(N, M=None, k=0, dtype=None):
+    N, k = as_int(N, "eye", "N"), as_int(k, "eye", "k")
     M = None if M is None else as_int(M, "eye", "M")
-    return Tensor(backends.active.eye(as_int(N, "eye", "N"), M,
-                                      as_int(k, "eye", "k"),
-                                      _dtype(dtype, "eye")))
+    dtype = _dtype(dtype, "eye")
+    return _allocated("eye", (N, N if M is None else M), dtype,
+                      backends.active.eye, N, M, k, dtype)
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -66,8 +73,34 @@ def arange(start, stop=None, step=1, dtype=None):
         ints = all(isinstance(v, (int, np.integer))
                    for v in (start, stop, step))
         dtype = "int32" if ints else config.floatx()
-    return Tensor(backends.active.arange(start, stop, step,
-                                         norm_dtype(dtype, "arange")))
+    dtype = norm_dtype(dtype, "arange")
+    return _allocated("arange", lambda: (math.ceil((stop - start) / step),),
+                      dtype, backends.active.arange, start, stop, step, dtype)
+
+
+def _allocated(op, shape, dtype, kernel, *args):
+    """kernel(*args) as a Tensor; an allocation that cannot fit is a
+    MemoryError naming the op and the bytes asked for (NumPy's and
+    TensorFlow's texts differ, and TensorFlow's names its own kernel).
+    `shape` may be a function computing it, called only then."""
+    try:
+        return Tensor(kernel(*args))
+    except backends.active.out_of_memory:
+        shape = shape() if callable(shape) else shape
+        nbytes = math.prod(shape) * dtype.itemsize
+        raise user_error(
+            MemoryError, "{op}: cannot allocate {nbytes} bytes ({size}) for "
+            "a tensor of shape {shape} and dtype {dtype}: not enough memory",
+            op=Op(op), nbytes=nbytes, size=_size(nbytes), shape=Shape(shape),
+            dtype=Dtype(dtype.name)) from None
+
+
+def _size(nbytes):
+    """3.64 TiB"""
+    units, power = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"), 0
+    while power < len(units) - 1 and nbytes >= 1024 ** (power + 1):
+        power += 1
+    return f"{nbytes / 1024 ** power:.3g} {units[power]}"
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
