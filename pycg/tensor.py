@@ -10,7 +10,8 @@ import threading
 import numpy as np
 
 from pycg import backends
-from pycg.tensor_convert import as_dtype, check_numeric, default_dtype
+from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
+                                 check_numeric, default_dtype, scalar)
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
@@ -52,7 +53,7 @@ class Tensor(PythonValue):
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
-        return _backend(v).dtype_of(v)
+        return backend_of(v).dtype_of(v)
 
     @property
     def ndim(self):
@@ -63,7 +64,7 @@ class Tensor(PythonValue):
         return int(np.prod(self.shape, dtype=np.int64))
 
     def numpy(self):
-        return np.asarray(_backend(self._value).to_numpy(self._value))
+        return np.asarray(backend_of(self._value).to_numpy(self._value))
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
@@ -95,7 +96,7 @@ class Tensor(PythonValue):
         return int(a)
 
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
-        return _restore, (self._to_concrete("pickle"),)
+        return convert_to_tensor, (self._to_concrete("pickle"),)
 
     def _to_concrete(self, what):
         v = self._value
@@ -207,8 +208,8 @@ class Variable(Tensor):
     def _delta(self, delta, method):
         delta = convert_to_tensor(delta, self.dtype)
         shape = delta.shape
-        if shape and shape != self.shape and not _broadcasts(shape,
-                                                             self.shape):
+        if shape and shape != self.shape and not broadcasts(shape,
+                                                            self.shape):
             raise ValueError(
                 f"pycg.Variable.{method}: delta has shape {shape}, "
                 f"which does not broadcast to the shape {self.shape} of "
@@ -229,41 +230,22 @@ class Variable(Tensor):
     # A copy (shallow or deep) or an unpickled variable is a new variable
     # with the same value, dtype, trainable and name, and its own storage.
     def __copy__(self):
-        return _restore(*self.__reduce__()[1])
+        return Variable(*self.__reduce__()[1])
 
     def __deepcopy__(self, memo):
         return self.__copy__()
 
     def __reduce__(self):
-        return _restore, (self._to_concrete("pickle"),
-                          (self.trainable, self.name))
+        return Variable, (self._to_concrete("pickle"), self.trainable,
+                          self.name)
 
     def __repr__(self):
         return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
 
 
-def _restore(array, variable=None):
-    if variable is None:
-        return convert_to_tensor(array)
-    trainable, name = variable
-    return Variable(array, trainable=trainable, name=name)
-
-
 # Updates take the lock of the variable's stripe: a lock per Variable would
 # cost an allocation each, and 64 stripes rarely collide.
 _LOCKS = tuple(threading.Lock() for _ in range(64))
-
-
-def _broadcasts(shape, target):
-    try:
-        return np.broadcast_shapes(shape, target) == tuple(target)
-    except (ValueError, TypeError):   # (TypeError: an unknown dimension)
-        return False
-
-
-def _backend(value):
-    return backends.numpy if backends.numpy.owns(value) else \
-        backends.for_value(value)
 
 
 def convert_to_tensor(value, dtype=None):
@@ -294,12 +276,7 @@ def convert_to_tensor(value, dtype=None):
         dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        try:
-            return Tensor(K.scalar(value, dtype))
-        except OverflowError:
-            raise OverflowError(
-                f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
-                f"{dtype}") from None
+        return Tensor(scalar(K, value, dtype))
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
     a = check_numeric(value, dtype)
@@ -310,7 +287,7 @@ def _moved(t, K):
     """`t` on backend K, keeping its identity: a tape that watches it still
     knows it after a backend switch."""
     moved = Tensor.__new__(Tensor)
-    moved._value = K.convert(_backend(t._value).to_numpy(t._value))
+    moved._value = K.convert(backend_of(t._value).to_numpy(t._value))
     moved._id = t._id
     return moved
 

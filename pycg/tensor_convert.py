@@ -61,3 +61,27 @@ def default_dtype(value):
             return np.dtype("int32")
         return None
     return None
+
+
+def broadcasts(shape, target):
+    """Whether `shape` broadcasts to `target` (a Variable update's delta)."""
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except (ValueError, TypeError):   # (TypeError: an unknown dimension)
+        return False
+
+
+def scalar(K, value, dtype):
+    """A Python number as backend K's scalar of `dtype`."""
+    try:
+        return K.scalar(value, dtype)
+    except OverflowError:
+        raise OverflowError(
+            f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
+            f"{dtype}") from None
+
+
+def backend_of(value):
+    """The backend module whose array type `value` is (NumPy's first)."""
+    return backends.numpy if backends.numpy.owns(value) else \
+        backends.for_value(value)
