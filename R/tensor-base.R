@@ -50,7 +50,7 @@ is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
 
 #' @rdname tensor-base
 #' @export
-is.na.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% op_call("isnan", x)
 
 #' @rdname tensor-base
 #' @export
@@ -143,8 +143,17 @@ aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
 
 #' @rdname tensor-base
 #' @export
-mean.pycg.tensor.Tensor <- function(x, ..., na.rm = FALSE) {
-  reduce_na(x, "mean", na.rm)
+mean.pycg.tensor.Tensor <- function(x, trim = 0, na.rm = FALSE, ...) {
+  x <- na_as_nan(x)
+  if (!is.numeric(trim) || length(trim) != 1L || is.na(trim))
+    stop("mean(): `trim` must be a number from 0 to 0.5", call. = FALSE)
+  if (trim <= 0) return(reduce_na(x, "mean", na.rm))
+  if (isTRUE(na.rm)) x <- x[!is.na(x)]
+  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
+  if (trim >= 0.5) return(median(x))
+  n <- length(x)
+  lo <- floor(n * trim)
+  op_call("mean", sort(x)[(lo + 1L):(n - lo)])
 }
 
 # The reduction `op` of x over all axes; its NaN-skipping form with na.rm.

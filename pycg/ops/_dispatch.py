@@ -9,6 +9,7 @@ tensor makes both floatx), two tensors promote with `result_dtype`.
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Axis, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
@@ -277,8 +278,9 @@ DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
                "relu": _relu_vjp}
 
 
-def norm_axis(axis, ndim, op):
-    """Axis (int, tuple or None) as a tuple of non-negative ints or None."""
+def norm_axis(axis, ndim, op, unique=False):
+    """Axis (int, tuple or None) as a tuple of non-negative ints or None;
+    an axis named twice is an error if `unique`."""
     if axis is None:
         return None
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
@@ -286,9 +288,12 @@ def norm_axis(axis, ndim, op):
     for a in axes:
         a = int(a)
         if not -ndim <= a < max(ndim, 1):
-            raise ValueError(
-                f"pycg.ops.{op}: axis {a} is out of range for a tensor of "
-                f"rank {ndim}")
+            raise user_error(ValueError, "{op}: axis {axis} is out of range "
+                             "for a tensor of rank {rank}", op=Op(op),
+                             axis=Axis(a), rank=ndim)
+        if unique and (a % ndim if ndim else 0) in out:
+            raise user_error(ValueError, "{op}: axis {axis} appears twice "
+                             "in `axis`", op=Op(op), axis=Axis(a))
         out.append(a % ndim if ndim else 0)
     return tuple(out)
 

@@ -202,7 +202,7 @@ def expand_dims(x, axis):
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     shape = list(_dynamic.shape_of(x))
     nd = x.ndim + len(axes)
-    for a in sorted(a % nd for a in axes):
+    for a in sorted(norm_axis(axes, nd, "expand_dims", unique=True)):
         shape.insert(a, 1)
     return reshape(x, shape)
 

@@ -19,7 +19,9 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg.r import _hosted, codec
+from pycg._errors import Fact, user_error
+from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
+from pycg.r.na import symbolic
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.signature import make_signature
 from pycg.tensor import Tensor
@@ -81,7 +83,7 @@ def _decode(x):
         if ARRAY_KEY in x:
             return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
         if INDEX_KEY in x:
-            return pycg.ops.subtract(pycg.convert_to_tensor(x[INDEX_KEY]), 1)
+            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]))
         if TUPLE_KEY in x:
             return tuple(_decode(v) for v in x[TUPLE_KEY])
         return {k: _decode(v) for k, v in x.items()}
@@ -90,6 +92,18 @@ def _decode(x):
     if type(x) is tuple:
         return tuple(_decode(v) for v in x)
     return x
+
+
+def _zero_based(index):
+    """A tensor of R's 1-based positions as 0-based ones; a position below 1
+    (which Python would read from the end) is an error."""
+    if not symbolic(index) and index.size and \
+            pycg.ops.min(index).numpy() < 1:
+        raise user_error(IndexError,
+                         "positions are 1-based (1 is the first); got "
+                         "{value}: to leave elements out use x[-i]",
+                         value=Fact(pycg.ops.min(index).numpy().item()))
+    return pycg.ops.subtract(index, 1)
 
 
 to_r = _guarded(codec.to_r)
