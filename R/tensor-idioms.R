@@ -60,6 +60,12 @@ all.equal.pycg.tensor.Tensor <- function(target, current, ...) {
   all.equal(r_value(target), r_value(current), ...)
 }
 
+# testthat's expect_equal() (waldo) compares tensors by their values too.
+#' @rawNamespace S3method(waldo::compare_proxy, pycg.tensor.Tensor)
+compare_proxy.pycg.tensor.Tensor <- function(x, path) {
+  list(object = r_value(x), path = sprintf("as.array(%s)", path))
+}
+
 # A tensor's R value; a 1-d one as the R vector it came from.
 r_value <- function(x) {
   if (!is_tensor(x)) return(x)

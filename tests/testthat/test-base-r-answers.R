@@ -103,6 +103,8 @@ test_each_backend("matrix indexing, list index, all.equal follow base R", {
   expect_identical(all.equal(tensor(c(1, 2)), tensor(c(9, 8))),
                    all.equal(c(1, 2), c(9, 8)))
   expect_true(all.equal(tensor(c(1, 2)), c(1, 2)))
+  expect_failure(expect_equal(tensor(c(1, 2)), tensor(c(9, 8))))
+  expect_success(expect_equal(tensor(c(1, 2)), tensor(c(1, 2))))
   expect_identical(as.character(tensor(v_r)), as.character(v_r))
 })
 
