@@ -15,14 +15,15 @@
 # vectors and arrays become tensors (double -> float64, integer -> int32,
 # logical -> bool), lists become lists (dicts when named), functions become
 # Python callables, tuple() becomes a Python tuple.
-as_py <- function(x) {
+# `.label` names the argument in errors (default: the expression passed).
+as_py <- function(x, .label = substitute(x)) {
   if (is.null(x) || inherits(x, "python.builtin.object"))
     return(x)
   if (is.function(x))
     return(r_callable(x, function_label(NULL, x)))
   if (is.list(x)) {
     if (is.data.frame(x))
-      stop_bad_input(x, substitute(x), "; use as.matrix() for a numeric matrix")
+      stop_bad_input(x, .label, "; use as.matrix() for a numeric matrix")
     out <- lapply(x, as_py)
     if (!any(nzchar(names(out) %||% "")))
       names(out) <- NULL
@@ -35,13 +36,13 @@ as_py <- function(x) {
     return(as.list(x))
   }
   if (is.factor(x) || !(is.numeric(x) || is.logical(x) || is.complex(x)))
-    stop_bad_input(x, substitute(x), if (is.factor(x))
+    stop_bad_input(x, .label, if (is.factor(x))
       "; use as.numeric(as.character(x)) for the labels' numbers")
   if (length(x) == 1L && is.null(dim(x)) && !(is.integer(x) && is.na(x)) &&
       !(is.logical(x) && is.na(x)))
     return(x)
   if ((is.integer(x) || is.logical(x)) && anyNA(x))
-    stop_bad_input(x, substitute(x), paste0(
+    stop_bad_input(x, .label, paste0(
       ": pycg tensors have no integer or logical NA; use a double vector ",
       "(NA becomes NaN) or remove the NAs"), what = "")
   r_array(x)
@@ -50,8 +51,9 @@ as_py <- function(x) {
 # An error naming the R function the user called (the innermost exported
 # pycg function on the stack, or a tape method) and the argument.
 stop_bad_input <- function(x, expr, hint = NULL, what = NULL) {
-  arg <- if (is.symbol(expr)) sprintf("`%s`", as.character(expr)) else
-    "an argument"
+  arg <- if (is.character(expr)) expr else
+    if (is.symbol(expr)) sprintf("`%s`", as.character(expr)) else
+      "an argument"
   what <- what %||% sprintf(
     " must be numbers, logicals, arrays of them or a tensor, not %s",
     describe_input(x))
@@ -171,6 +173,12 @@ as_shape <- function(shape, arg = "shape") {
     else if (is.na(d)) NULL
     else as.integer(d)
   })
+}
+
+# Lengths per batch element (ctc): a 1-d int32 array even for one element.
+as_lengths <- function(x) {
+  if (is.null(x) || inherits(x, "python.builtin.object")) return(x)
+  r_array(array(as.integer(x)))
 }
 
 # tensordot's `axes`: a count, or two vectors of 1-based axes.

@@ -45,9 +45,26 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
                                   has_aux = isTRUE(has_aux)))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    do.call(py_call, c(list(transformed), lapply(list(...), as_py),
+    do.call(py_call, c(list(transformed), r_arguments(list(...), caller),
                        list(.caller = caller)))
   }
+}
+
+# The arguments of a function made by pycg_grad() & co. as Python values;
+# errors name each by position and by the name of f's parameter.
+r_arguments <- function(args, caller) {
+  given <- names(args) %||% rep("", length(args))
+  out <- lapply(seq_along(args), function(i) {
+    name <- if (nzchar(given[i])) given[i] else caller$args[i]
+    label <- if (!is.na(name %||% NA) && name != "...")
+      sprintf("argument %d (`%s`)", i, name) else sprintf("argument %d", i)
+    if (is.null(args[[i]]))
+      stop(caller$name, ": ", label, " is NULL; pass numbers, an array or ",
+           "a tensor", call. = FALSE)
+    as_py(args[[i]], .label = label)
+  })
+  names(out) <- names(args)
+  out
 }
 
 #' Check gradients against finite differences

@@ -95,8 +95,9 @@ op_psnr <- function(x1, x2, max_val) {
 #' @export
 op_ctc_loss <- function(target, output, target_length, output_length,
                         mask_index = 1L) {
-  op_call("ctc_loss", as_index(target, "target"), as_py(output), as_int(target_length),
-          as_int(output_length), mask_index = as_index(mask_index, "mask_index"))
+  op_call("ctc_loss", as_index(target, "target"), as_py(output),
+          as_lengths(target_length), as_lengths(output_length),
+          mask_index = as_index(mask_index, "mask_index"))
 }
 
 #' @rdname ops-losses
@@ -104,7 +105,7 @@ op_ctc_loss <- function(target, output, target_length, output_length,
 op_ctc_decode <- function(inputs, sequence_lengths, strategy = "greedy",
                           beam_width = 100L, top_paths = 1L,
                           merge_repeated = TRUE, mask_index = 1L) {
-  res <- op_call("ctc_decode", as_py(inputs), as_int(sequence_lengths),
+  res <- op_call("ctc_decode", as_py(inputs), as_lengths(sequence_lengths),
                  strategy = strategy, beam_width = as_int(beam_width),
                  top_paths = as_int(top_paths),
                  merge_repeated = merge_repeated,

@@ -56,12 +56,10 @@ NULL
 
 # pycg gives base R's non-generic diag(), rowSums(), colSums(), rowMeans(),
 # colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
-# 4.3) a tensor method that falls back to base R for every other value;
-# `.conflicts.OK` in the attached environment tells library() not to list
-# them as masked.
+# 4.3) a tensor method that passes every other value on to what the name
+# meant before (R/tensor-base.R); library() lists them as masked.
 .onAttach <- function(libname, pkgname) {
   env <- as.environment(paste0("package:", pkgname))
   if (getRversion() < "4.3.0")
     assign("%*%", get("%*%", envir = asNamespace(pkgname)), envir = env)
-  assign(".conflicts.OK", TRUE, envir = env)
 }

@@ -15,8 +15,14 @@
 #'   `rowMeans()`, `colMeans()`, `crossprod()`, `tcrossprod()`, `pmax()`,
 #'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,
 #'   the row/column sums and means, `crossprod`, `tcrossprod`, `pmax`,
-#'   `pmin`) are given by pycg with a fallback to base R for every other
-#'   value, so base matrices keep base R's results and speed.
+#'   `pmin`) are given by pycg, and library(pycg) says that they mask
+#'   base's. Every other value goes to what the name meant before pycg was
+#'   attached: the next definition on the search path (Matrix's generics,
+#'   if Matrix was attached first, so sparse matrices keep working), else
+#'   base R's, so base matrices keep base R's results and speed. A
+#'   package attached after pycg that defines these names (Matrix) masks
+#'   pycg's in turn, as library() then says: call `pycg::crossprod()` and
+#'   so on for tensors there.
 #' * a comparison whose result is a single value gives an R logical, so
 #'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
 #'   results stay boolean tensors.
@@ -164,18 +170,39 @@ reduce_na <- function(x, op, na.rm) {
 }
 
 # ---- the base functions R does not make generic --------------------------------------
-# Each takes a tensor to its op, and anything else to base R unchanged.
+# Each takes a tensor to its op, and anything else unchanged to the function
+# the name meant before pycg was attached.
+
+# The next function called `name` on the search path after package:pycg
+# (say Matrix's S4 generic), else base's: what the name meant without pycg.
+masked <- function(name) {
+  path <- search()
+  at <- match("package:pycg", path)
+  if (!is.na(at)) {
+    for (env in path[-seq_len(at)]) {
+      f <- get0(name, envir = as.environment(env), mode = "function",
+                inherits = FALSE)
+      if (!is.null(f)) return(f)
+    }
+  }
+  get(name, envir = baseenv(), mode = "function")
+}
+
+# masked(name) called with `args` and those of the named arguments given
+# (NULL: not given, since base::diag and Matrix's methods read missing()).
+pass_on <- function(name, args, ...) {
+  given <- Filter(Negate(is.null), list(...))
+  do.call(masked(name), c(args, given))
+}
 
 #' @rdname tensor-base
 #' @export
 diag <- function(x = 1, nrow, ncol, names = TRUE) {
   if (!is_tensor(x)) {
-    # base::diag reads how many arguments it got: pass only those given
-    args <- list(x)
-    if (!missing(nrow)) args$nrow <- nrow
-    if (!missing(ncol)) args$ncol <- ncol
-    if (!missing(names)) args$names <- names
-    return(do.call(base::diag, args))
+    return(pass_on("diag", if (!missing(x)) list(x),
+                   nrow = if (!missing(nrow)) nrow,
+                   ncol = if (!missing(ncol)) ncol,
+                   names = if (!missing(names)) names))
   }
   if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
 }
@@ -183,28 +210,36 @@ diag <- function(x = 1, nrow, ncol, names = TRUE) {
 #' @rdname tensor-base
 #' @export
 rowSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::rowSums(x, na.rm, dims))
+  if (!is_tensor(x))
+    return(pass_on("rowSums", list(x), na.rm = if (!missing(na.rm)) na.rm,
+                   dims = if (!missing(dims)) dims))
   axis_reduce(x, "sum", 1L, na.rm)
 }
 
 #' @rdname tensor-base
 #' @export
 colSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::colSums(x, na.rm, dims))
+  if (!is_tensor(x))
+    return(pass_on("colSums", list(x), na.rm = if (!missing(na.rm)) na.rm,
+                   dims = if (!missing(dims)) dims))
   axis_reduce(x, "sum", 0L, na.rm)
 }
 
 #' @rdname tensor-base
 #' @export
 rowMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::rowMeans(x, na.rm, dims))
+  if (!is_tensor(x))
+    return(pass_on("rowMeans", list(x), na.rm = if (!missing(na.rm)) na.rm,
+                   dims = if (!missing(dims)) dims))
   axis_reduce(x, "mean", 1L, na.rm)
 }
 
 #' @rdname tensor-base
 #' @export
 colMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::colMeans(x, na.rm, dims))
+  if (!is_tensor(x))
+    return(pass_on("colMeans", list(x), na.rm = if (!missing(na.rm)) na.rm,
+                   dims = if (!missing(dims)) dims))
   axis_reduce(x, "mean", 0L, na.rm)
 }
 
@@ -221,7 +256,8 @@ axis_reduce <- function(x, op, axis, na.rm) {
 #' @rdname tensor-base
 #' @export
 crossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y)) return(base::crossprod(x, y, ...))
+  if (!is_tensor(x) && !is_tensor(y))
+    return(pass_on("crossprod", list(x, ...), y = if (!missing(y)) y))
   y <- if (is.null(y)) x else as_py(y)
   op_call("matmul", op_call("transpose", as_py(x)), y)
 }
@@ -229,7 +265,8 @@ crossprod <- function(x, y = NULL, ...) {
 #' @rdname tensor-base
 #' @export
 tcrossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y)) return(base::tcrossprod(x, y, ...))
+  if (!is_tensor(x) && !is_tensor(y))
+    return(pass_on("tcrossprod", list(x, ...), y = if (!missing(y)) y))
   y <- if (is.null(y)) x else as_py(y)
   op_call("matmul", as_py(x), op_call("transpose", y))
 }
@@ -238,7 +275,8 @@ tcrossprod <- function(x, y = NULL, ...) {
 #' @export
 pmax <- function(..., na.rm = FALSE) {
   args <- list(...)
-  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmax(..., na.rm = na.rm))
+  if (!any(vapply(args, is_tensor, TRUE)))
+    return(pass_on("pmax", args, na.rm = if (!missing(na.rm)) na.rm))
   Reduce(function(a, b) op_call("maximum", as_py(a), as_py(b)), args)
 }
 
@@ -246,7 +284,8 @@ pmax <- function(..., na.rm = FALSE) {
 #' @export
 pmin <- function(..., na.rm = FALSE) {
   args <- list(...)
-  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmin(..., na.rm = na.rm))
+  if (!any(vapply(args, is_tensor, TRUE)))
+    return(pass_on("pmin", args, na.rm = if (!missing(na.rm)) na.rm))
   Reduce(function(a, b) op_call("minimum", as_py(a), as_py(b)), args)
 }
 
@@ -265,5 +304,5 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
   if (is_tensor(x) || is_tensor(y))
     op_call("matmul", as_py(x), as_py(y))
   else
-    base::`%*%`(x, y)
+    masked("%*%")(x, y)
 }
