@@ -213,7 +213,7 @@ as_int <- function(x) {
 as_index <- function(x, arg = "indices", extent = NULL) {
   if (is.null(x)) return(x)
   if (inherits(x, "python.builtin.object"))
-    return(list(`__pycg_r_index__` = x))
+    return(list(`__pycg_r_index__` = x, arg = arg))
   check_positions(x, arg, extent)
   shape <- dim(x)
   x <- as.integer(x) - 1L

@@ -70,6 +70,49 @@ translate_message <- function(message, caller = NULL) {
   message
 }
 
+# A message of pycg/_errors.py in R's terms, from its template and its
+# typed facts (kind, value): an op is op_<name>, axes and positions are
+# 1-based, a shape is c(2, 3), a Python type an R one, a value R code. A
+# message that does not start with the function is prefixed with the R
+# function called.
+render_facts <- function(template, facts, caller = NULL) {
+  head <- caller$name
+  if (is.null(head) && !grepl("^\\{(op|api)\\}", template))
+    head <- calling_function()
+  for (word in names(r_literals))
+    template <- gsub(word, r_literals[[word]], template, perl = TRUE)
+  for (name in names(facts)) {
+    text <- r_fact(facts[[name]][[1L]], facts[[name]][[2L]])
+    template <- gsub(paste0("{", name, "}"), text, template, fixed = TRUE)
+  }
+  if (!is.null(head) && !startsWith(template, head))
+    template <- paste0(head, ": ", template)
+  template
+}
+
+r_fact <- function(kind, value) {
+  switch(kind,
+    op = paste0("op_", value),
+    api = translate_message(paste0("pycg.", value)),
+    arg = sprintf("`%s`", value),
+    axis = , position = as.character(if (value >= 0) value + 1L else value),
+    shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,
+      function(d) if (is.null(d)) "NA" else as.character(d), ""),
+      collapse = ", ")) else "c() (a scalar)",
+    type = r_type_names[[value]] %||% value,
+    repr = if (is.null(value)) "NULL" else
+      paste(deparse(unlist(value)), collapse = ""),
+    as.character(value))
+}
+
+r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
+                   "\\bFalse\\b" = "FALSE")
+
+r_type_names <- list(str = "character string", float = "double",
+                     int = "integer", bool = "logical", NoneType = "NULL",
+                     list = "list", tuple = "list", dict = "named list",
+                     `function` = "function")
+
 one_based <- function(message, pattern, args) {
   at <- gregexpr(pattern, message, perl = TRUE)
   if (at[[1L]][1L] == -1L) return(message)
@@ -98,7 +141,9 @@ raise_failure <- function(failure, caller = NULL) {
     r_error$pycg_calls <- NULL
     stop_in_calls(r_error, user_calls(calls))
   }
-  message <- translate_message(message, caller)
+  template <- py_to_r(py_get_attr(failure, "template"))
+  message <- if (is.null(template)) translate_message(message, caller) else
+    render_facts(template, py_to_r(py_get_attr(failure, "facts")), caller)
   if (isTRUE(getOption("pycg.traceback")))
     message <- paste0(message, "\n\nPython traceback:\n",
                       py_to_r(py_get_attr(failure, "traceback")))

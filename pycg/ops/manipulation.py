@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
 from pycg.ops._dispatch import cast
 from pycg.ops import _dynamic
@@ -168,9 +169,10 @@ def reshape(x, newshape):
     try:
         target = np.empty(x.shape, dtype=bool).reshape(newshape).shape
     except ValueError:
-        raise ValueError(
-            f"pycg.ops.reshape: cannot reshape a tensor of shape {x.shape} "
-            f"({x.size} elements) into shape {newshape}") from None
+        raise user_error(ValueError, "{op}: cannot reshape a tensor of shape "
+                         "{shape} ({size} elements) into shape {new}",
+                         op=Op("reshape"), shape=Shape(x.shape), size=x.size,
+                         new=Shape(newshape)) from None
     if target == x.shape:
         return _copy(x)
     return apply("reshape", backends.active.reshape, (x,),

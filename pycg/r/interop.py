@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg._errors import Fact, user_error
+from pycg._errors import Arg, facts_of, user_error
 from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
 from pycg.r.na import symbolic
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
@@ -50,6 +50,7 @@ class Failure:
         self.type = type(exc).__name__
         self.message = str(exc)
         self.traceback = "".join(traceback.format_exception(exc))
+        self.template, self.facts = facts_of(exc) or (None, None)
 
 
 class Warned:
@@ -83,7 +84,8 @@ def _decode(x):
         if ARRAY_KEY in x:
             return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
         if INDEX_KEY in x:
-            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]))
+            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]),
+                               x.get("arg", "indices"))
         if TUPLE_KEY in x:
             return tuple(_decode(v) for v in x[TUPLE_KEY])
         return {k: _decode(v) for k, v in x.items()}
@@ -94,15 +96,15 @@ def _decode(x):
     return x
 
 
-def _zero_based(index):
+def _zero_based(index, arg):
     """A tensor of R's 1-based positions as 0-based ones; a position below 1
     (which Python would read from the end) is an error."""
     if not symbolic(index) and index.size and \
             pycg.ops.min(index).numpy() < 1:
         raise user_error(IndexError,
-                         "positions are 1-based (1 is the first); got "
-                         "{value}: to leave elements out use x[-i]",
-                         value=Fact(pycg.ops.min(index).numpy().item()))
+                         "{arg} holds {value}: positions are 1-based (1 is "
+                         "the first); to leave elements out use x[-i]",
+                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
     return pycg.ops.subtract(index, 1)
 
 

@@ -304,7 +304,7 @@ test_each_backend("a grad returning a string is refused with its name", {
     y <- f5(x)
   })
   expect_error(tape$gradient(y, x),
-               "f5: gradient for 'x' is a str; expected a tensor",
+               "f5: gradient for \"x\" is a character string; expected a tensor, a number or NULL$",
                class = "pycg_python_error")
 })
 
