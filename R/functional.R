@@ -36,7 +36,8 @@ pycg_value_and_grad <- function(f, argnums = 1L, has_aux = FALSE) {
 transform_r_function <- function(transform, f, label, argnums, has_aux) {
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
-  if (!is.numeric(argnums) || !length(argnums) || any(argnums < 1))
+  if (!is.numeric(argnums) || !length(argnums) || anyNA(argnums) ||
+      any(argnums < 1) || any(argnums != trunc(argnums)))
     stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
          call. = FALSE)
   argnums <- as_int(argnums - 1L)

@@ -29,6 +29,9 @@ python_names <- c(
   "pycg.grad" = "pycg_grad",
   "pycg.debug.check_numerics" = "check_numerics()",
   "pycg.ops." = "op_",
+  "pycg.random.SeedGenerator" = "random_seed_generator()",
+  "pycg.random." = "random_",
+  "grad_fn" = "grad",
   "pycg.convert_to_tensor" = "op_convert_to_tensor",
   "got NoneType None" = "got NULL",
   "got NoneType" = "got NULL",
@@ -63,6 +66,7 @@ translate_message <- function(message, caller = NULL) {
   for (pattern in zero_based[if (from_op) 1:5 else 2:5])
     message <- one_based(message, pattern, caller$args)
   message <- gsub("the op '(\\w+)'", "op_\\1()", message)
+  message <- gsub("\\bops\\.(\\w+)", "op_\\1()", message, perl = TRUE)
   message <- sub(
     "^module 'pycg.ops' has no attribute '(\\w+)'$",
     paste0("op_\\1: the Python module pycg has no ops.\\1; update it ",

@@ -30,7 +30,7 @@ test_each_backend("op_take() positions are 1-based; 0, negative and past the end
   expect_error(op_take(v, 1.5), "op_take: `indices` must be whole numbers")
   expect_error(op_take(v, NA_real_), "must be whole numbers")
   expect_error(op_take(v, op_convert_to_tensor(c(0L, 1L))),
-               "positions are 1-based \\(1 is the first\\); got 0")
+               "^op_take: `indices` holds 0: positions are 1-based")
 })
 
 test_each_backend("op_take_along_axis() refuses 0 and positions past the end", {
@@ -65,6 +65,8 @@ test_each_backend("axes: out of range, fractional, duplicated or 0 are errors", 
   expect_error(op_sum(m, axis = 0),
                "op_sum: `axis` is 1-based in R \\(negative counts from the end\\); got 0")
   expect_error(random_normal(2.5), "random_normal: `shape` must be whole numbers")
+  expect_error(pycg_grad(function(x) sum(x), argnums = 1.5),
+               "`argnums` must be 1-based argument positions")
 })
 
 test_each_backend("NA survives comparisons into R: as.logical, if, all, any, is.na, [", {
@@ -86,7 +88,7 @@ test_each_backend("NA survives comparisons into R: as.logical, if, all, any, is.
   expect_identical(sum(x) > 0, sum(na_r) > 0)
   expect_equal(as.numeric(x[x > 0]), na_r[na_r > 0])
   expect_equal(as.numeric(x[c(1, NA)]), na_r[c(1, NA)])
-  expect_identical(ifelse(as.logical(x > 2), 1, 0), ifelse(na_r > 2, 1, 0))
+  expect_identical(ifelse(x > 2, 1, 0), ifelse(na_r > 2, 1, 0))
   expect_equal(as.numeric(sum(x > 0)), sum(na_r > 0))
   expect_equal(as.numeric(sum(x > 0, na.rm = TRUE)), sum(na_r > 0, na.rm = TRUE))
   expect_equal(as.numeric((x > 0) + 1), (na_r > 0) + 1)

@@ -48,3 +48,13 @@ test_each_backend("a Python warning reaches R every time the call happens", {
   for (i in 1:3)
     expect_warning(big + 1L, "NAs produced by integer overflow")
 })
+
+test_each_backend("Python names in messages become R's: op_logical_xor(), grad", {
+  b <- op_convert_to_tensor(c(TRUE, FALSE))
+  expect_error(op_subtract(b, b),
+               "^op_subtract: bool tensors cannot be subtracted .*use op_logical_xor\\(\\)")
+  expect_identical(translate_message("pycg.random.normal: bad"),
+                   "random_normal: bad")
+  expect_identical(translate_message("f: grad_fn returned 2 gradients"),
+                   "f: grad returned 2 gradients")
+})
