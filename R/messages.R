@@ -145,7 +145,7 @@ raise_failure <- function(failure, caller = NULL) {
     r_error$pycg_calls <- NULL
     stop_in_calls(r_error, user_calls(calls))
   }
-  template <- py_to_r(py_get_attr(failure, "template"))
+  template <- py_to_r(py_get_attr(failure, "template", silent = TRUE))
   message <- if (is.null(template)) translate_message(message, caller) else
     render_facts(template, py_to_r(py_get_attr(failure, "facts")), caller)
   if (isTRUE(getOption("pycg.traceback")))

@@ -12,7 +12,9 @@ na_of <- function(x) {
   if (is_tensor(x)) attr(x, "pycg_na", exact = TRUE)
 }
 
+# A result of pycg/r/na.py: a tensor, or list(tensor, its NA mask).
 with_na <- function(res) {
+  if (is_tensor(res)) return(res)
   out <- res[[1L]]
   if (!is.null(res[[2L]])) attr(out, "pycg_na") <- res[[2L]]
   out
