@@ -32,10 +32,11 @@
 #' tensor itself holds `FALSE` there, which `op_*()` functions see (as in
 #' Keras).
 #'
-#' Integers: `+`, `-` and `*` between int32 values give `NA` with R's
-#' warning "NAs produced by integer overflow" where the result leaves the
-#' integer range; `sum()` of integers is an integer tensor, or a double one
-#' where the total leaves that range, as in base R.
+#' Integers, as in base R: `+`, `-` and `*` between int32 values give `NA`
+#' with R's warning "NAs produced by integer overflow" where the result
+#' leaves the integer range; `%/%` and `%%` by `0L` give `NA`; `^` gives
+#' doubles; `sum()` of integers is an integer tensor, or a double one where
+#' the total leaves that range.
 #'
 #' A tensor holds its values in row-major order in Python, but converting
 #' keeps R's layout: `as.array(op_convert_to_tensor(m))` is identical to `m`.
@@ -174,7 +175,7 @@ Ops.pycg.tensor.Tensor <- function(e1, e2) {
     return(r_logical_if_scalar(na_compare(name, e1, e2)))
   e1 <- as_py(na_as_nan(e1))
   e2 <- as_py(na_as_nan(e2))
-  if (.Generic %in% c("+", "-", "*"))
+  if (.Generic %in% c("+", "-", "*", "^", "%/%", "%%"))
     core_call("r.arith.arith", name, e1, e2)
   else
     op_call(name, e1, e2)
