@@ -31,6 +31,8 @@
 #' @param ... Further arguments, as for the base R function.
 #' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
 #' @param decreasing For `sort()`: largest first.
+#' @param na.last For `sort()`: as in base R, `NA` drops the `NA`s (`NaN`s),
+#'   `TRUE` puts them last, `FALSE` first.
 #' @param perm For `aperm()`: the permutation of the axes, 1-based.
 #' @param n For `head()`: the number of elements (rows for a matrix).
 #' @param dims For the row/column sums and means: as in base R (1 only).
@@ -122,9 +124,16 @@ r_order_vector <- function(x) {
 
 #' @rdname tensor-base
 #' @export
-sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, ...) {
-  out <- op_call("sort", r_order_vector(x))
-  if (isTRUE(decreasing)) op_call("flip", out) else out
+sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
+                                    ...) {
+  x <- r_order_vector(na_as_nan(x))
+  missing <- is.na(x)
+  values <- op_call("sort", x[!missing])
+  if (isTRUE(decreasing)) values <- op_call("flip", values)
+  if (is.na(na.last) || !anyNA(x)) return(values)
+  nas <- x[missing]
+  op_call("concatenate", if (isTRUE(na.last)) list(values, nas) else
+    list(nas, values))
 }
 
 #' @rdname tensor-base

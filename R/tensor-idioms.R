@@ -41,6 +41,13 @@ stop_bind <- function(what, axis) {
 
 #' @rdname tensor-base
 #' @export
+c.pycg.tensor.Tensor <- function(...) {
+  parts <- lapply(list(...), function(a) r_order_vector(as_py(a)))
+  op_call("concatenate", parts)
+}
+
+#' @rdname tensor-base
+#' @export
 as.character.pycg.tensor.Tensor <- function(x, ...) {
   as.character(tensor_to_r(x))
 }

@@ -171,8 +171,12 @@ Ops.pycg.tensor.Tensor <- function(e1, e2) {
   name <- r_operator_ops[[.Generic]]
   if (is.null(name))
     stop("`", .Generic, "` is not supported for pycg tensors", call. = FALSE)
-  if (.Generic %in% r_logical_generics)
+  if (.Generic %in% r_logical_generics) {
+    # a logical NA (x == NA) compares as R's NA of a double
+    if (is.logical(e1) && length(e1) == 1L && is.na(e1)) e1 <- NA_real_
+    if (is.logical(e2) && length(e2) == 1L && is.na(e2)) e2 <- NA_real_
     return(r_logical_if_scalar(na_compare(name, e1, e2)))
+  }
   e1 <- as_py(na_as_nan(e1))
   e2 <- as_py(na_as_nan(e2))
   if (.Generic %in% c("+", "-", "*", "^", "%/%", "%%"))

@@ -182,3 +182,22 @@ test_each_backend("int32 overflow is NA with R's warning; sum() of integers as R
   # NumPy warns of the division by zero (R does not); the values agree
   expect_identical(suppressWarnings(as.vector(a / z)), a_r / z_r)
 })
+
+test_each_backend("sort() drops NA as base R does (na.last = NA), or places it", {
+  x_r <- c(3, NA, 1, 2, NA)
+  x <- tensor(x_r)
+  expect_identical(as.vector(sort(x)), sort(x_r))
+  expect_identical(as.vector(sort(x, decreasing = TRUE)),
+                   sort(x_r, decreasing = TRUE))
+  expect_equal(as.vector(sort(x, na.last = TRUE)), sort(x_r, na.last = TRUE))
+  expect_equal(as.vector(sort(x, na.last = FALSE)), sort(x_r, na.last = FALSE))
+})
+
+test_each_backend("c() of tensors concatenates in R's order; x == NA is NA", {
+  m_r <- matrix(c(1, 2, 3, 4), 2)
+  expect_identical(as.vector(c(tensor(m_r), tensor(c(9, 8)), 7)),
+                   c(m_r, c(9, 8), 7))
+  x <- tensor(c(1, 2))
+  expect_identical(as.logical(x == NA), c(1, 2) == NA)
+  expect_identical(tensor(1) == NA, 1 == NA)
+})
