@@ -65,6 +65,10 @@ translate_message <- function(message, caller = NULL) {
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
   for (pattern in zero_based[if (from_op) 1:5 else 2:5])
     message <- one_based(message, pattern, caller$args)
+  # an element of a list argument, 'xs[0]' in Python, is xs[[1]] in R
+  message <- one_based(message, "(?<=\\w\\[)\\d+(?=\\]')", NULL)
+  message <- gsub("'([A-Za-z_.][\\w.]*)\\[(\\d+)\\]'", "`\\1[[\\2]]`", message,
+                  perl = TRUE)
   message <- gsub("the op '(\\w+)'", "op_\\1()", message)
   message <- gsub("\\bops\\.(\\w+)", "op_\\1()", message, perl = TRUE)
   message <- sub(
