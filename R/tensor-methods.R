@@ -328,12 +328,16 @@ matrix_positions <- function(at, d) {
 stop_immutable <- function(what) {
   stop("`", what, "`: a tensor is not modified in place; make a new one ",
        "with op_where(mask, value, x), op_scatter_update() or ",
-       "op_slice_update(), or modify the R array as.array(x)", call. = FALSE)
+       "op_slice_update() (v$assign() for a pycg_variable()), or modify the ",
+       "R array as.array(x)", call. = FALSE)
 }
 
 #' @rdname tensor-methods
 #' @export
 `dim<-.pycg.tensor.Tensor` <- function(x, value) {
+  if (inherits(x, "pycg.tensor.Variable"))
+    stop("`dim<-`: a pycg_variable() keeps its shape; use op_reshape(v, ",
+         "shape) for a reshaped tensor", call. = FALSE)
   flat <- r_order_vector(x)
   if (is.null(value)) return(flat)
   if (!is.numeric(value) || anyNA(value) || any(value < 0) ||

@@ -135,6 +135,9 @@ test_each_backend("dim<- reshapes in R's column-major order", {
   dim(m2) <- NULL
   expect_identical(as.vector(m2), as.vector(m_r))
   expect_error(dim(m2) <- c(4, 2), "`dim<-`: dims \\[product 8\\] do not match")
+  v <- pycg_variable(m_r)
+  expect_error(dim(v) <- c(3, 2), "a pycg_variable\\(\\) keeps its shape")
+  expect_error(v[1] <- 0, "v\\$assign\\(\\) for a pycg_variable")
 })
 
 test_each_backend("functions with no tensor answer name the way out", {
