@@ -265,12 +265,16 @@ r_summary_ops <- list(
   index <- index[names(index) %||% rep("", length(index)) != "drop"]
   env <- parent.frame()
   index <- lapply(unname(index), function(e) {
-    if (identical(e, quote(expr = ))) NULL else r_index(eval(e, env))
+    if (identical(e, quote(expr = ))) return(NULL)  # a missing index: all
+    r_index(eval(e, env) %||% integer())             # x[NULL] selects none
   })
   if (length(index) == 1L && is.matrix(index[[1L]]) &&
       is.numeric(index[[1L]]) && length(dim(x)) > 1L &&
       ncol(index[[1L]]) == length(dim(x)))
     index[[1L]] <- matrix_positions(index[[1L]], dim(x))
+  if (length(index) == 1L && is.numeric(index[[1L]]) &&
+      any(index[[1L]] >= length(x) + 1, na.rm = TRUE))
+    index[[1L]][index[[1L]] >= length(x) + 1] <- NA  # as base R: x[5] is NA
   has_na <- vapply(index, function(i) is.atomic(i) && anyNA(i), NA)
   if (any(has_na)) {
     if (length(index) != 1L)

@@ -204,3 +204,12 @@ test_each_backend("c() of tensors concatenates in R's order; x == NA is NA", {
   expect_identical(as.logical(x == NA), c(1, 2) == NA)
   expect_identical(tensor(1) == NA, 1 == NA)
 })
+
+test_each_backend("x[NULL] selects nothing and x[i] past the end is NA, as in base R", {
+  v_r <- c(10, 20, 30)
+  v <- tensor(v_r)
+  expect_identical(as.vector(v[NULL]), v_r[NULL])
+  expect_equal(as.vector(v[c(1, 5)]), v_r[c(1, 5)])
+  expect_equal(as.vector(tensor(m_r)[7]), m_r[7])
+  expect_error(tensor(m_r)[3, 1], "subscript out of bounds")
+})
