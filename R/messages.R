@@ -60,6 +60,7 @@ translate_message <- function(message, caller = NULL) {
     if (!startsWith(message, caller$name))
       message <- paste0(caller$name, ": ", message)
   }
+  message <- r_shapes(message)
   message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
   message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
@@ -120,6 +121,20 @@ r_type_names <- list(str = "character string", float = "double",
                      int = "integer", bool = "logical", NoneType = "NULL",
                      list = "list", tuple = "list", dict = "named list",
                      `function` = "function")
+
+# Python's shapes after "shape"/"shapes" (and the "and" between two) as R
+# writes them: (2, 3) -> c(2, 3), (3,) -> c(3), () -> c() (a scalar).
+r_shapes <- function(message) {
+  tuple <- "\\(((?:None|\\d+)(?:, (?:None|\\d+))*),?\\)|\\(\\)"
+  at <- gregexpr(paste0("(?<=shape |shapes |\\) and )(", tuple, ")"), message,
+                 perl = TRUE)
+  regmatches(message, at) <- list(vapply(regmatches(message, at)[[1L]],
+    function(t) {
+      inner <- gsub("None", "NA", sub(",?\\)$", "", sub("^\\(", "", t)))
+      if (nzchar(inner)) sprintf("c(%s)", inner) else "c() (a scalar)"
+    }, ""))
+  message
+}
 
 one_based <- function(message, pattern, args) {
   at <- gregexpr(pattern, message, perl = TRUE)

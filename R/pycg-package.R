@@ -20,8 +20,9 @@
 #'   rule; its call is the rule's. `options(pycg.traceback = TRUE)` appends
 #'   the Python traceback to errors raised in Python.
 #' * Python warnings arrive as R warnings ([warning()]), so [tryCatch()] and
-#'   [suppressWarnings()] handle them. As in Python, a given warning is
-#'   reported once per place in the Python code that raised it.
+#'   [suppressWarnings()] handle them. As in R, a warning is reported every
+#'   time the call that raises it happens (Python's default reports it once
+#'   per place in the code); Python's deprecation notices stay off.
 #' * Ctrl-C and [setTimeLimit()] stop R code that pycg runs for you (a rule,
 #'   a forward, a function under [pycg_grad()]): Python unwinds first, so
 #'   no tape is left recording, and the interrupt then reaches R as an

@@ -58,3 +58,11 @@ test_each_backend("Python names in messages become R's: op_logical_xor(), grad",
   expect_identical(translate_message("f: grad_fn returned 2 gradients"),
                    "f: grad returned 2 gradients")
 })
+
+test_that("shapes in other Python messages read as R writes them", {
+  expect_identical(
+    translate_message("v: value has shape (3,) but the variable has shape (2, 4)"),
+    "v: value has shape c(3) but the variable has shape c(2, 4)")
+  expect_identical(translate_message("f: shapes (2, None) and () differ"),
+                   "f: shapes c(2, NA) and c() (a scalar) differ")
+})
