@@ -16,13 +16,13 @@
 #'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,
 #'   the row/column sums and means, `crossprod`, `tcrossprod`, `pmax`,
 #'   `pmin`) are given by pycg, and library(pycg) says that they mask
-#'   base's. Every other value goes to what the name meant before pycg was
-#'   attached: the next definition on the search path (Matrix's generics,
-#'   if Matrix was attached first, so sparse matrices keep working), else
-#'   base R's, so base matrices keep base R's results and speed. A
-#'   package attached after pycg that defines these names (Matrix) masks
-#'   pycg's in turn, as library() then says: call `pycg::crossprod()` and
-#'   so on for tensors there.
+#'   base's: `diag()`, the row/column sums and means, `crossprod()` and
+#'   `tcrossprod()` as S4 methods for tensors (as Matrix gives them for its
+#'   matrices), so that base matrices keep base R's results and Matrix's
+#'   matrices Matrix's, whichever of Matrix and pycg is attached first;
+#'   `pmax()` and `pmin()` pass every value that is not a tensor to what
+#'   the name meant before pycg was attached (the next definition on the
+#'   search path, else base R's).
 #' * a comparison whose result is a single value gives an R logical, so
 #'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
 #'   results stay boolean tensors.
@@ -179,11 +179,99 @@ reduce_na <- function(x, op, na.rm) {
 }
 
 # ---- the base functions R does not make generic --------------------------------------
-# Each takes a tensor to its op, and anything else unchanged to the function
-# the name meant before pycg was attached.
+# diag(), the row/column sums and means, crossprod() and tcrossprod() get S4
+# methods for tensors (as Matrix gives its matrices): every other value goes
+# to base R's function, or to Matrix's methods, in whichever order the
+# packages are attached, since S4 methods of one generic from several
+# packages are merged. pmax() and pmin(), whose S4 generic would dispatch on
+# `...`, are plain functions that take a tensor to its op and anything else
+# to what the name meant before pycg was attached.
 
-# The next function called `name` on the search path after package:pycg
-# (say Matrix's S4 generic), else base's: what the name meant without pycg.
+#' @importFrom methods setMethod setOldClass
+NULL
+
+setOldClass("pycg.tensor.Tensor")
+setOldClass(c("pycg.tensor.Variable", "pycg.tensor.Tensor"))
+
+#' @rdname tensor-base
+#' @export
+setMethod("diag", "pycg.tensor.Tensor",
+          function(x = 1, nrow, ncol, names = TRUE) {
+  if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("rowSums", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
+  axis_reduce(x, "sum", 1L, na.rm)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("colSums", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
+  axis_reduce(x, "sum", 0L, na.rm)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("rowMeans", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
+  axis_reduce(x, "mean", 1L, na.rm)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("colMeans", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
+  axis_reduce(x, "mean", 0L, na.rm)
+})
+
+# A matrix's row (keep axis 0, reduce 1) or column (reduce 0) reduction.
+axis_reduce <- function(x, op, axis, na.rm) {
+  if (length(dim(x)) != 2L)
+    stop("rowSums()/colSums()/rowMeans()/colMeans() of a tensor need a ",
+         "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
+    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
+  op_call(if (na.rm) paste0("nan", op) else op, na_as_nan(x), axis = axis)
+}
+
+#' @rdname tensor-base
+#' @export
+setMethod("crossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
+  tensor_crossprod(x, y)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("crossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
+  tensor_crossprod(x, y)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("tcrossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
+  tensor_crossprod(x, y, transposed = TRUE)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
+  tensor_crossprod(x, y, transposed = TRUE)
+})
+
+# t(x) %*% y, or x %*% t(y) if `transposed`; y = NULL is x.
+tensor_crossprod <- function(x, y, transposed = FALSE) {
+  x <- as_py(x)
+  y <- if (is.null(y)) x else as_py(y)
+  if (transposed) op_call("matmul", x, op_call("transpose", y))
+  else op_call("matmul", op_call("transpose", x), y)
+}
+
+# The next function called `name` on the search path after package:pycg,
+# else base's: what the name meant without pycg.
 masked <- function(name) {
   path <- search()
   at <- match("package:pycg", path)
@@ -198,86 +286,10 @@ masked <- function(name) {
 }
 
 # masked(name) called with `args` and those of the named arguments given
-# (NULL: not given, since base::diag and Matrix's methods read missing()).
+# (NULL: not given, since some functions read missing()).
 pass_on <- function(name, args, ...) {
   given <- Filter(Negate(is.null), list(...))
   do.call(masked(name), c(args, given))
-}
-
-#' @rdname tensor-base
-#' @export
-diag <- function(x = 1, nrow, ncol, names = TRUE) {
-  if (!is_tensor(x)) {
-    return(pass_on("diag", if (!missing(x)) list(x),
-                   nrow = if (!missing(nrow)) nrow,
-                   ncol = if (!missing(ncol)) ncol,
-                   names = if (!missing(names)) names))
-  }
-  if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
-}
-
-#' @rdname tensor-base
-#' @export
-rowSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x))
-    return(pass_on("rowSums", list(x), na.rm = if (!missing(na.rm)) na.rm,
-                   dims = if (!missing(dims)) dims))
-  axis_reduce(x, "sum", 1L, na.rm)
-}
-
-#' @rdname tensor-base
-#' @export
-colSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x))
-    return(pass_on("colSums", list(x), na.rm = if (!missing(na.rm)) na.rm,
-                   dims = if (!missing(dims)) dims))
-  axis_reduce(x, "sum", 0L, na.rm)
-}
-
-#' @rdname tensor-base
-#' @export
-rowMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x))
-    return(pass_on("rowMeans", list(x), na.rm = if (!missing(na.rm)) na.rm,
-                   dims = if (!missing(dims)) dims))
-  axis_reduce(x, "mean", 1L, na.rm)
-}
-
-#' @rdname tensor-base
-#' @export
-colMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x))
-    return(pass_on("colMeans", list(x), na.rm = if (!missing(na.rm)) na.rm,
-                   dims = if (!missing(dims)) dims))
-  axis_reduce(x, "mean", 0L, na.rm)
-}
-
-# A matrix's row (keep axis 0, reduce 1) or column (reduce 0) reduction.
-axis_reduce <- function(x, op, axis, na.rm) {
-  if (length(dim(x)) != 2L)
-    stop("rowSums()/colSums()/rowMeans()/colMeans() of a tensor need a ",
-         "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
-  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
-    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  op_call(if (na.rm) paste0("nan", op) else op, x, axis = axis)
-}
-
-#' @rdname tensor-base
-#' @export
-crossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y))
-    return(pass_on("crossprod", list(x, ...), y = if (!missing(y)) y))
-  y <- if (is.null(y)) x else as_py(y)
-  op_call("matmul", op_call("transpose", as_py(x)), y)
-}
-
-#' @rdname tensor-base
-#' @export
-tcrossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y))
-    return(pass_on("tcrossprod", list(x, ...), y = if (!missing(y)) y))
-  y <- if (is.null(y)) x else as_py(y)
-  op_call("matmul", as_py(x), op_call("transpose", y))
 }
 
 #' @rdname tensor-base
