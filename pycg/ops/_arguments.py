@@ -7,7 +7,7 @@ import operator
 
 import numpy as np
 
-from pycg._errors import Arg, Op, TypeOf, Value, user_error
+from pycg._errors import Arg, Axis, Op, TypeOf, Value, user_error
 from pycg.tensor import as_dtype
 
 
@@ -34,9 +34,9 @@ def as_int(value, op, arg, expected="an int"):
         raise _refused(op, arg, value, expected) from None
 
 
-def norm_axis(axis, ndim, op, arg="axis"):
+def norm_axis(axis, ndim, op, arg="axis", unique=False):
     """Axis (int, sequence of ints or None) as a tuple of non-negative ints
-    or None."""
+    or None; an axis named twice is an error if `unique`."""
     if axis is None:
         return None
     expected = "an int, a tuple of ints or None"
@@ -51,9 +51,12 @@ def norm_axis(axis, ndim, op, arg="axis"):
     for a in axes:
         a = as_int(a, op, arg, expected)
         if not -ndim <= a < max(ndim, 1):
-            raise ValueError(
-                f"pycg.ops.{op}: axis {a} is out of range for a tensor of "
-                f"rank {ndim}")
+            raise user_error(ValueError, "{op}: axis {axis} is out of range "
+                             "for a tensor of rank {rank}", op=Op(op),
+                             axis=Axis(a), rank=ndim)
+        if unique and (a % ndim if ndim else 0) in out:
+            raise user_error(ValueError, "{op}: axis {axis} appears twice "
+                             "in `axis`", op=Op(op), axis=Axis(a))
         out.append(a % ndim if ndim else 0)
     return tuple(out)
 

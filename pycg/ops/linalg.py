@@ -4,6 +4,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, sqrt
@@ -24,9 +25,10 @@ def matmul(x1, x2):
     if squeeze_b:
         b = reshape(b, b.shape + (1,))
     if a.shape[-1] != b.shape[-2]:
-        raise ValueError(
-            f"pycg.ops.matmul: shapes {np.shape(x1)} and {np.shape(x2)} are "
-            f"incompatible ({a.shape[-1]} != {b.shape[-2]})")
+        raise user_error(ValueError, "{op}: shapes {x} and {y} are "
+                         "incompatible ({k} != {n})", op=Op("matmul"),
+                         x=Shape(np.shape(x1)), y=Shape(np.shape(x2)),
+                         k=a.shape[-1], n=b.shape[-2])
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:

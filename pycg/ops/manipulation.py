@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._arguments import as_sequence, norm_shape
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
 from pycg.ops._dispatch import cast
@@ -170,9 +171,10 @@ def reshape(x, newshape):
     try:
         target = np.empty(x.shape, dtype=bool).reshape(newshape).shape
     except ValueError:
-        raise ValueError(
-            f"pycg.ops.reshape: cannot reshape a tensor of shape {x.shape} "
-            f"({x.size} elements) into shape {newshape}") from None
+        raise user_error(ValueError, "{op}: cannot reshape a tensor of shape "
+                         "{shape} ({size} elements) into shape {new}",
+                         op=Op("reshape"), shape=Shape(x.shape), size=x.size,
+                         new=Shape(newshape)) from None
     if target == x.shape:
         return _copy(x)
     return apply("reshape", backends.active.reshape, (x,),
@@ -203,7 +205,8 @@ def expand_dims(x, axis):
     x = as_tensor(x, "expand_dims")
     count = len(axis) if isinstance(axis, (list, tuple)) else 1
     shape = list(_dynamic.shape_of(x))
-    for a in sorted(norm_axis(axis, x.ndim + count, "expand_dims")):
+    nd = x.ndim + count
+    for a in sorted(norm_axis(axis, nd, "expand_dims", unique=True)):
         shape.insert(a, 1)
     return reshape(x, shape)
 

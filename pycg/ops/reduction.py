@@ -23,7 +23,7 @@ _THROUGH = {"sum": (_WIDE, False), "prod": (_WIDE, False),
 
 def _reduce(name, x, axis, keepdims):
     x = as_tensor(x, name)
-    axis = norm_axis(axis, x.ndim, name)
+    axis = norm_axis(axis, x.ndim, name, unique=True)
     if not backends.active.inexact(x._value):   # (see _THROUGH)
         through, back = _THROUGH[name]
         dtype = through.get(x.dtype)
@@ -94,7 +94,7 @@ def mean(x, axis=None, keepdims=False):
     if not is_differentiable(x.dtype):
         from pycg import config
         x = cast(x, config.floatx())
-    axes = norm_axis(axis, x.ndim, "mean")
+    axes = norm_axis(axis, x.ndim, "mean", unique=True)
     if not _dynamic.known(x.shape):
         return sum(x, axes, keepdims) / _dynamic.size_of(x, axes)
     n = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))
