@@ -221,11 +221,16 @@ as_index <- function(x, arg = "indices", extent = NULL) {
   if (length(x) == 1L && is.null(shape)) x else r_array(x)
 }
 
+# Positions and class labels are whole numbers: a Date, a factor or text
+# would be read by as.integer() as something else, and NA has no place.
 check_positions <- function(x, arg, extent) {
-  if (!is.numeric(x))
-    stop_arg(arg, "must be 1-based positions (whole numbers), not ",
-             describe_value(x))
-  if (anyNA(x) || any(!is.finite(x)) || any(x != trunc(x)))
+  if (!is.numeric(x) || is.object(x))
+    stop_arg(arg, "must be whole numbers (1-based positions), not ",
+             if (is.object(x)) describe_input(x) else describe_value(x))
+  if (anyNA(x))
+    stop_arg(arg, "is NA at position ", which(is.na(x))[1L], "; positions ",
+             "and labels must be whole numbers")
+  if (any(!is.finite(x)) || any(x != trunc(x)))
     stop_arg(arg, "must be whole numbers (1-based positions); got ",
              describe_value(x[is.na(x) | !is.finite(x) | x != trunc(x)][1L]))
   if (any(x < 1))
