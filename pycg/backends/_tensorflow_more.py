@@ -2,6 +2,7 @@
 numpy/math/linalg names); star-imported by backends/tensorflow.py."""
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import record as _record
 from tensorflow.python.ops import gen_math_ops as _gen
 
 tnp = tf.experimental.numpy
@@ -15,7 +16,7 @@ __all__ = [
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
     "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
-    "power"]
+    "power", "tf_tensor", "foreign", "tensorflow_differentiates"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -47,6 +48,29 @@ right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
 log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
+
+
+def tf_tensor(value, dtype=None, name=None):
+    """A pycg tensor's value for tf.convert_to_tensor: a TensorFlow value
+    itself, so that TensorFlow's tape follows pycg's kernels (a copy
+    through NumPy would cut it), else a copy."""
+    if not isinstance(value, (tf.Tensor, tf.Variable)):
+        value = np.asarray(value)
+    return tf.convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def foreign(value):
+    """A TensorFlow or Keras tensor or variable (not a pycg one)."""
+    return isinstance(value, (tf.Tensor, tf.Variable)) or \
+        hasattr(value, "__tf_tensor__") and not hasattr(value, "_id")
+
+
+def tensorflow_differentiates():
+    """Whether TensorFlow records (a tf.GradientTape) or traces (a
+    tf.function, a Keras model's step)."""
+    return not tf.executing_eagerly() or _record.could_possibly_record()
+
+
 _SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
            tf.uint64: tf.int64}
 
