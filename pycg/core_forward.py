@@ -67,10 +67,14 @@ def in_branch():
         tls.recorders[-1] is probe
 
 
-def graph_call(f, args, kwargs):
+def graph_call(f, args, kwargs, as_pycg=False):
     """f(*args, **kwargs) as one TensorFlow op carrying f's rule, for
-    TensorFlow's own autodiff: its outputs as TensorFlow tensors."""
-    return _graph_call[0](f, args, kwargs)
+    TensorFlow's own autodiff: its outputs as TensorFlow tensors (as pycg
+    tensors with `as_pycg`)."""
+    out = _graph_call[0](f, args, kwargs)
+    return structure.unflatten(out, [Tensor(o) for o in
+                                     structure.flatten(out)]) if as_pycg \
+        else out
 
 
 def branch_call(f, tensors, args, kwargs):
@@ -82,9 +86,7 @@ def branch_call(f, tensors, args, kwargs):
         if isinstance(t, Variable) and t.trainable:
             saw_variable(t)
     tls.branch.entries.append((None, tuple(tensors), (), None))
-    out = graph_call(f, args, kwargs)
-    return structure.unflatten(out, [Tensor(o) for o in
-                                     structure.flatten(out)])
+    return graph_call(f, args, kwargs, as_pycg=True)
 
 
 # ---- the lean path ----------------------------------------------------------

@@ -87,9 +87,10 @@ def custom_gradient(f):
         lean = state["lean"]
         if lean is not None and lean.single and len(args) == 1 and \
                 not kwargs and type(args[0]) is Tensor:
-            if not tls.active:   # (one tensor, one parameter)
-                return _split_result(state["name"], f(args[0]))[0]
-            if tls.branch is None:
+            if not tls.active:   # (one tensor, one parameter; not traced)
+                if type(args[0]._value) in backends.active.types:
+                    return _split_result(state["name"], f(args[0]))[0]
+            elif tls.branch is None:
                 out = forward_lean(f, args[0], lean)
                 if type(out) is Tensor:
                     return out
@@ -99,23 +100,33 @@ def custom_gradient(f):
             return core_forward.branch_call(decorated, [
                 a for a in structure.flatten((args, kwargs))
                 if isinstance(a, Tensor)], args, kwargs)
-        if _for_tensorflow(args, kwargs):
-            return core_forward.graph_call(decorated, args, kwargs)
+        route = _tensorflow_route(args, kwargs)
+        if route is not None:   # TensorFlow differentiates: its op
+            return core_forward.graph_call(decorated, args, kwargs,
+                                           as_pycg=route == "graph")
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
     return decorated
 
 
-def _for_tensorflow(args, kwargs):
-    """TensorFlow values arrive while TensorFlow differentiates (a
-    tf.GradientTape, a tf.function, a Keras model): the call must be a
-    TensorFlow op carrying the rule (pycg.to_tensorflow's)."""
+def _tensorflow_route(args, kwargs):
+    """Where TensorFlow, not a pycg tape, differentiates the call, so that
+    it must be one TensorFlow op carrying the rule: "values" where
+    TensorFlow values arrive while TensorFlow records or traces (a
+    tf.GradientTape, a tf.function, a Keras model); "graph" where pycg
+    tensors are traced into a graph with no pycg tape recording
+    (pycg.function, whose graph a tf.GradientTape may differentiate)."""
     K = backends.active
-    return K.name == "tensorflow" and any(
-        not isinstance(a, Tensor) and K.foreign(a)
-        for a in structure.flatten((args, kwargs))) and \
-        K.tensorflow_differentiates()
+    if K.name != "tensorflow":
+        return None
+    leaves = structure.flatten((args, kwargs))
+    if any(not isinstance(a, Tensor) and K.foreign(a) for a in leaves):
+        return "values" if K.tensorflow_differentiates() else None
+    if not tls.active and any(isinstance(a, Tensor) and
+                              type(a._value) not in K.types for a in leaves):
+        return "graph"
+    return None
 
 
 def _call(f, state, args, kwargs):

@@ -120,3 +120,26 @@ def test_eagerly_without_a_tape_a_rule_returns_a_pycg_tensor():
     out = log1pexp(tf.constant(X))
     assert isinstance(out, pycg.Tensor)
     np.testing.assert_allclose(out.numpy(), np.log1p(np.exp(X)))
+
+
+@pytest.mark.parametrize("given", ["tf", "pycg"])
+def test_a_rule_in_a_pycg_function_under_tf_gradient_tape(given):
+    step = pycg.function(lambda x: ops.sum(triple(x)))
+    x = tf.constant([1.0, 2.0])
+    arg = x if given == "tf" else pycg.Tensor(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.convert_to_tensor(step(arg))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [3.0, 3.0])
+
+
+def test_a_rule_in_a_tf_function_on_pycg_tensors():
+    @tf.function(autograph=False)
+    def slope(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.convert_to_tensor(ops.sum(triple(pycg.Tensor(x))))
+        return tape.gradient(y, x)
+
+    np.testing.assert_allclose(slope(tf.constant([1.0, 2.0])).numpy(),
+                               [3.0, 3.0])
