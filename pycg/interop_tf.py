@@ -205,7 +205,8 @@ def _is_input(a, tf):
     if isinstance(a, (Tensor, tf.Tensor, tf.Variable, float)) or \
             hasattr(a, "__tf_tensor__"):
         return True
-    return isinstance(a, (np.ndarray, np.generic)) and a.dtype.kind in "fiu"
+    return isinstance(a, (np.ndarray, np.generic)) and (
+        a.dtype.kind in "iu" or is_float(a.dtype))
 
 
 def _to_tf(a, tf):
