@@ -76,6 +76,9 @@ def test_plain_ops_under_tf_gradient_tape_stay_connected():
 def test_a_pycg_tensor_converts_to_its_own_tensorflow_value():
     t = ops.exp(pycg.constant([1.0, 2.0]))
     assert tf.convert_to_tensor(t) is t._value
+    wider = tf.convert_to_tensor(t, dtype=tf.float64)   # (as NumPy's would)
+    assert wider.dtype == tf.float64
+    np.testing.assert_allclose(wider.numpy(), np.exp([1.0, 2.0]), rtol=1e-6)
     np.testing.assert_array_equal(tf.reduce_sum(t).numpy(),
                                   np.float32(np.exp(1.0) + np.exp(2.0)))
 

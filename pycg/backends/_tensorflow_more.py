@@ -53,10 +53,12 @@ log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
 def tf_tensor(value, dtype=None, name=None):
     """A pycg tensor's value for tf.convert_to_tensor: a TensorFlow value
     itself, so that TensorFlow's tape follows pycg's kernels (a copy
-    through NumPy would cut it), else a copy."""
-    if not isinstance(value, (tf.Tensor, tf.Variable)):
-        value = np.asarray(value)
-    return tf.convert_to_tensor(value, dtype=dtype, name=name)
+    through NumPy would cut it); a copy through NumPy where it is not one,
+    or where another dtype is asked for (as NumPy arrays convert)."""
+    if isinstance(value, (tf.Tensor, tf.Variable)) and (
+            dtype is None or tf.as_dtype(dtype) == value.dtype):
+        return tf.convert_to_tensor(value, name=name)
+    return tf.convert_to_tensor(np.asarray(value), dtype=dtype, name=name)
 
 
 def foreign(value):
