@@ -15,14 +15,15 @@
 # vectors and arrays become tensors (double -> float64, integer -> int32,
 # logical -> bool), lists become lists (dicts when named), functions become
 # Python callables, tuple() becomes a Python tuple.
-as_py <- function(x) {
+# `.label` names the argument in errors (default: the expression passed).
+as_py <- function(x, .label = substitute(x)) {
   if (is.null(x) || inherits(x, "python.builtin.object"))
     return(x)
   if (is.function(x))
     return(r_callable(x, function_label(NULL, x)))
   if (is.list(x)) {
     if (is.data.frame(x))
-      stop_bad_input(x, substitute(x), "; use as.matrix() for a numeric matrix")
+      stop_bad_input(x, .label, "; use as.matrix() for a numeric matrix")
     out <- lapply(x, as_py)
     if (!any(nzchar(names(out) %||% "")))
       names(out) <- NULL
@@ -35,13 +36,13 @@ as_py <- function(x) {
     return(as.list(x))
   }
   if (is.factor(x) || !(is.numeric(x) || is.logical(x) || is.complex(x)))
-    stop_bad_input(x, substitute(x), if (is.factor(x))
+    stop_bad_input(x, .label, if (is.factor(x))
       "; use as.numeric(as.character(x)) for the labels' numbers")
   if (length(x) == 1L && is.null(dim(x)) && !(is.integer(x) && is.na(x)) &&
       !(is.logical(x) && is.na(x)))
     return(x)
   if ((is.integer(x) || is.logical(x)) && anyNA(x))
-    stop_bad_input(x, substitute(x), paste0(
+    stop_bad_input(x, .label, paste0(
       ": pycg tensors have no integer or logical NA; use a double vector ",
       "(NA becomes NaN) or remove the NAs"), what = "")
   r_array(x)
@@ -50,8 +51,9 @@ as_py <- function(x) {
 # An error naming the R function the user called (the innermost exported
 # pycg function on the stack, or a tape method) and the argument.
 stop_bad_input <- function(x, expr, hint = NULL, what = NULL) {
-  arg <- if (is.symbol(expr)) sprintf("`%s`", as.character(expr)) else
-    "an argument"
+  arg <- if (is.character(expr)) expr else
+    if (is.symbol(expr)) sprintf("`%s`", as.character(expr)) else
+      "an argument"
   what <- what %||% sprintf(
     " must be numbers, logicals, arrays of them or a tensor, not %s",
     describe_input(x))
@@ -97,9 +99,12 @@ r_array <- function(x) {
 # R's storage type, one of "double", "integer", "logical", "complex".
 array_to_raw <- function(x) {
   shape <- as.list(dim(x) %||% (if (length(x) == 1L) integer() else length(x)))
-  if (is.double(x) || is.complex(x))
+  if (is.double(x) || is.complex(x)) {
+    # R's NA is a signalling NaN, which NumPy's reductions warn about
+    if (anyNA(x)) x[is.na(x)] <- NaN
     return(list(writeBin(as.vector(x), raw(), endian = "little"), shape,
                 typeof(x)))
+  }
   if (anyNA(x))
     stop("pycg tensors have no integer or logical NA; `NA` found. ",
          "Use a double vector (NA becomes NaN) or remove the NAs",
@@ -125,28 +130,55 @@ raw_to_array <- function(bytes, shape, kind) {
 }
 
 # 1-based R axes to 0-based Python axes; negative axes count from the end.
-as_axis <- function(axis) {
+# `arg` names the argument in errors, which also name the R function called.
+as_axis <- function(axis, arg = "axis") {
   if (is.null(axis) || inherits(axis, "python.builtin.object"))
     return(axis)
-  if (!is.numeric(axis) || anyNA(axis))
-    stop("`axis` must be a whole number (1-based) or NULL", call. = FALSE)
+  whole <- is.numeric(axis) && length(axis) && !anyNA(axis) &&
+    all(is.finite(axis)) && all(axis == trunc(axis))
+  if (!whole)
+    stop_arg(arg, "must be whole numbers (1-based axes) or NULL, not ",
+             describe_value(axis))
+  if (any(axis == 0))
+    stop_arg(arg, "is 1-based in R (negative counts from the end); got 0")
+  if (anyDuplicated(axis))
+    stop_arg(arg, "names axis ", axis[anyDuplicated(axis)],
+             " twice; each axis may appear once")
   axis <- as.integer(axis)
-  if (any(axis == 0L))
-    stop("`axis` is 1-based in R (negative counts from the end); got 0",
-         call. = FALSE)
   axis <- ifelse(axis > 0L, axis - 1L, axis)
   if (length(axis) == 1L) axis else as.list(axis)
 }
 
-# A shape: R numbers to a list of Python ints (NA -> None).
-as_shape <- function(shape) {
+# An error about argument `arg` of the R function the user called.
+stop_arg <- function(arg, ...) {
+  stop(calling_function(), ": `", arg, "` ", ..., call. = FALSE)
+}
+
+# A short R rendering of a bad argument: c(1.5, 2), "a", NA, TRUE.
+describe_value <- function(x) {
+  if (!is.atomic(x) || length(x) > 6L) return(describe_input(x))
+  if (!length(x)) return(paste0("an empty ", class(x)[1L]))
+  text <- paste(deparse(x), collapse = "")
+  if (length(x) == 1L) text else sprintf("`%s`", text)
+}
+
+# A shape: R whole numbers to a list of Python ints (NA -> None).
+as_shape <- function(shape, arg = "shape") {
   if (is.null(shape) || inherits(shape, "python.builtin.object"))
     return(shape)
+  if (is.numeric(shape) && any(is.finite(shape) & shape != trunc(shape)))
+    stop_arg(arg, "must be whole numbers, not ", describe_value(shape))
   lapply(shape, function(d) {
     if (inherits(d, "python.builtin.object")) d
     else if (is.na(d)) NULL
     else as.integer(d)
   })
+}
+
+# Lengths per batch element (ctc): a 1-d int32 array even for one element.
+as_lengths <- function(x) {
+  if (is.null(x) || inherits(x, "python.builtin.object")) return(x)
+  r_array(array(as.integer(x)))
 }
 
 # tensordot's `axes`: a count, or two vectors of 1-based axes.
@@ -174,27 +206,53 @@ as_int <- function(x) {
   if (length(x) == 1L) as.integer(x) else as.list(as.integer(x))
 }
 
-# 1-based R indices to 0-based Python indices (R numbers, arrays keeping
-# their shape, or tensors).
-as_index <- function(x) {
+# 1-based R positions (R numbers, arrays keeping their shape, or tensors)
+# to 0-based Python ones. Positions are whole numbers from 1 to `extent`
+# (when known); 0, negative, NA and fractional ones are errors naming `arg`:
+# an op takes elements, it does not exclude them as `[` does.
+as_index <- function(x, arg = "indices", extent = NULL) {
   if (is.null(x)) return(x)
   if (inherits(x, "python.builtin.object"))
-    return(list(`__pycg_r_index__` = x))
+    return(list(`__pycg_r_index__` = x, arg = arg))
+  check_positions(x, arg, extent)
   shape <- dim(x)
   x <- as.integer(x) - 1L
   dim(x) <- shape
   if (length(x) == 1L && is.null(shape)) x else r_array(x)
 }
 
-# 1-based R positions to 0-based ones, keeping the shape of a matrix or
-# array (rows of coordinates, as scatter takes them).
-as_index_array <- function(x) {
-  if (is.null(x) || inherits(x, "python.builtin.object") || is.null(dim(x)))
-    return(as_index(x))
-  shape <- dim(x)
-  x <- as.integer(x) - 1L
-  dim(x) <- shape
-  r_array(x)
+check_positions <- function(x, arg, extent) {
+  if (!is.numeric(x))
+    stop_arg(arg, "must be 1-based positions (whole numbers), not ",
+             describe_value(x))
+  if (anyNA(x) || any(!is.finite(x)) || any(x != trunc(x)))
+    stop_arg(arg, "must be whole numbers (1-based positions); got ",
+             describe_value(x[is.na(x) | !is.finite(x) | x != trunc(x)][1L]))
+  if (any(x < 1))
+    stop_arg(arg, "holds ", min(x), ": positions are 1-based (1 is the ",
+             "first); to leave elements out use x[-i]")
+  if (!is.null(extent) && any(x > extent))
+    stop_arg(arg, "holds ", max(x), ", past the last position (", extent, ")")
+}
+
+# The extent that 1-based positions along `axis` (R's, 1-based or negative;
+# NULL: the flattened x) may reach, or NULL if unknown.
+axis_extent <- function(x, axis) {
+  if (!is.numeric(axis) && !is.null(axis)) return(NULL)
+  if (is.null(axis)) return(length(x))
+  d <- dim(x) %||% length(x)
+  k <- if (axis[1L] < 0) length(d) + axis[1L] + 1L else axis[1L]
+  if (length(axis) == 1L && k >= 1L && k <= length(d)) d[k]
+}
+
+# A condition from R: NA (and NaN) is neither TRUE nor FALSE, as in `if`.
+check_condition <- function(x) {
+  if (!inherits(x, "python.builtin.object") && anyNA(x))
+    stop_bad_input(x, substitute(x), what = sprintf(
+      paste0(" is NA at position %d; a condition must be TRUE or FALSE ",
+             "(base R's ifelse() gives NA there): replace the NAs first, ",
+             "e.g. with `!is.na(condition) & condition`"),
+      which(is.na(unlist(x)))[1L]))
 }
 
 # ---- Python -> R -------------------------------------------------------------
@@ -218,9 +276,13 @@ py_result <- function(res, caller = NULL) {
 }
 
 # A tensor as an R value: 0-d -> scalar, otherwise an array of its shape.
+# Where the tensor carries R's NA mask (R/tensor-na.R), NA.
 tensor_to_r <- function(x) {
   parts <- py_call(interop()$to_r, x)
-  raw_to_array(parts[[1L]], parts[[2L]], parts[[3L]])
+  value <- raw_to_array(parts[[1L]], parts[[2L]], parts[[3L]])
+  na <- na_of(x)
+  if (!is.null(na)) value[as.logical(tensor_to_r(na))] <- NA
+  value
 }
 
 # Arguments that Python passed to an R function: tuples and lists become R

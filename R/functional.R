@@ -36,7 +36,8 @@ pycg_value_and_grad <- function(f, argnums = 1L, has_aux = FALSE) {
 transform_r_function <- function(transform, f, label, argnums, has_aux) {
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
-  if (!is.numeric(argnums) || !length(argnums) || any(argnums < 1))
+  if (!is.numeric(argnums) || !length(argnums) || anyNA(argnums) ||
+      any(argnums < 1) || any(argnums != trunc(argnums)))
     stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
          call. = FALSE)
   argnums <- as_int(argnums - 1L)
@@ -45,9 +46,26 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
                                   has_aux = isTRUE(has_aux)))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    do.call(py_call, c(list(transformed), lapply(list(...), as_py),
+    do.call(py_call, c(list(transformed), r_arguments(list(...), caller),
                        list(.caller = caller)))
   }
+}
+
+# The arguments of a function made by pycg_grad() & co. as Python values;
+# errors name each by position and by the name of f's parameter.
+r_arguments <- function(args, caller) {
+  given <- names(args) %||% rep("", length(args))
+  out <- lapply(seq_along(args), function(i) {
+    name <- if (nzchar(given[i])) given[i] else caller$args[i]
+    label <- if (!is.na(name %||% NA) && name != "...")
+      sprintf("argument %d (`%s`)", i, name) else sprintf("argument %d", i)
+    if (is.null(args[[i]]))
+      stop(caller$name, ": ", label, " is NULL; pass numbers, an array or ",
+           "a tensor", call. = FALSE)
+    as_py(args[[i]], .label = label)
+  })
+  names(out) <- names(args)
+  out
 }
 
 #' Check gradients against finite differences

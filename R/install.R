@@ -12,14 +12,21 @@
 #' `pycg_available()` says whether the Python side can be used (it starts
 #' Python if needed); [pycg_config()] says what is set up and what is not.
 #'
+#' `install_pycg()` records the environment it installed into (its name
+#' and its Python) in a file under `tools::R_user_dir("pycg", "config")`,
+#' so later R sessions use it without settings; [pycg_config()] shows it.
+#'
 #' Which Python pycg uses, in order: the one named by `RETICULATE_PYTHON`
 #' or `PYCG_PYTHON`; in development, the virtual environment that this
-#' package is installed into, or the `.venv` beside a `pycg/` source tree in
-#' the working directory or above it; then the virtualenv `r-pycg` that
-#' `install_pycg()` creates by default; otherwise the one reticulate finds.
+#' package is installed into (the package in `<venv>/lib/R`, as `make test`
+#' installs it); the environment `install_pycg()` recorded; the virtualenv
+#' `r-pycg` that `install_pycg()` creates by default; otherwise the one
+#' reticulate's search finds, less its Poetry and Pipenv projects. Nothing
+#' is taken from the working directory or the folders above it: a `.venv`
+#' or a `pycg/` folder there is never used (set `PYCG_PYTHON` to use one).
 #'
 #' @param envname The virtual environment or conda environment to install
-#'   into.
+#'   into: a name, or a path.
 #' @param source A pycg Python source tree (the folder that holds
 #'   `pyproject.toml` and `pycg/`) or a wheel file. `NULL` uses the sources
 #'   bundled with this R package, if any.
@@ -47,12 +54,12 @@ install_pycg <- function(envname = "r-pycg", source = NULL,
       reticulate::virtualenv_create(envname)
     reticulate::py_install(requirements, envname = envname, pip = TRUE, ...)
   })
-  message("Installed pycg into `", envname, "`; restart R to use it",
-          if (!identical(envname, default_envname) &&
-              reticulate::virtualenv_exists(envname))
-            paste0(", after Sys.setenv(PYCG_PYTHON = \"",
-                   reticulate::virtualenv_python(envname), "\")"),
-          ".")
+  python <- environment_python(envname)
+  if (!is.null(python)) record_environment(envname, python)
+  message("Installed pycg into `", envname, "`", if (is.null(python))
+    paste0("; set PYCG_PYTHON to its Python and restart R to use it.") else
+    paste0(" (", python, "); restart R to use it. Later R sessions use it ",
+           "too (recorded in ", recorded_environment_file(), ")."))
   invisible(NULL)
 }
 
@@ -79,6 +86,12 @@ bundled_python_source <- function() {
 # which on PyPI is another project) and, if asked, tensorflow-cpu.
 pip_requirements <- function(source, tensorflow = TRUE) {
   source <- path.expand(source)
+  if (grepl("['\"]", source))
+    stop("`source` must be a path without quotes; got ", source, ". ",
+         "reticulate drops quotes from the path before pip sees it, so pip ",
+         "would look for another path. Copy or link the sources to a path ",
+         "without quotes (e.g. file.symlink(\"", source, "\", ",
+         "file.path(tempdir(), \"pycg\"))) and pass that.", call. = FALSE)
   if (!file.exists(source))
     stop("`source` must be a pycg source tree or wheel; got ", source,
          ", which does not exist.", call. = FALSE)
@@ -87,6 +100,40 @@ pip_requirements <- function(source, tensorflow = TRUE) {
          "pyproject.toml) or a wheel; got ", source, ", which has no ",
          "pyproject.toml.", call. = FALSE)
   c(normalizePath(source), if (isTRUE(tensorflow)) "tensorflow-cpu")
+}
+
+# The Python of environment `envname` (a virtualenv or a conda
+# environment, by name or path), or NULL.
+environment_python <- function(envname) {
+  python <- tryCatch(
+    if (reticulate::virtualenv_exists(envname))
+      reticulate::virtualenv_python(envname) else
+      reticulate::conda_python(envname),
+    error = function(e) NULL)
+  if (length(python) == 1L && file.exists(python))
+    normalizePath(python, mustWork = FALSE)
+}
+
+# Where install_pycg() records the environment it installed into, so that
+# the next R session finds it (tools::R_user_dir(), as CRAN's policy asks).
+recorded_environment_file <- function() {
+  file.path(tools::R_user_dir("pycg", "config"), "environment.dcf")
+}
+
+record_environment <- function(envname, python) {
+  file <- recorded_environment_file()
+  dir.create(dirname(file), recursive = TRUE, showWarnings = FALSE)
+  write.dcf(data.frame(envname = envname, python = python), file)
+}
+
+# The recorded environment, list(envname, python), or NULL when none is.
+recorded_environment <- function() {
+  file <- recorded_environment_file()
+  if (!file.exists(file)) return(NULL)
+  fields <- tryCatch(read.dcf(file, fields = c("envname", "python")),
+                     error = function(e) NULL)
+  if (is.null(fields) || nrow(fields) != 1L || anyNA(fields)) return(NULL)
+  list(envname = fields[[1L, "envname"]], python = fields[[1L, "python"]])
 }
 
 # A new environment is a virtualenv (reticulate would otherwise offer to

@@ -29,6 +29,9 @@ python_names <- c(
   "pycg.grad" = "pycg_grad",
   "pycg.debug.check_numerics" = "check_numerics()",
   "pycg.ops." = "op_",
+  "pycg.random.SeedGenerator" = "random_seed_generator()",
+  "pycg.random." = "random_",
+  "grad_fn" = "grad",
   "pycg.convert_to_tensor" = "op_convert_to_tensor",
   "got NoneType None" = "got NULL",
   "got NoneType" = "got NULL",
@@ -57,16 +60,79 @@ translate_message <- function(message, caller = NULL) {
     if (!startsWith(message, caller$name))
       message <- paste0(caller$name, ": ", message)
   }
+  message <- r_shapes(message)
   message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
   message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
   for (pattern in zero_based[if (from_op) 1:5 else 2:5])
     message <- one_based(message, pattern, caller$args)
+  # an element of a list argument, 'xs[0]' in Python, is xs[[1]] in R
+  message <- one_based(message, "(?<=\\w\\[)\\d+(?=\\]')", NULL)
+  message <- gsub("'([A-Za-z_.][\\w.]*)\\[(\\d+)\\]'", "`\\1[[\\2]]`", message,
+                  perl = TRUE)
   message <- gsub("the op '(\\w+)'", "op_\\1()", message)
+  message <- gsub("\\bops\\.(\\w+)", "op_\\1()", message, perl = TRUE)
   message <- sub(
     "^module 'pycg.ops' has no attribute '(\\w+)'$",
     paste0("op_\\1: the Python module pycg has no ops.\\1; update it ",
            "(install_pycg()) to the version of this R package"), message)
+  message
+}
+
+# A message of pycg/_errors.py in R's terms, from its template and its
+# typed facts (kind, value): an op is op_<name>, axes and positions are
+# 1-based, a shape is c(2, 3), a Python type an R one, a value R code. A
+# message that does not start with the function is prefixed with the R
+# function called.
+render_facts <- function(template, facts, caller = NULL) {
+  head <- caller$name
+  if (is.null(head) && !grepl("^\\{(op|api)\\}", template))
+    head <- calling_function()
+  for (word in names(r_literals))
+    template <- gsub(word, r_literals[[word]], template, perl = TRUE)
+  for (name in names(facts)) {
+    text <- r_fact(facts[[name]][[1L]], facts[[name]][[2L]])
+    template <- gsub(paste0("{", name, "}"), text, template, fixed = TRUE)
+  }
+  if (!is.null(head) && !startsWith(template, head))
+    template <- paste0(head, ": ", template)
+  template
+}
+
+r_fact <- function(kind, value) {
+  switch(kind,
+    op = paste0("op_", value),
+    api = translate_message(paste0("pycg.", value)),
+    arg = sprintf("`%s`", value),
+    axis = , position = as.character(if (value >= 0) value + 1L else value),
+    shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,
+      function(d) if (is.null(d)) "NA" else as.character(d), ""),
+      collapse = ", ")) else "c() (a scalar)",
+    type = r_type_names[[value]] %||% value,
+    repr = if (is.null(value)) "NULL" else
+      paste(deparse(unlist(value)), collapse = ""),
+    as.character(value))
+}
+
+r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
+                   "\\bFalse\\b" = "FALSE")
+
+r_type_names <- list(str = "character string", float = "double",
+                     int = "integer", bool = "logical", NoneType = "NULL",
+                     list = "list", tuple = "list", dict = "named list",
+                     `function` = "function")
+
+# Python's shapes after "shape"/"shapes" (and the "and" between two) as R
+# writes them: (2, 3) -> c(2, 3), (3,) -> c(3), () -> c() (a scalar).
+r_shapes <- function(message) {
+  tuple <- "\\(((?:None|\\d+)(?:, (?:None|\\d+))*),?\\)|\\(\\)"
+  at <- gregexpr(paste0("(?<=shape |shapes |\\) and )(", tuple, ")"), message,
+                 perl = TRUE)
+  regmatches(message, at) <- list(vapply(regmatches(message, at)[[1L]],
+    function(t) {
+      inner <- gsub("None", "NA", sub(",?\\)$", "", sub("^\\(", "", t)))
+      if (nzchar(inner)) sprintf("c(%s)", inner) else "c() (a scalar)"
+    }, ""))
   message
 }
 
@@ -98,7 +164,9 @@ raise_failure <- function(failure, caller = NULL) {
     r_error$pycg_calls <- NULL
     stop_in_calls(r_error, user_calls(calls))
   }
-  message <- translate_message(message, caller)
+  template <- py_to_r(py_get_attr(failure, "template", silent = TRUE))
+  message <- if (is.null(template)) translate_message(message, caller) else
+    render_facts(template, py_to_r(py_get_attr(failure, "facts")), caller)
   if (isTRUE(getOption("pycg.traceback")))
     message <- paste0(message, "\n\nPython traceback:\n",
                       py_to_r(py_get_attr(failure, "traceback")))

@@ -97,7 +97,7 @@ op_flipud <- function(x) {
 #' @rdname ops-arrays
 #' @export
 op_get_item <- function(x, key) {
-  op_call("get_item", as_py(x), as_py(do.call(tuple, lapply(key, as_index))))
+  op_call("get_item", as_py(x), as_py(do.call(tuple, lapply(key, as_index, arg = "key"))))
 }
 
 #' @rdname ops-arrays

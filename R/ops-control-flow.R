@@ -51,7 +51,7 @@ op_cond <- function(pred, true_fn, false_fn) {
 #' @rdname ops-control-flow
 #' @export
 op_switch <- function(index, branches, ...) {
-  do.call(op_call, c(list("switch", as_index(index), as_py(branches)),
+  do.call(op_call, c(list("switch", as_index(index, "index"), as_py(branches)),
                      lapply(list(...), as_py)))
 }
 

@@ -372,5 +372,6 @@ op_clip <- function(x, x_min, x_max) {
 #' @rdname ops-elementwise-misc
 #' @export
 op_where <- function(condition, x1 = NULL, x2 = NULL) {
+  check_condition(condition)
   op_call("where", as_py(condition), x1 = as_py(x1), x2 = as_py(x2))
 }

@@ -28,23 +28,28 @@ NULL
 #' @rdname ops-indexing
 #' @export
 op_take <- function(x, indices, axis = NULL) {
-  op_call("take", as_py(x), as_index(indices), axis = as_axis(axis))
+  op_call("take", as_py(x), as_index(indices, extent = axis_extent(x, axis)),
+          axis = as_axis(axis))
 }
 
 #' @rdname ops-indexing
 #' @export
 op_take_along_axis <- function(x, indices, axis = NULL) {
-  op_call("take_along_axis", as_py(x), as_index(indices), axis = as_axis(axis))
+  op_call("take_along_axis", as_py(x),
+          as_index(indices, extent = axis_extent(x, axis)),
+          axis = as_axis(axis))
 }
 
 #' @rdname ops-indexing
 #' @export
 op_slice <- function(inputs, start_indices, shape) {
+  if (!inherits(start_indices, "python.builtin.object"))
+    check_positions(start_indices, "start_indices", NULL)
   op_call("slice", as_py(inputs), as_shape(start_indices - 1L), as_shape(shape))
 }
 
 #' @rdname ops-indexing
 #' @export
 op_getitem <- function(x, index) {
-  op_call("getitem", as_py(x), as_py(do.call(tuple, lapply(index, as_index))))
+  op_call("getitem", as_py(x), as_py(do.call(tuple, lapply(index, as_index, arg = "index"))))
 }

@@ -49,7 +49,7 @@ NULL
 #' @export
 op_one_hot <- function(x, num_classes, axis = -1L, dtype = NULL,
                        sparse = FALSE) {
-  op_call("one_hot", as_index(x), as_int(num_classes), axis = as_axis(axis),
+  op_call("one_hot", as_index(x, "x"), as_int(num_classes), axis = as_axis(axis),
           dtype = dtype, sparse = sparse)
 }
 
@@ -57,7 +57,7 @@ op_one_hot <- function(x, num_classes, axis = -1L, dtype = NULL,
 #' @export
 op_multi_hot <- function(inputs, num_classes = NULL, axis = -1L, dtype = NULL,
                          sparse = FALSE, ...) {
-  op_call("multi_hot", as_index(inputs), num_classes = as_int(num_classes),
+  op_call("multi_hot", as_index(inputs, "inputs"), num_classes = as_int(num_classes),
           axis = as_axis(axis), dtype = dtype, sparse = sparse, ...)
 }
 
@@ -81,7 +81,7 @@ op_categorical_crossentropy <- function(target, output, from_logits = FALSE,
 op_sparse_categorical_crossentropy <- function(target, output,
                                                from_logits = FALSE,
                                                axis = -1L) {
-  op_call("sparse_categorical_crossentropy", as_index(target), as_py(output),
+  op_call("sparse_categorical_crossentropy", as_index(target, "target"), as_py(output),
           from_logits = from_logits, axis = as_axis(axis))
 }
 
@@ -95,8 +95,9 @@ op_psnr <- function(x1, x2, max_val) {
 #' @export
 op_ctc_loss <- function(target, output, target_length, output_length,
                         mask_index = 1L) {
-  op_call("ctc_loss", as_index(target), as_py(output), as_int(target_length),
-          as_int(output_length), mask_index = as_index(mask_index))
+  op_call("ctc_loss", as_index(target, "target"), as_py(output),
+          as_lengths(target_length), as_lengths(output_length),
+          mask_index = as_index(mask_index, "mask_index"))
 }
 
 #' @rdname ops-losses
@@ -104,11 +105,11 @@ op_ctc_loss <- function(target, output, target_length, output_length,
 op_ctc_decode <- function(inputs, sequence_lengths, strategy = "greedy",
                           beam_width = 100L, top_paths = 1L,
                           merge_repeated = TRUE, mask_index = 1L) {
-  res <- op_call("ctc_decode", as_py(inputs), as_int(sequence_lengths),
+  res <- op_call("ctc_decode", as_py(inputs), as_lengths(sequence_lengths),
                  strategy = strategy, beam_width = as_int(beam_width),
                  top_paths = as_int(top_paths),
                  merge_repeated = merge_repeated,
-                 mask_index = as_index(mask_index))
+                 mask_index = as_index(mask_index, "mask_index"))
   decoded <- res[[1]]
   list(op_where(decoded >= 0L, decoded + 1L, decoded), res[[2]])
 }

@@ -47,7 +47,7 @@ NULL
 #' @rdname ops-sorting
 #' @export
 op_argpartition <- function(x, kth, axis = -1L) {
-  op_call_index("argpartition", as_py(x), as_index(kth), axis = as_axis(axis))
+  op_call_index("argpartition", as_py(x), as_index(kth, "kth"), axis = as_axis(axis))
 }
 
 #' @rdname ops-sorting
@@ -79,7 +79,7 @@ op_histogram <- function(x, bins = 10L, range = NULL) {
 #' @rdname ops-sorting
 #' @export
 op_in_top_k <- function(targets, predictions, k) {
-  op_call("in_top_k", as_index(targets), as_py(predictions), as_int(k))
+  op_call("in_top_k", as_index(targets, "targets"), as_py(predictions), as_int(k))
 }
 
 #' @rdname ops-sorting

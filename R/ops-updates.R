@@ -35,13 +35,13 @@ op_saturate_cast <- function(x, dtype) {
 #' @rdname ops-updates
 #' @export
 op_scatter <- function(indices, values, shape) {
-  op_call("scatter", as_index_array(indices), as_py(values), as_shape(shape))
+  op_call("scatter", as_index(indices), as_py(values), as_shape(shape))
 }
 
 #' @rdname ops-updates
 #' @export
 op_scatter_update <- function(inputs, indices, updates, reduction = NULL) {
-  op_call("scatter_update", as_py(inputs), as_index_array(indices),
+  op_call("scatter_update", as_py(inputs), as_index(indices),
     as_py(updates), reduction = as_py(reduction))
 }
 
@@ -49,7 +49,7 @@ op_scatter_update <- function(inputs, indices, updates, reduction = NULL) {
 #' @export
 op_segment_max <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
-  op_call("segment_max", as_py(data), as_index(segment_ids),
+  op_call("segment_max", as_py(data), as_index(segment_ids, "segment_ids"),
     num_segments = as_int(num_segments), sorted = as_py(sorted))
 }
 
@@ -57,7 +57,7 @@ op_segment_max <- function(data, segment_ids, num_segments = NULL,
 #' @export
 op_segment_min <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
-  op_call("segment_min", as_py(data), as_index(segment_ids),
+  op_call("segment_min", as_py(data), as_index(segment_ids, "segment_ids"),
     num_segments = as_int(num_segments), sorted = as_py(sorted))
 }
 
@@ -65,7 +65,7 @@ op_segment_min <- function(data, segment_ids, num_segments = NULL,
 #' @export
 op_segment_prod <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
-  op_call("segment_prod", as_py(data), as_index(segment_ids),
+  op_call("segment_prod", as_py(data), as_index(segment_ids, "segment_ids"),
     num_segments = as_int(num_segments), sorted = as_py(sorted))
 }
 
@@ -73,13 +73,13 @@ op_segment_prod <- function(data, segment_ids, num_segments = NULL,
 #' @export
 op_segment_sum <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
-  op_call("segment_sum", as_py(data), as_index(segment_ids),
+  op_call("segment_sum", as_py(data), as_index(segment_ids, "segment_ids"),
     num_segments = as_int(num_segments), sorted = as_py(sorted))
 }
 
 #' @rdname ops-updates
 #' @export
 op_slice_update <- function(inputs, start_indices, updates) {
-  op_call("slice_update", as_py(inputs), as_index(start_indices),
+  op_call("slice_update", as_py(inputs), as_index(start_indices, "start_indices"),
     as_py(updates))
 }

@@ -13,6 +13,7 @@
 #'   (the Python module; `NA` when it cannot be imported), `backend`,
 #'   `tensorflow` and `numpy` (versions, `NA` when not installed),
 #'   `bundled_sources` (the Python sources [install_pycg()] installs, or
+#'   `NA`), `recorded` (the environment [install_pycg()] recorded, or
 #'   `NA`), `versions_match` and `problems` (a character vector: what is
 #'   wrong and the next step; empty when all is well).
 #' @examples
@@ -48,6 +49,7 @@ config_info <- function() {
       NA_character_,
     numpy = if (ok) python_package_version("numpy") else NA_character_,
     bundled_sources = bundled_python_source() %||% NA_character_,
+    recorded = recorded_line(),
     error = error
   )
   info$versions_match <- identical(info$pycg_version, info$r_package)
@@ -56,18 +58,18 @@ config_info <- function() {
   info
 }
 
-# What picks the Python, in python_location()'s order.
+# What picks the Python (python_location() says).
 python_chooser <- function() {
-  if (nzchar(Sys.getenv("RETICULATE_PYTHON")))
-    return("the environment variable RETICULATE_PYTHON")
-  if (nzchar(Sys.getenv("PYCG_PYTHON")))
-    return("the environment variable PYCG_PYTHON")
-  where <- tryCatch(python_location(), error = function(e) list())
-  if (!is.null(where$python))
-    return("the development virtual environment beside the pycg sources")
-  if (!is.null(installed_python()))
-    return("install_pycg()'s virtualenv `r-pycg`")
-  "reticulate's search"
+  tryCatch(python_location()$chosen_by, error = function(e)
+    "the environment variable PYCG_PYTHON")
+}
+
+# The environment install_pycg() recorded, as one line for the report.
+recorded_line <- function() {
+  recorded <- recorded_environment()
+  if (is.null(recorded)) return(NA_character_)
+  paste0("`", recorded$envname, "` (", recorded$python,
+         if (!file.exists(recorded$python)) ", which no longer exists", ")")
 }
 
 # The installed version of the first of `distributions` found, without
@@ -88,18 +90,22 @@ config_problems <- function(info) {
     paste0("run `pycg::install_pycg()` (it installs pycg ", info$r_package,
            " from the sources bundled with this R package, with NumPy and ",
            "TensorFlow, into the virtualenv `r-pycg`)")
+  problems <- character()
+  if (grepl("no longer exists", info$recorded %||% "", fixed = TRUE))
+    problems <- paste0("install_pycg() recorded the environment ",
+                       info$recorded, ". Next: run install_pycg() again, ",
+                       "or delete ", recorded_environment_file(), ".")
   if (!is.null(info$error)) {
     first <- sub("\n.*", "", info$error)
     if (grepl("already started Python", first, fixed = TRUE))
-      return(c(first, paste0("Next: restart R; then ", install,
-                             " or set PYCG_PYTHON before the first pycg ",
-                             "call.")))
-    return(c(paste0("pycg cannot be used: ",
+      return(c(problems, first,
+               paste0("Next: restart R; then ", install, " or set ",
+                      "PYCG_PYTHON before the first pycg call.")))
+    return(c(problems, paste0("pycg cannot be used: ",
                     sub(".*\nReason: ([^\n]*).*", "\\1", info$error)),
              paste0("Next: ", install, ", then restart R; or set ",
                     "PYCG_PYTHON to a Python that has pycg.")))
   }
-  problems <- character()
   if (!info$versions_match)
     problems <- c(problems, paste0(
       "The Python pycg is ", info$pycg_version, " but this R package is ",
@@ -129,6 +135,8 @@ print_config <- function(info) {
   field("TensorFlow:", na(info$tensorflow))
   field("NumPy:", na(info$numpy))
   field("bundled sources:", na(info$bundled_sources, "none"))
+  field("install_pycg():", if (is.na(info$recorded)) "no environment recorded"
+        else paste("recorded", info$recorded))
   if (length(info$problems)) {
     cat("\nWhat is wrong, and the next step:\n")
     for (problem in info$problems)

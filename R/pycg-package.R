@@ -20,8 +20,9 @@
 #'   rule; its call is the rule's. `options(pycg.traceback = TRUE)` appends
 #'   the Python traceback to errors raised in Python.
 #' * Python warnings arrive as R warnings ([warning()]), so [tryCatch()] and
-#'   [suppressWarnings()] handle them. As in Python, a given warning is
-#'   reported once per place in the Python code that raised it.
+#'   [suppressWarnings()] handle them. As in R, a warning is reported every
+#'   time the call that raises it happens (Python's default reports it once
+#'   per place in the code); Python's deprecation notices stay off.
 #' * Ctrl-C and [setTimeLimit()] stop R code that pycg runs for you (a rule,
 #'   a forward, a function under [pycg_grad()]): Python unwinds first, so
 #'   no tape is left recording, and the interrupt then reaches R as an
@@ -56,12 +57,10 @@ NULL
 
 # pycg gives base R's non-generic diag(), rowSums(), colSums(), rowMeans(),
 # colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
-# 4.3) a tensor method that falls back to base R for every other value;
-# `.conflicts.OK` in the attached environment tells library() not to list
-# them as masked.
+# 4.3) a tensor method that passes every other value on to what the name
+# meant before (R/tensor-base.R); library() lists them as masked.
 .onAttach <- function(libname, pkgname) {
   env <- as.environment(paste0("package:", pkgname))
   if (getRversion() < "4.3.0")
     assign("%*%", get("%*%", envir = asNamespace(pkgname)), envir = env)
-  assign(".conflicts.OK", TRUE, envir = env)
 }

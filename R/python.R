@@ -7,7 +7,6 @@ interop <- function() {
 
 start_python <- function() {
   where <- python_location()
-  where$python <- where$python %||% installed_python()
   if (!is.null(where$python) && !reticulate::py_available(FALSE)) {
     # Named through RETICULATE_PYTHON for the start only: reticulate 1.28
     # looks for Poetry and Pipenv projects before use_python()'s choice.
@@ -20,7 +19,8 @@ start_python <- function() {
   # tree belongs to the other one.
   started <- reticulate::py_available(FALSE)
   if (started && !same_environment(where$python)) where$root <- NULL
-  modules <- tryCatch(import_pycg(where$root), error = function(e) {
+  modules <- tryCatch(project_search_off(import_pycg(where$root)),
+                      error = function(e) {
     if (started) stop_python_started(conditionMessage(e), where$python)
     stop_no_pycg(conditionMessage(e))
   })
@@ -43,9 +43,10 @@ start_python <- function() {
 
 # Imports pycg and the module the R wrappers call. reticulate puts the
 # working directory first on sys.path, where a folder named `pycg` would
-# shadow the module; while pycg is imported, the working directory goes to
-# the end (and a development source tree `root` to the front), and what
-# arrives must be the pycg module.
+# shadow the module (or, in a Python without pycg, be run as it); while
+# pycg is imported, the working directory is off sys.path (and a
+# development source tree `root` at its front), and what arrives must be
+# the pycg module.
 import_pycg <- function(root = NULL) {
   sys <- import("sys", convert = FALSE)
   saved <- sys$path
@@ -53,7 +54,7 @@ import_pycg <- function(root = NULL) {
   here <- paths %in% c("", ".") |
     normalizePath(paths, mustWork = FALSE) == normalizePath(getwd())
   reticulate::py_set_attr(sys, "path",
-                          as.list(c(root, paths[!here], paths[here])))
+                          as.list(c(root, paths[!here])))
   on.exit(reticulate::py_set_attr(sys, "path", saved))
   core <- import("pycg", convert = FALSE)
   file <- py_to_r(reticulate::py_get_attr(core, "__file__", silent = TRUE))
@@ -108,32 +109,73 @@ stop_no_pycg <- function(reason) {
   )
 }
 
-# Which Python to start, and the source tree to import pycg from (if any):
-# RETICULATE_PYTHON is left to reticulate; PYCG_PYTHON is used as given;
-# otherwise a development virtual environment is looked for: the one this
-# package is installed into (<venv>/lib/R/pycg), or <dir>/.venv beside a
-# pycg/ source tree in the working directory or above it.
-python_location <- function(starts = c(system.file(package = "pycg"),
-                                       getwd())) {
+# Which Python to start, what chose it, and the pycg source tree to import
+# from (if any). Only what the user chose, in this order, and never the
+# working directory or a folder above it (anyone who can write there would
+# run code as whoever starts R below it):
+#  1. RETICULATE_PYTHON, left to reticulate;
+#  2. PYCG_PYTHON, used as given (with the source tree beside its .venv);
+#  3. the virtual environment this package is installed into
+#     (<venv>/lib/R/pycg, as the Makefile's .venv/lib/R), in development;
+#  4. the environment install_pycg() recorded;
+#  5. install_pycg()'s default virtualenv `r-pycg`.
+# With none of these, reticulate's own search, less its Poetry and Pipenv
+# projects (found from the working directory; see project_search_off()).
+python_location <- function(library = system.file(package = "pycg")) {
   if (nzchar(Sys.getenv("RETICULATE_PYTHON")))
-    return(list(python = NULL, root = NULL))
+    return(chosen(NULL, "the environment variable RETICULATE_PYTHON"))
   python <- Sys.getenv("PYCG_PYTHON")
   if (nzchar(python)) {
     python <- path.expand(python)
     if (!file.exists(python))
       stop_no_pycg(paste0("`PYCG_PYTHON` is set to ", python,
                           ", which does not exist"))
-    return(list(python = python, root = source_root(python)))
+    return(chosen(python, "the environment variable PYCG_PYTHON",
+                  source_root(python)))
   }
-  for (dir in unlist(lapply(starts[nzchar(starts)], ancestors))) {
-    venv <- if (file.exists(file.path(dir, "pyvenv.cfg"))) dir else
-      if (file.exists(file.path(dir, "pycg", "__init__.py")))
-        file.path(dir, ".venv")
-    python <- venv_python(venv)
-    if (!is.null(python))
-      return(list(python = python, root = source_root(python)))
-  }
-  list(python = NULL, root = NULL)
+  python <- library_venv_python(library)
+  if (!is.null(python))
+    return(chosen(python, paste0("the virtual environment this R package ",
+                                 "is installed into"), source_root(python)))
+  recorded <- recorded_environment()
+  if (!is.null(recorded) && file.exists(recorded$python))
+    return(chosen(recorded$python, paste0(
+      "install_pycg(envname = \"", recorded$envname, "\"), recorded in ",
+      recorded_environment_file())))
+  python <- installed_python()
+  if (!is.null(python))
+    return(chosen(python, "install_pycg()'s virtualenv `r-pycg`"))
+  chosen(NULL, paste0("reticulate's search (nothing chosen: no ",
+                      "PYCG_PYTHON, no environment from install_pycg())"))
+}
+
+chosen <- function(python, by, root = NULL) {
+  list(python = python, root = root, chosen_by = by)
+}
+
+# The Python of the virtual environment whose R library holds this package
+# (<venv>/lib/R/pycg with <venv>/pyvenv.cfg), if that is where it is.
+library_venv_python <- function(library) {
+  lib <- dirname(library)
+  if (!nzchar(library) || basename(lib) != "R" ||
+      basename(dirname(lib)) != "lib")
+    return(NULL)
+  venv <- dirname(dirname(lib))
+  if (file.exists(file.path(venv, "pyvenv.cfg"))) venv_python(venv)
+}
+
+# Runs `code` (reticulate's search for a Python) with its Poetry and
+# Pipenv project discovery pointed at nothing, unless the user set them:
+# reticulate looks for those projects from the working directory upwards.
+project_search_off <- function(code) {
+  nowhere <- file.path(tempdir(), "pycg-no-project")
+  old <- options(
+    reticulate.poetry.project = getOption("reticulate.poetry.project",
+                                          nowhere),
+    reticulate.pipenv.pipfile = getOption("reticulate.pipenv.pipfile",
+                                          file.path(nowhere, "Pipfile")))
+  on.exit(options(old))
+  code
 }
 
 # The Python of the virtualenv install_pycg() makes by default, when there is
@@ -146,16 +188,6 @@ installed_python <- function() {
 }
 
 default_envname <- "r-pycg"
-
-ancestors <- function(dir) {
-  dir <- normalizePath(dir, mustWork = FALSE)
-  out <- dir
-  while (!identical(parent <- dirname(dir), dir)) {
-    out <- c(out, parent)
-    dir <- parent
-  }
-  out
-}
 
 venv_python <- function(venv) {
   if (is.null(venv)) return(NULL)

@@ -6,6 +6,13 @@
 #' draws from a global generator. The numbers are the same on both backends
 #' (they are not those keras3 gives for the same seed).
 #'
+#' `set.seed()` governs the draws with `seed = NULL` (keras3's do not follow
+#' it): whenever R's random number generator has moved since the last such
+#' draw (after `set.seed()`, `runif()`, ...), the global generator restarts
+#' at a seed drawn from R's, so `set.seed(1); random_normal(2)` gives the
+#' same numbers in every session. Before R's generator is first used in a
+#' session, as in R, the draws are not reproducible.
+#'
 #' @param shape The shape of the result, an integer vector (`c(2, 3)`).
 #' @param mean,stddev The mean and standard deviation of the normal.
 #' @param minval,maxval The bounds: `[minval, maxval)`.
@@ -96,7 +103,8 @@ random_dropout <- function(inputs, rate, noise_shape = NULL, seed = NULL) {
 #' that takes it as its `seed` moves it on, so successive draws differ, and
 #' two generators made with the same `seed` give the same stream.
 #'
-#' @param seed An integer (`NULL`: a seed from Python's `random` module).
+#' @param seed An integer (`NULL`: a seed drawn from R's random number
+#'   generator, so `set.seed()` makes the stream reproducible).
 #' @param name An optional name.
 #' @param ... Further arguments for `pycg.random.SeedGenerator`.
 #' @return A `pycg.random.SeedGenerator` (a Python object).
@@ -106,19 +114,37 @@ random_dropout <- function(inputs, rate, noise_shape = NULL, seed = NULL) {
 #' b <- random_normal(2, seed = gen) # different from a
 #' @export
 random_seed_generator <- function(seed = NULL, name = NULL, ...) {
+  seed <- seed %||% sample.int(.Machine$integer.max, 1L)
   core_call("random.SeedGenerator", seed = as_seed(seed), name = name, ...)
 }
 
 # A seed for Python: R numbers become Python ints; a SeedGenerator and NULL
-# pass through.
+# pass through (NULL after the global generator follows R's, see below).
 as_seed <- function(seed) {
+  if (is.null(seed)) {
+    follow_r_rng()
+    return(NULL)
+  }
   if (is.numeric(seed) && length(seed) == 1L && !is.na(seed) &&
       seed == round(seed) && abs(seed) < .Machine$integer.max)
     return(as.integer(seed))
-  if (is.null(seed) || inherits(seed, "python.builtin.object"))
+  if (inherits(seed, "python.builtin.object"))
     return(seed)
   stop(calling_function(), ": `seed` must be a whole number, a ",
        "random_seed_generator() or NULL, not ", describe_input(seed),
        if (is.numeric(seed)) paste0(" (", format(seed[1L]), ")"),
        call. = FALSE)
+}
+
+# Restarts pycg's global generator at a seed drawn from R's generator when
+# R's has moved since the last time (set.seed(), runif(), ...): draws with
+# seed = NULL then follow set.seed(). The draw moves R's generator on, so
+# the state after it is what the next call compares with.
+follow_r_rng <- function() {
+  state <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+  if (is.null(state) || identical(state, .pycg$r_rng_state)) return()
+  core_call("random.seed_generator.seed_global",
+            sample.int(.Machine$integer.max, 1L))
+  .pycg$r_rng_state <- get0(".Random.seed", envir = globalenv(),
+                            inherits = FALSE)
 }

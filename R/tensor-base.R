@@ -15,8 +15,14 @@
 #'   `rowMeans()`, `colMeans()`, `crossprod()`, `tcrossprod()`, `pmax()`,
 #'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,
 #'   the row/column sums and means, `crossprod`, `tcrossprod`, `pmax`,
-#'   `pmin`) are given by pycg with a fallback to base R for every other
-#'   value, so base matrices keep base R's results and speed.
+#'   `pmin`) are given by pycg, and library(pycg) says that they mask
+#'   base's: `diag()`, the row/column sums and means, `crossprod()` and
+#'   `tcrossprod()` as S4 methods for tensors (as Matrix gives them for its
+#'   matrices), so that base matrices keep base R's results and Matrix's
+#'   matrices Matrix's, whichever of Matrix and pycg is attached first;
+#'   `pmax()` and `pmin()` pass every value that is not a tensor to what
+#'   the name meant before pycg was attached (the next definition on the
+#'   search path, else base R's).
 #' * a comparison whose result is a single value gives an R logical, so
 #'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
 #'   results stay boolean tensors.
@@ -25,6 +31,8 @@
 #' @param ... Further arguments, as for the base R function.
 #' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
 #' @param decreasing For `sort()`: largest first.
+#' @param na.last For `sort()`: as in base R, `NA` drops the `NA`s (`NaN`s),
+#'   `TRUE` puts them last, `FALSE` first.
 #' @param perm For `aperm()`: the permutation of the axes, 1-based.
 #' @param n For `head()`: the number of elements (rows for a matrix).
 #' @param dims For the row/column sums and means: as in base R (1 only).
@@ -50,7 +58,7 @@ is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
 
 #' @rdname tensor-base
 #' @export
-is.na.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% op_call("isnan", x)
 
 #' @rdname tensor-base
 #' @export
@@ -116,9 +124,16 @@ r_order_vector <- function(x) {
 
 #' @rdname tensor-base
 #' @export
-sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, ...) {
-  out <- op_call("sort", r_order_vector(x))
-  if (isTRUE(decreasing)) op_call("flip", out) else out
+sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
+                                    ...) {
+  x <- r_order_vector(na_as_nan(x))
+  missing <- is.na(x)
+  values <- op_call("sort", x[!missing])
+  if (isTRUE(decreasing)) values <- op_call("flip", values)
+  if (is.na(na.last) || !anyNA(x)) return(values)
+  nas <- x[missing]
+  op_call("concatenate", if (isTRUE(na.last)) list(values, nas) else
+    list(nas, values))
 }
 
 #' @rdname tensor-base
@@ -143,8 +158,17 @@ aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
 
 #' @rdname tensor-base
 #' @export
-mean.pycg.tensor.Tensor <- function(x, ..., na.rm = FALSE) {
-  reduce_na(x, "mean", na.rm)
+mean.pycg.tensor.Tensor <- function(x, trim = 0, na.rm = FALSE, ...) {
+  x <- na_as_nan(x)
+  if (!is.numeric(trim) || length(trim) != 1L || is.na(trim))
+    stop("mean(): `trim` must be a number from 0 to 0.5", call. = FALSE)
+  if (trim <= 0) return(reduce_na(x, "mean", na.rm))
+  if (isTRUE(na.rm)) x <- x[!is.na(x)]
+  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
+  if (trim >= 0.5) return(median(x))
+  n <- length(x)
+  lo <- floor(n * trim)
+  op_call("mean", sort(x)[(lo + 1L):(n - lo)])
 }
 
 # The reduction `op` of x over all axes; its NaN-skipping form with na.rm.
@@ -155,49 +179,54 @@ reduce_na <- function(x, op, na.rm) {
 }
 
 # ---- the base functions R does not make generic --------------------------------------
-# Each takes a tensor to its op, and anything else to base R unchanged.
+# diag(), the row/column sums and means, crossprod() and tcrossprod() get S4
+# methods for tensors (as Matrix gives its matrices): every other value goes
+# to base R's function, or to Matrix's methods, in whichever order the
+# packages are attached, since S4 methods of one generic from several
+# packages are merged. pmax() and pmin(), whose S4 generic would dispatch on
+# `...`, are plain functions that take a tensor to its op and anything else
+# to what the name meant before pycg was attached.
+
+#' @importFrom methods setMethod setOldClass
+NULL
+
+setOldClass("pycg.tensor.Tensor")
+setOldClass(c("pycg.tensor.Variable", "pycg.tensor.Tensor"))
 
 #' @rdname tensor-base
 #' @export
-diag <- function(x = 1, nrow, ncol, names = TRUE) {
-  if (!is_tensor(x)) {
-    # base::diag reads how many arguments it got: pass only those given
-    args <- list(x)
-    if (!missing(nrow)) args$nrow <- nrow
-    if (!missing(ncol)) args$ncol <- ncol
-    if (!missing(names)) args$names <- names
-    return(do.call(base::diag, args))
-  }
+setMethod("diag", "pycg.tensor.Tensor",
+          function(x = 1, nrow, ncol, names = TRUE) {
   if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
-}
+})
 
 #' @rdname tensor-base
 #' @export
-rowSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::rowSums(x, na.rm, dims))
+setMethod("rowSums", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
   axis_reduce(x, "sum", 1L, na.rm)
-}
+})
 
 #' @rdname tensor-base
 #' @export
-colSums <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::colSums(x, na.rm, dims))
+setMethod("colSums", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
   axis_reduce(x, "sum", 0L, na.rm)
-}
+})
 
 #' @rdname tensor-base
 #' @export
-rowMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::rowMeans(x, na.rm, dims))
+setMethod("rowMeans", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
   axis_reduce(x, "mean", 1L, na.rm)
-}
+})
 
 #' @rdname tensor-base
 #' @export
-colMeans <- function(x, na.rm = FALSE, dims = 1L) {
-  if (!is_tensor(x)) return(base::colMeans(x, na.rm, dims))
+setMethod("colMeans", "pycg.tensor.Tensor",
+          function(x, na.rm = FALSE, dims = 1L) {
   axis_reduce(x, "mean", 0L, na.rm)
-}
+})
 
 # A matrix's row (keep axis 0, reduce 1) or column (reduce 0) reduction.
 axis_reduce <- function(x, op, axis, na.rm) {
@@ -206,30 +235,69 @@ axis_reduce <- function(x, op, axis, na.rm) {
          "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
     stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  op_call(if (na.rm) paste0("nan", op) else op, x, axis = axis)
+  op_call(if (na.rm) paste0("nan", op) else op, na_as_nan(x), axis = axis)
 }
 
 #' @rdname tensor-base
 #' @export
-crossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y)) return(base::crossprod(x, y, ...))
-  y <- if (is.null(y)) x else as_py(y)
-  op_call("matmul", op_call("transpose", as_py(x)), y)
-}
+setMethod("crossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
+  tensor_crossprod(x, y)
+})
 
 #' @rdname tensor-base
 #' @export
-tcrossprod <- function(x, y = NULL, ...) {
-  if (!is_tensor(x) && !is_tensor(y)) return(base::tcrossprod(x, y, ...))
+setMethod("crossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
+  tensor_crossprod(x, y)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("tcrossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
+  tensor_crossprod(x, y, transposed = TRUE)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
+  tensor_crossprod(x, y, transposed = TRUE)
+})
+
+# t(x) %*% y, or x %*% t(y) if `transposed`; y = NULL is x.
+tensor_crossprod <- function(x, y, transposed = FALSE) {
+  x <- as_py(x)
   y <- if (is.null(y)) x else as_py(y)
-  op_call("matmul", as_py(x), op_call("transpose", y))
+  if (transposed) op_call("matmul", x, op_call("transpose", y))
+  else op_call("matmul", op_call("transpose", x), y)
+}
+
+# The next function called `name` on the search path after package:pycg,
+# else base's: what the name meant without pycg.
+masked <- function(name) {
+  path <- search()
+  at <- match("package:pycg", path)
+  if (!is.na(at)) {
+    for (env in path[-seq_len(at)]) {
+      f <- get0(name, envir = as.environment(env), mode = "function",
+                inherits = FALSE)
+      if (!is.null(f)) return(f)
+    }
+  }
+  get(name, envir = baseenv(), mode = "function")
+}
+
+# masked(name) called with `args` and those of the named arguments given
+# (NULL: not given, since some functions read missing()).
+pass_on <- function(name, args, ...) {
+  given <- Filter(Negate(is.null), list(...))
+  do.call(masked(name), c(args, given))
 }
 
 #' @rdname tensor-base
 #' @export
 pmax <- function(..., na.rm = FALSE) {
   args <- list(...)
-  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmax(..., na.rm = na.rm))
+  if (!any(vapply(args, is_tensor, TRUE)))
+    return(pass_on("pmax", args, na.rm = if (!missing(na.rm)) na.rm))
   Reduce(function(a, b) op_call("maximum", as_py(a), as_py(b)), args)
 }
 
@@ -237,7 +305,8 @@ pmax <- function(..., na.rm = FALSE) {
 #' @export
 pmin <- function(..., na.rm = FALSE) {
   args <- list(...)
-  if (!any(vapply(args, is_tensor, TRUE))) return(base::pmin(..., na.rm = na.rm))
+  if (!any(vapply(args, is_tensor, TRUE)))
+    return(pass_on("pmin", args, na.rm = if (!missing(na.rm)) na.rm))
   Reduce(function(a, b) op_call("minimum", as_py(a), as_py(b)), args)
 }
 
@@ -256,5 +325,5 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
   if (is_tensor(x) || is_tensor(y))
     op_call("matmul", as_py(x), as_py(y))
   else
-    base::`%*%`(x, y)
+    masked("%*%")(x, y)
 }

@@ -5,10 +5,38 @@
 #' `dim()`, `length()`, `print()`, `format()`, `t()`, `mean()`; the arithmetic
 #' and comparison operators (`+ - * / ^ %% %/% == != < <= > >= & | !`) with a
 #' tensor or an R number on either side; the Math generics (`exp()`, `log()`,
-#' `sqrt()`, `abs()`, `tanh()`, ...); `sum()`, `prod()`, `max()`, `min()`,
-#' `any()`, `all()`; `%*%` for matrix products; and `[` with R's 1-based
-#' rules (positive, negative and logical indices, `drop`). All of them record
-#' on gradient tapes like the `op_*()` functions they call.
+#' `sqrt()`, `abs()`, `tanh()`, `sinpi()`, `cospi()`, `tanpi()`, ...); the
+#' Complex generics (`Re()`, `Im()`, `Conj()`, `Mod()`, `Arg()`); `sum()`,
+#' `prod()`, `max()`, `min()`, `any()`, `all()`; `%*%` for matrix products;
+#' `[` with R's 1-based rules (positive, negative and logical indices, a
+#' matrix of coordinates as in `m[cbind(i, j)]`, `drop`); `[[` for one
+#' element by its 1-based position(s); `dim<-` (R's column-major order). All
+#' of them record on gradient tapes like the `op_*()` functions they call.
+#'
+#' Where pycg follows base R rather than keras3: negative indices in `[`
+#' exclude (keras3 counts them from the end), and one index on an array
+#' reads it in R's column-major order.
+#'
+#' Exceptions, which stop with an error naming the way out: the Math
+#' generics `lgamma()`, `gamma()`, `digamma()`, `trigamma()`, `signif()`,
+#' `cummax()` and `cummin()` (no op computes them; use them on
+#' `as.array(x)`), and the replacement forms `x[i] <- value` and
+#' `x[[i]] <- value` (a tensor is not modified in place: use [op_where()],
+#' [op_scatter_update()] or [op_slice_update()]).
+#'
+#' R's `NA`: a tensor holds `NA` as `NaN`, and a comparison with it keeps
+#' R's meaning wherever its result reaches R: `as.logical(x > 0)` is `NA`
+#' there, `if` stops with "missing value where TRUE/FALSE needed", `all()`
+#' and `any()` follow R's three-valued logic (and `na.rm`), `is.na()` is
+#' `TRUE`, `x[x > 0]` keeps an `NA`, and sums read it as `NA`. The boolean
+#' tensor itself holds `FALSE` there, which `op_*()` functions see (as in
+#' Keras).
+#'
+#' Integers, as in base R: `+`, `-` and `*` between int32 values give `NA`
+#' with R's warning "NAs produced by integer overflow" where the result
+#' leaves the integer range; `%/%` and `%%` by `0L` give `NA`; `^` gives
+#' doubles; `sum()` of integers is an integer tensor, or a double one where
+#' the total leaves that range.
 #'
 #' A tensor holds its values in row-major order in Python, but converting
 #' keeps R's layout: `as.array(op_convert_to_tensor(m))` is identical to `m`.
@@ -133,21 +161,35 @@ t.pycg.tensor.Tensor <- function(x) {
 Ops.pycg.tensor.Tensor <- function(e1, e2) {
   if (missing(e2)) {
     switch(.Generic,
-           "-" = return(op_call("negative", e1)),
+           "-" = return(op_call("negative", na_as_nan(e1))),
            "+" = return(e1),
-           "!" = return(r_logical_if_scalar(op_call("logical_not", e1))))
+           "!" = {
+             out <- op_call("logical_not", e1)
+             return(r_logical_if_scalar(with_na(list(out, na_of(e1)))))
+           })
   }
   name <- r_operator_ops[[.Generic]]
   if (is.null(name))
     stop("`", .Generic, "` is not supported for pycg tensors", call. = FALSE)
-  out <- op_call(name, as_py(e1), as_py(e2))
-  if (.Generic %in% r_logical_generics) r_logical_if_scalar(out) else out
+  if (.Generic %in% r_logical_generics) {
+    # a logical NA (x == NA) compares as R's NA of a double
+    if (is.logical(e1) && length(e1) == 1L && is.na(e1)) e1 <- NA_real_
+    if (is.logical(e2) && length(e2) == 1L && is.na(e2)) e2 <- NA_real_
+    return(r_logical_if_scalar(na_compare(name, e1, e2)))
+  }
+  e1 <- as_py(na_as_nan(e1))
+  e2 <- as_py(na_as_nan(e2))
+  if (.Generic %in% c("+", "-", "*", "^", "%/%", "%%"))
+    core_call("r.arith.arith", name, e1, e2)
+  else
+    op_call(name, e1, e2)
 }
 
 r_logical_generics <- c("==", "!=", "<", "<=", ">", ">=", "&", "|")
 
 # A comparison's single-value result as an R logical (so that `if (x > 1)`
-# and isTRUE() work); a longer one, or a traced one, stays a tensor.
+# and isTRUE() work; NA where R's answer is NA, so `if` stops as in base
+# R); a longer one, or a traced one, stays a tensor.
 r_logical_if_scalar <- function(out) {
   if (length(dim(out))) return(out)
   tryCatch(tensor_to_r(out), error = function(e) out)
@@ -163,17 +205,23 @@ r_operator_ops <- list(
 #' @rdname tensor-methods
 #' @export
 Math.pycg.tensor.Tensor <- function(x, ...) {
+  x <- na_as_nan(x)
   args <- list(...)
   if (.Generic == "log" && length(args))
     return(op_call("divide", op_call("log", x), log(args[[1L]])))
   if (.Generic == "round")
     return(op_call("round", x,
                    decimals = as_int(if (length(args)) args[[1L]] else 0L)))
+  if (.Generic %in% c("sinpi", "cospi", "tanpi")) {
+    # reduced first, so that large arguments keep their accuracy
+    turns <- op_call("mod", x, if (.Generic == "tanpi") 1 else 2)
+    return(op_call(sub("pi$", "", .Generic), op_call("multiply", turns, pi)))
+  }
   name <- r_math_ops[[.Generic]] %||% .Generic
   if (!name %in% op_names())
-    stop("`", .Generic, "()` is not supported for pycg tensors; ",
-         "see ls(\"package:pycg\", pattern = \"^op_\") for the ops",
-         call. = FALSE)
+    stop("`", .Generic, "()` is not supported for pycg tensors (no op ",
+         "computes it); use ", .Generic, "(as.array(x)) for R's values, ",
+         "which no tape records", call. = FALSE)
   if (.Generic %in% c("cumsum", "cumprod"))
     return(py_call(interop()$r_cumulative, name, x))
   op_call(name, x)
@@ -192,9 +240,16 @@ Summary.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
          call. = FALSE)
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
     stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  reduce <- if (na.rm && .Generic %in% c("sum", "prod", "max", "min"))
-    paste0("nan", ops[[1L]]) else ops[[1L]]
-  parts <- lapply(list(...), function(x) op_call(reduce, as_py(x)))
+  if (.Generic %in% c("all", "any")) {
+    parts <- lapply(list(...), function(x) na_reduce(.Generic, x, na.rm))
+    return(r_logical_if_scalar(Reduce(function(a, b)
+      na_compare(ops[[2L]], a, b), parts)))
+  }
+  reduce <- if (na.rm) paste0("nan", ops[[1L]]) else ops[[1L]]
+  parts <- lapply(list(...), function(x) {
+    x <- as_py(na_as_nan(x))
+    if (reduce == "sum") core_call("r.arith.r_sum", x) else op_call(reduce, x)
+  })
   Reduce(function(a, b) op_call(ops[[2L]], a, b), parts)
 }
 
@@ -210,9 +265,91 @@ r_summary_ops <- list(
   index <- index[names(index) %||% rep("", length(index)) != "drop"]
   env <- parent.frame()
   index <- lapply(unname(index), function(e) {
-    if (identical(e, quote(expr = ))) NULL else as_py(eval(e, env))
+    if (identical(e, quote(expr = ))) return(NULL)  # a missing index: all
+    r_index(eval(e, env) %||% integer())             # x[NULL] selects none
   })
-  py_call(interop()$r_subset, x, index, isTRUE(drop))
+  if (length(index) == 1L && is.matrix(index[[1L]]) &&
+      is.numeric(index[[1L]]) && length(dim(x)) > 1L &&
+      ncol(index[[1L]]) == length(dim(x)))
+    index[[1L]] <- matrix_positions(index[[1L]], dim(x))
+  if (length(index) == 1L && is.numeric(index[[1L]]) &&
+      any(index[[1L]] >= length(x) + 1, na.rm = TRUE))
+    index[[1L]][index[[1L]] >= length(x) + 1] <- NA  # as base R: x[5] is NA
+  has_na <- vapply(index, function(i) is.atomic(i) && anyNA(i), NA)
+  if (any(has_na)) {
+    if (length(index) != 1L)
+      stop("`[`: an NA index is supported in x[i] only, not in x[i, j]; ",
+           "use which(i) to leave the NAs out", call. = FALSE)
+    return(subset_with_na(x, index[[1L]], isTRUE(drop)))
+  }
+  py_call(interop()$r_subset, x, lapply(index, as_py), isTRUE(drop))
+}
+
+# A matrix of coordinates (one row per element, one column per axis), as
+# base R reads m[cbind(i, j)], to positions in column-major order.
+matrix_positions <- function(at, d) {
+  if (anyNA(at) || any(at < 1) || any(at != trunc(at)) ||
+      any(t(at) > d))
+    stop("`[`: a matrix index holds 1-based coordinates within dim(x) = c(",
+         paste(d, collapse = ", "), ")", call. = FALSE)
+  as.vector(1 + (at - 1) %*% cumprod(c(1, d[-length(d)])))
+}
+
+#' @rdname tensor-methods
+#' @export
+`[[.pycg.tensor.Tensor` <- function(x, i, ...) {
+  index <- c(list(i), list(...))
+  d <- dim(x) %||% length(x)
+  extents <- if (length(index) == 1L) length(x) else d
+  if (length(index) != 1L && length(index) != length(d))
+    stop("`[[`: ", length(index), " indices for a tensor of ", length(d),
+         " dimensions", call. = FALSE)
+  for (k in seq_along(index)) {
+    at <- index[[k]]
+    if (!is.numeric(at) || length(at) != 1L || is.na(at) || at < 1 ||
+        at != trunc(at))
+      stop("`[[`: takes one element by 1-based positions (whole numbers ",
+           "from 1); got ", describe_value(at), call. = FALSE)
+    if (at > extents[k])
+      stop("`[[`: subscript out of bounds: ", at, " for an extent of ",
+           extents[k], call. = FALSE)
+  }
+  py_call(interop()$r_subset, x, lapply(index, as_py), TRUE)
+}
+
+#' @rdname tensor-methods
+#' @export
+`[<-.pycg.tensor.Tensor` <- function(x, ..., value) {
+  stop_immutable("[<-")
+}
+
+#' @rdname tensor-methods
+#' @export
+`[[<-.pycg.tensor.Tensor` <- function(x, ..., value) {
+  stop_immutable("[[<-")
+}
+
+stop_immutable <- function(what) {
+  stop("`", what, "`: a tensor is not modified in place; make a new one ",
+       "with op_where(mask, value, x), op_scatter_update() or ",
+       "op_slice_update() (v$assign() for a pycg_variable()), or modify the ",
+       "R array as.array(x)", call. = FALSE)
+}
+
+#' @rdname tensor-methods
+#' @export
+`dim<-.pycg.tensor.Tensor` <- function(x, value) {
+  if (inherits(x, "pycg.tensor.Variable"))
+    stop("`dim<-`: a pycg_variable() keeps its shape; use op_reshape(v, ",
+         "shape) for a reshaped tensor", call. = FALSE)
+  flat <- r_order_vector(x)
+  if (is.null(value)) return(flat)
+  if (!is.numeric(value) || anyNA(value) || any(value < 0) ||
+      any(value != trunc(value)) || prod(value) != length(x))
+    stop("`dim<-`: dims [product ", prod(value), "] do not match the ",
+         "length of the tensor [", length(x), "]", call. = FALSE)
+  out <- op_call("reshape", flat, as_shape(rev(value)))
+  if (length(value) > 1L) op_call("transpose", out) else out
 }
 
 # The names in pycg.ops.__all__, read once per session.

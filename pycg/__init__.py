@@ -2,7 +2,7 @@
 reverse-mode autodiff on TensorFlow or NumPy kernels."""
 from pycg import backends as _backends
 
-_backends.set_backend(_backends.default_name())
+_backends.set_default_backend()
 
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
@@ -29,7 +29,15 @@ __all__ += ["load_variables", "optimize", "optimizers", "random",
             "save_variables"]
 from pycg.interop_tf import to_tensorflow  # noqa: E402
 
-__all__ += ["to_tensorflow"]
+__all__ += ["to_tensorflow", "function"]
+
+# TensorFlow's dtype names, usable wherever pycg takes a dtype (`bool` stays
+# out of __all__, so that `from pycg import *` keeps Python's bool).
+_DTYPES = ("bfloat16", "float16", "float32", "float64", "complex64",
+          "complex128", "int8", "int16", "int32", "int64", "uint8", "uint16",
+          "uint32", "uint64", "bool")
+globals().update({_name: _name for _name in _DTYPES})
+__all__ += [_name for _name in _DTYPES if _name != "bool"]
 
 
 def __getattr__(name):
@@ -39,4 +47,12 @@ def __getattr__(name):
     if name == "function":
         from pycg.compile import function
         return function
-    raise AttributeError(f"module 'pycg' has no attribute {name!r}")
+    where = (f"; the ops live in pycg.ops: use pycg.ops.{name}"
+             if name in ops.__all__ else "")
+    raise AttributeError(f"module 'pycg' has no attribute {name!r}{where}")
+
+
+def __dir__():
+    # the public names, not the internal modules imported along the way
+    return sorted(set(__all__) | {"bool", "r"} |
+                  {n for n in globals() if n.startswith("__")})

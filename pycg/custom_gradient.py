@@ -49,6 +49,7 @@ traced control flow in ``pycg.function``), the call becomes one
 ``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
 """
 import functools
+import textwrap
 
 from pycg import backends, core, core_forward, structure
 from pycg.core import tls
@@ -108,6 +109,11 @@ def custom_gradient(f):
 
     decorated.__pycg_custom_gradient__ = True
     return decorated
+
+
+# help(pycg.custom_gradient) shows the conventions (this module's tables)
+if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
+    custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
 
 
 def _tensorflow_route(args, kwargs):

@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from pycg import backends, core, structure
+from pycg._errors import Shape, TypeOf, Value, user_error
 from pycg.custom_gradient_bind import _leaf
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
@@ -162,19 +163,21 @@ def check_gradient(name, label, g, x):
         return None
     if isinstance(g, bool) or isinstance(g, str) or not isinstance(
             g, (Tensor, numbers.Number, np.ndarray, np.generic)):
-        raise TypeError(
-            f"{name}: gradient for {label!r} is a {type(g).__name__}; "
-            f"expected a tensor, a number or None")
+        raise user_error(TypeError, "{name}: gradient for {label} is a "
+                         "{type}; expected a tensor, a number or None",
+                         name=name, label=Value(label), type=TypeOf(g))
     if not isinstance(g, Tensor):
         if isinstance(g, numbers.Number) and x.shape != ():
-            raise ValueError(
-                f"{name}: gradient for {label!r} is a number but {label!r} "
-                f"has shape {x.shape}; return a tensor of that shape")
+            raise user_error(ValueError, "{name}: gradient for {label} is a "
+                             "number but {label} has shape {shape}; return "
+                             "a tensor of that shape", name=name,
+                             label=Value(label), shape=Shape(x.shape))
         g = convert_to_tensor(np.asarray(g), x.dtype)
     if g.shape != x.shape:
-        raise ValueError(
-            f"{name}: gradient for {label!r} has shape {g.shape} but "
-            f"{label!r} has shape {x.shape}")
+        raise user_error(ValueError, "{name}: gradient for {label} has shape "
+                         "{got} but {label} has shape {shape}", name=name,
+                         label=Value(label), got=Shape(g.shape),
+                         shape=Shape(x.shape))
     if g.dtype != x.dtype:
         if not is_differentiable(g.dtype):
             raise TypeError(

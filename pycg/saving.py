@@ -12,11 +12,14 @@ True
 >>> w.numpy().tolist()
 [1.0, 2.0]
 """
+import math
 import os
 import zipfile
+import zlib
 
 import numpy as np
 
+from pycg._errors import Api, Dtype, Shape, Value, user_error
 from pycg.tensor import Variable
 
 
@@ -34,34 +37,132 @@ def save_variables(path, variables):
 def load_variables(path, variables):
     """Assign the values saved in `path` to `variables` (named as in
     save_variables). The names must be the same set, and each value's shape
-    and dtype must be the variable's. Returns the variables."""
-    who = "pycg.load_variables"
+    and dtype must be the variable's. Returns the variables.
+
+    The file is checked from its zip directory and each array's .npy header
+    before any data is read, so a hostile file (a huge declared shape, a
+    member that is no array) is refused at the cost of its headers; nothing
+    is assigned unless every value is read. A big-endian array loads as the
+    variable's (native) dtype."""
+    who = _LOAD
     named = _named(variables, "load_variables")
+    path = os.fspath(path)
     try:
-        with np.load(os.fspath(path), allow_pickle=False) as data:
-            saved = {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as e:
-        raise ValueError(f"{who}: cannot read {os.fspath(path)!r} as a .npz "
-                         f"file of variables ({e})") from None
-    missing = [n for n, _ in named if n not in saved]
-    extra = sorted(set(saved) - {n for n, _ in named})
-    if missing or extra:
-        raise ValueError(
-            f"{who}: the names in {os.fspath(path)!r} do not match the "
-            f"variables: missing from the file: {missing or 'none'}; in the "
-            f"file but not among the variables: {extra or 'none'}")
+        with zipfile.ZipFile(path) as zf:
+            members = _members(zf, path, named, who)
+            headers = {name: _header(zf, members[name], v, who)
+                       for name, v in named}
+            values = {name: _data(zf, members[name], headers[name], v.dtype,
+                                  who) for name, v in named}
+    except (OSError, EOFError, zipfile.BadZipFile, zlib.error,
+            NotImplementedError, RuntimeError) as e:   # (Runtime: encrypted)
+        raise user_error(ValueError, "{api}: cannot read {path} as a .npz "
+                         "file of variables ({reason})", api=who,
+                         path=Value(path), reason=e) from None
     for name, v in named:
-        value = saved[name]
-        if tuple(value.shape) != v.shape:
-            raise ValueError(f"{who}: {name!r} has shape {tuple(value.shape)} "
-                             f"in the file but the variable has shape "
-                             f"{v.shape}")
-        if value.dtype != v.dtype:
-            raise TypeError(f"{who}: {name!r} has dtype {value.dtype.name} in "
-                            f"the file but the variable has {v.dtype.name}")
-    for name, v in named:
-        v.assign(saved[name])
+        v.assign(values[name])
     return [v for _, v in named]
+
+
+def _members(zf, path, named, who):
+    """name -> ZipInfo of each .npy member, from the zip directory alone;
+    the names must be the variables'."""
+    members = {}
+    for info in zf.infolist():
+        if not info.filename.endswith(".npy"):
+            raise user_error(
+                ValueError, "{api}: member {member} of {path} is not a .npy "
+                "array; a file of variables holds only .npy members (as "
+                "save_variables writes)", api=who,
+                member=Value(info.filename), path=Value(path))
+        name = info.filename[:-len(".npy")]
+        if name in members:
+            raise user_error(ValueError, "{api}: member {member} appears "
+                             "twice in {path}", api=who,
+                             member=Value(info.filename), path=Value(path))
+        members[name] = info
+    missing = [n for n, _ in named if n not in members]
+    extra = sorted(set(members) - {n for n, _ in named})
+    if missing or extra:
+        raise user_error(
+            ValueError, "{api}: the names in {path} do not match the "
+            "variables: missing from the file: {missing}; in the file but "
+            "not among the variables: {extra}", api=who, path=Value(path),
+            missing=missing or "none", extra=extra or "none")
+    return members
+
+
+def _header(zf, info, v, who):
+    """(offset, shape, fortran_order, dtype) of one member, from its .npy
+    header alone, checked against the variable `v`."""
+    name, member = info.filename[:-len(".npy")], info.filename
+    with zf.open(info) as f:
+        try:
+            version = np.lib.format.read_magic(f)
+            read = _HEADER_READERS.get(version)
+            if read is None:
+                raise ValueError(f"format version {version[0]}.{version[1]} "
+                                 f"is not one save_variables writes (1.0)")
+            shape, fortran, dtype = read(f)
+        except ValueError as e:
+            raise user_error(ValueError, "{api}: member {member} is not a "
+                             "valid .npy array ({reason})", api=who,
+                             member=Value(member), reason=e) from None
+        offset = f.tell()
+    if dtype.hasobject:
+        raise user_error(TypeError, "{api}: {name} holds Python objects "
+                         "(dtype object), which load_variables never "
+                         "unpickles", api=who, name=Value(name))
+    if tuple(shape) != v.shape:
+        raise user_error(ValueError, "{api}: {name} has shape {found} in the "
+                         "file but the variable has shape {shape}", api=who,
+                         name=Value(name), found=Shape(shape),
+                         shape=Shape(v.shape))
+    if dtype.newbyteorder("=") != v.dtype:
+        raise user_error(TypeError, "{api}: {name} has dtype {found} in the "
+                         "file but the variable has {dtype}", api=who,
+                         name=Value(name), found=Dtype(_dtype_name(dtype)),
+                         dtype=Dtype(v.dtype.name))
+    nbytes = math.prod(shape) * dtype.itemsize
+    if info.file_size != offset + nbytes:
+        raise user_error(
+            ValueError, "{api}: member {member} declares {nbytes} bytes of "
+            "data (shape {shape}, {dtype}) but holds {held}", api=who,
+            member=Value(member), nbytes=nbytes, shape=Shape(shape),
+            dtype=Dtype(_dtype_name(dtype)), held=info.file_size - offset)
+    return offset, shape, fortran, dtype
+
+
+def _data(zf, info, header, dtype, who):
+    """The member's array, read into one buffer of the variable's size."""
+    offset, shape, fortran, stored = header
+    flat = np.empty(math.prod(shape), stored)
+    view, done = memoryview(flat).cast("B"), 0
+    with zf.open(info) as f:
+        f.read(offset)
+        while done < len(view):
+            got = f.readinto(view[done:])
+            if not got:
+                break
+            done += got
+        if done != len(view) or f.read(1):   # (at the end: the CRC check)
+            raise user_error(ValueError, "{api}: member {member} does not "
+                             "hold the {nbytes} bytes its header declares",
+                             api=who, member=Value(info.filename),
+                             nbytes=len(view))
+    value = flat.reshape(shape, order="F" if fortran else "C")
+    return value if stored == dtype else value.astype(dtype)
+
+
+def _dtype_name(dtype):
+    """float64, or >float64 for a non-native byte order."""
+    native = dtype.newbyteorder("=")
+    return native.name if dtype == native else f"{dtype.byteorder}{native.name}"
+
+
+_LOAD = Api("load_variables")
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
+                   (2, 0): np.lib.format.read_array_header_2_0}
 
 
 def _named(variables, op):

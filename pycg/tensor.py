@@ -5,10 +5,14 @@ it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 """
 import itertools
 import numbers
+import threading
 
 import numpy as np
 
-from pycg import backends, config
+from pycg import backends
+from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
+                                 check_numeric, default_dtype, scalar)
+from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
 _FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
@@ -23,7 +27,7 @@ def is_differentiable(dtype):   # floating or complex: gets gradients
     return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
 
 
-class Tensor:
+class Tensor(PythonValue):
     """An immutable array on the active backend.
 
     >>> import pycg
@@ -49,7 +53,7 @@ class Tensor:
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
-        return _backend(v).dtype_of(v)
+        return backend_of(v).dtype_of(v)
 
     @property
     def ndim(self):
@@ -60,7 +64,7 @@ class Tensor:
         return int(np.prod(self.shape, dtype=np.int64))
 
     def numpy(self):
-        return np.asarray(_backend(self._value).to_numpy(self._value))
+        return np.asarray(backend_of(self._value).to_numpy(self._value))
 
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()
@@ -84,8 +88,15 @@ class Tensor:
     def __int__(self):
         return int(self._to_concrete("int()"))
 
-    def __index__(self):
-        return int(self._to_concrete("an index"))
+    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+        a = self._to_concrete("an index")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
+                            f"index, got dtype {a.dtype.name}")
+        return int(a)
+
+    def __reduce__(self):   # (the unpickled tensor gets its own identity)
+        return convert_to_tensor, (self._to_concrete("pickle"),)
 
     def _to_concrete(self, what):
         v = self._value
@@ -142,14 +153,17 @@ class Variable(Tensor):
 
     @property
     def _value(self):
+        K = backends.active
+        if self._kernels is not K:
+            self._move(K)
+        return K.read(self._store)
+
+    def _move(self, K):
         # The storage lives on the backend that made it (a tf.Variable on
         # tensorflow, so compiled graphs read its current value); a backend
         # switch moves it over, keeping the variable's identity.
-        K = backends.active
-        if self._kernels is not K:
-            old = self._kernels.to_numpy(self._kernels.read(self._store))
-            self._kernels, self._store = K, K.variable(K.convert(old))
-        return K.read(self._store)
+        old = self._kernels.to_numpy(self._kernels.read(self._store))
+        self._kernels, self._store = K, K.variable(K.convert(old))
 
     @property
     def _trainable_var(self):
@@ -173,58 +187,65 @@ class Variable(Tensor):
         return snapshot
 
     def assign(self, value):
-        """Set the value (same shape; cast to the variable's dtype)."""
+        """Set the value (same shape; cast to the variable's dtype). Each
+        update of a Variable (assign, assign_add, assign_sub) is atomic
+        across threads, as a TensorFlow resource variable's."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
-            who = f"variable {self.name!r}" if self.name else "the variable"
             raise ValueError(
                 f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"{who} has shape {self.shape}")
-        self._value  # noqa: B018  (moves the storage to the active backend)
-        self._store = self._kernels.assign(self._store, new._value)
-        return self
+                f"{self._who()} has shape {self.shape}")
+        return self._update("assign", new)
 
     def assign_add(self, delta):
-        return self.assign(self._kernels.add(
-            self._value, convert_to_tensor(delta, self.dtype)._value))
+        """Add `delta` (broadcast to the variable's shape), atomically."""
+        return self._update("assign_add", self._delta(delta, "assign_add"))
 
     def assign_sub(self, delta):
-        return self.assign(self._kernels.subtract(
-            self._value, convert_to_tensor(delta, self.dtype)._value))
+        """Subtract `delta` (broadcast to the shape), atomically."""
+        return self._update("assign_sub", self._delta(delta, "assign_sub"))
+
+    def _delta(self, delta, method):
+        delta = convert_to_tensor(delta, self.dtype)
+        shape = delta.shape
+        if shape and shape != self.shape and not broadcasts(shape,
+                                                            self.shape):
+            raise ValueError(
+                f"pycg.Variable.{method}: delta has shape {shape}, "
+                f"which does not broadcast to the shape {self.shape} of "
+                f"{self._who()}")
+        return delta
+
+    def _update(self, kernel, value):
+        K = backends.active
+        with _LOCKS[self._id % len(_LOCKS)]:
+            if self._kernels is not K:
+                self._move(K)
+            self._store = getattr(K, kernel)(self._store, value._value)
+        return self
+
+    def _who(self):
+        return f"variable {self.name!r}" if self.name else "the variable"
+
+    # A copy (shallow or deep) or an unpickled variable is a new variable
+    # with the same value, dtype, trainable and name, and its own storage.
+    def __copy__(self):
+        return Variable(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce__(self):
+        return Variable, (self._to_concrete("pickle"), self.trainable,
+                          self.name)
 
     def __repr__(self):
         return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
 
 
-def _backend(value):
-    return backends.numpy if backends.numpy.owns(value) else \
-        backends.for_value(value)
-
-
-def as_dtype(dtype, where):
-    """np.dtype(dtype), or a TypeError naming `where` and what arrived."""
-    try:
-        return np.dtype(dtype)
-    except TypeError:
-        raise TypeError(
-            f"{where}: dtype {dtype!r} is not a dtype (expected a name such "
-            f"as 'float32' or a NumPy dtype)") from None
-
-
-def _check_numeric(value, dtype):
-    try:
-        a = np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError):   # (strings as a number dtype)
-        if isinstance(value, (list, tuple)):
-            _default_dtype(value)   # (a ragged list: says so)
-        a = np.asarray(value, dtype=object)
-    # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
-    if a.dtype == object or a.dtype.kind in "US" or \
-            a.dtype.kind == "V" and dtype is None and a.dtype not in _FLOATS:
-        raise TypeError(
-            f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
-            f"got {type(value).__name__} {value!r:.60}")
-    return a
+# Updates take the lock of the variable's stripe: a lock per Variable would
+# cost an allocation each, and 64 stripes rarely collide.
+_LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
 def convert_to_tensor(value, dtype=None):
@@ -247,17 +268,18 @@ def convert_to_tensor(value, dtype=None):
         if dtype is not None and value.dtype != dtype:
             return Tensor(K.cast(value._value, dtype))
         return value
-    if K.owns(value) or backends.numpy.owns(value) and K is backends.numpy:
-        t = Tensor(value)
+    if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
+            ) and getattr(value.dtype, "kind", "f") not in "OUS":
+        t = Tensor(value)   # (NumPy's object and str arrays: refused below)
         return t if dtype is None else convert_to_tensor(t, dtype)
     if dtype is None:
-        dtype = _default_dtype(value)
+        dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        return Tensor(K.scalar(value, dtype))
+        return Tensor(scalar(K, value, dtype))
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
-    a = _check_numeric(value, dtype)
+    a = check_numeric(value, dtype)
     return Tensor(K.convert(a))
 
 
@@ -265,34 +287,9 @@ def _moved(t, K):
     """`t` on backend K, keeping its identity: a tape that watches it still
     knows it after a backend switch."""
     moved = Tensor.__new__(Tensor)
-    moved._value = K.convert(_backend(t._value).to_numpy(t._value))
+    moved._value = K.convert(backend_of(t._value).to_numpy(t._value))
     moved._id = t._id
     return moved
-
-
-def _default_dtype(value):
-    """Keras' rule: Python floats are floatx, Python ints int32."""
-    if isinstance(value, np.generic):
-        return value.dtype
-    if isinstance(value, bool):
-        return np.dtype(bool)
-    if isinstance(value, numbers.Integral):
-        return np.dtype("int32")
-    if isinstance(value, numbers.Real):
-        return np.dtype(config.floatx())
-    if isinstance(value, (list, tuple)):
-        try:
-            a = np.asarray(value)
-        except ValueError as e:
-            raise ValueError(
-                f"pycg.convert_to_tensor: ragged or mixed nested list "
-                f"({e})") from None
-        if a.dtype == np.float64:
-            return np.dtype(config.floatx())
-        if a.dtype == np.int64:
-            return np.dtype("int32")
-        return None
-    return None
 
 
 def constant(value, dtype=None):

@@ -17,11 +17,17 @@ one process. Start one process per worker, each with its own TF_CONFIG:
 `pycg.custom_gradient`, `r` the same rule written in R (`op_custom_gradient`
 through `pycg.r`, which needs R, rpy2 and the R package). The final
 variables go to the .npz file as `<rule>_<i>`. tests/test_multiworker.py
-starts two workers on localhost and checks them against plain TensorFlow.
+starts two workers on localhost, in a network namespace of their own
+(tests/multiworker_launch.py), and checks them against plain TensorFlow.
+
+TensorFlow's worker server listens on every interface (`*:port`) whatever
+host the cluster names, and runs graphs for anyone who connects: keep the
+workers' ports on a private network or behind a firewall.
 """
 import argparse
 import json
 import os
+import time
 
 import numpy as np
 
@@ -102,6 +108,9 @@ def main():
     parser.add_argument("out", help="the .npz file for the final variables")
     parser.add_argument("--rules", default="python",
                         help="comma-separated: python, r")
+    parser.add_argument("--hold-until", metavar="FILE",
+                        help="after training, keep this worker (and its "
+                        "server) running until FILE exists, at most 120 s")
     args = parser.parse_args()
     os.environ.setdefault("PYCG_BACKEND", "tensorflow")
     import pycg  # noqa: F401  (imports TensorFlow quietly)
@@ -123,6 +132,10 @@ def main():
     np.savez(args.out, **out)
     print(f"worker {task['index']} of {strategy.num_replicas_in_sync}: "
           f"trained {args.rules}")
+    deadline = time.monotonic() + 120
+    while args.hold_until and not os.path.exists(args.hold_until) and \
+            time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 if __name__ == "__main__":

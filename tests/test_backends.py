@@ -55,6 +55,28 @@ def test_the_numpy_backend_does_not_import_tensorflow():
     assert r.stdout.split() == ["[]"]
 
 
+def test_import_pycg_loads_tensorflow_at_the_first_op():
+    r = run_python(
+        "import sys, pycg\n"
+        "print('tensorflow' in sys.modules)\n"
+        "y = pycg.grad(lambda x: pycg.ops.exp(x))(1.0)\n"
+        "print('tensorflow' in sys.modules, pycg.config.backend(),\n"
+        "      type(y._value).__module__.split('.')[0], float(y))")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "False"
+    loaded, name, kind, value = lines[1].split()
+    assert (loaded, name, kind) == ("True", "tensorflow", "tensorflow")
+    assert abs(float(value) - np.e) < 1e-6
+
+
+def test_tensorflow_already_imported_is_the_backend_at_once():
+    r = run_python("import tensorflow, pycg; from pycg import backends\n"
+                   "print(backends.active.__name__)")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["pycg.backends.tensorflow"]
+
+
 def test_an_unknown_pycg_backend_fails_the_import_clearly():
     r = run_python("import pycg", PYCG_BACKEND="jax")
     assert r.returncode != 0

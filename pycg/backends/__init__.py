@@ -5,6 +5,7 @@
 import importlib
 import os
 import sys
+import types
 
 from pycg.backends._tf_import import import_tensorflow
 
@@ -66,6 +67,37 @@ def default_name():
     except ImportError:
         return "numpy"
     return "tensorflow"
+
+
+class _Pending(types.ModuleType):
+    """Stands in for the default backend until an op first reads it.
+
+    `import pycg` then costs no `import tensorflow` (2 s): scripts that never
+    touch an op, `--help` screens and the R package's start-up stay fast.
+    The first attribute read chooses and loads the backend (`default_name`)
+    and puts it in `active`, so every later read is the module itself.
+    """
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        if active is self:
+            set_backend(default_name())
+        return getattr(active, attr)
+
+
+def set_default_backend():
+    """At `import pycg`: the backend PYCG_BACKEND names, loaded now (a bad
+    name or a missing TensorFlow fails at import, as before), or the
+    default, loaded at first use."""
+    global active
+    env = os.environ.get("PYCG_BACKEND")
+    if env:
+        set_backend(env)
+    elif sys.modules.get("tensorflow") is not None:
+        set_backend("tensorflow")   # already paid for: no reason to wait
+    else:
+        active = _Pending("pycg.backends (not yet loaded)")
 
 
 def for_value(value):

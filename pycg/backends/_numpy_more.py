@@ -11,7 +11,8 @@ __all__ = [
     "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
     "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
-    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair"]
+    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
+    "floor_divide"]
 
 arccosh = np.arccosh
 arcsinh = np.arcsinh
@@ -33,6 +34,16 @@ left_shift = np.left_shift
 right_shift = np.right_shift
 nextafter = np.nextafter
 logical_xor = np.logical_xor
+
+
+def floor_divide(x, y):
+    """TensorFlow's FloorDiv: floor(x / y) for floats (NumPy's floor_divide
+    rounds the exact quotient: -1.2 // 0.4 is -4 there and -3 here, and
+    inf // 1 is nan there and inf here); integers as NumPy."""
+    q = np.true_divide(x, y)
+    if q.dtype.kind == "f" and np.result_type(x, y).kind == "f":
+        return np.floor(q)
+    return np.floor_divide(x, y)
 
 
 def trunc(x):

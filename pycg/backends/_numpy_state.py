@@ -19,6 +19,14 @@ def assign(store, value):
     return np.array(value, dtype=store.dtype)
 
 
+def assign_add(store, delta):
+    return np.array(store + delta, dtype=store.dtype)
+
+
+def assign_sub(store, delta):
+    return np.array(store - delta, dtype=store.dtype)
+
+
 # ---- host calls: a NumPy function of concrete values ----------------------
 def host_call(fn, args, dtype, shape):
     return fn(*[np.asarray(a) for a in args])

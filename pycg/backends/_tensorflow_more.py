@@ -2,8 +2,11 @@
 numpy/math/linalg names); star-imported by backends/tensorflow.py."""
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.eager import record as _record
 from tensorflow.python.ops import gen_math_ops as _gen
+
+from pycg.backends._tensorflow_autodiff import (  # noqa: F401
+    foreign, tensorflow_differentiates, tf_tensor)
+from pycg.backends._tensorflow_fixes import erfinv, exp2  # noqa: F401
 
 tnp = tf.experimental.numpy
 
@@ -16,22 +19,14 @@ __all__ = [
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
     "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
-    "power", "tf_tensor", "foreign", "tensorflow_differentiates"]
+    "power", "argmax", "argmin", "bool_add", "bool_maximum",
+    "bool_multiply", "bool_minimum", "tf_tensor", "foreign",
+    "tensorflow_differentiates"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
 arctanh = tf.math.atanh
 erfc = tf.math.erfc
-
-
-def exp2(x):   # (tnp.exp2 converts a bfloat16 tensor through NumPy)
-    return tf.math.pow(tf.constant(2, x.dtype), x)
-
-
-def erfinv(x):   # (no half kernel on CPU: through float32, as Keras)
-    if x.dtype in (tf.float16, tf.bfloat16):
-        return tf.cast(tf.math.erfinv(tf.cast(x, tf.float32)), x.dtype)
-    return tf.math.erfinv(x)
 
 
 isinf = tf.math.is_inf
@@ -48,29 +43,6 @@ right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
 log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
-
-
-def tf_tensor(value, dtype=None, name=None):
-    """A pycg tensor's value for tf.convert_to_tensor: a TensorFlow value
-    itself, so that TensorFlow's tape follows pycg's kernels (a copy
-    through NumPy would cut it); a copy through NumPy where it is not one,
-    or where another dtype is asked for (as NumPy arrays convert)."""
-    if isinstance(value, (tf.Tensor, tf.Variable)) and (
-            dtype is None or tf.as_dtype(dtype) == value.dtype):
-        return tf.convert_to_tensor(value, name=name)
-    return tf.convert_to_tensor(np.asarray(value), dtype=dtype, name=name)
-
-
-def foreign(value):
-    """A TensorFlow or Keras tensor or variable (not a pycg one)."""
-    return isinstance(value, (tf.Tensor, tf.Variable)) or \
-        hasattr(value, "__tf_tensor__") and not hasattr(value, "_id")
-
-
-def tensorflow_differentiates():
-    """Whether TensorFlow records (a tf.GradientTape) or traces (a
-    tf.function, a Keras model's step)."""
-    return not tf.executing_eagerly() or _record.could_possibly_record()
 
 
 _SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
@@ -117,7 +89,16 @@ def i1(x):
 def argsort(x, axis):
     if x.dtype == tf.bool:
         x = tf.cast(x, tf.int32)
-    return tf.argsort(x, axis=axis, stable=True)
+    if not x.dtype.is_floating:
+        return tf.argsort(x, axis=axis, stable=True)
+    # NaN last, as NumPy (tf.argsort's comparisons put it anywhere): sort
+    # with NaN read as +inf, then move the NaNs behind, both stably
+    nan = tf.math.is_nan(x)
+    first = tf.argsort(tf.where(nan, tf.constant(np.inf, x.dtype), x),
+                       axis=axis, stable=True)
+    behind = tf.argsort(tf.cast(tnp.take_along_axis(nan, first, axis),
+                                tf.int8), axis=axis, stable=True)
+    return tnp.take_along_axis(first, behind, axis)
 
 
 def top_k_indices(x, k):
@@ -272,3 +253,42 @@ def sum_to(g, shape):
         tf.constant([], tf.int32)
     axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(g))
     return tf.reshape(tf.reduce_sum(g, axes), shape)
+
+
+def argmax(x, axis=None, keepdims=False):
+    return _arg_extremum(tf.math.argmax, x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _arg_extremum(tf.math.argmin, x, axis, keepdims)
+
+
+def _arg_extremum(fn, x, axis, keepdims):
+    if axis is None:
+        out = _nan_first(fn, tf.reshape(x, [-1]), 0)
+        return tf.reshape(out, [1] * len(x.shape)) if keepdims else out
+    out = _nan_first(fn, x, axis)
+    return tf.expand_dims(out, axis) if keepdims else out
+
+
+def _nan_first(fn, x, axis):
+    """fn's index, or that of the first NaN where there is one (NumPy and
+    JAX; TensorFlow's kernel skips NaNs, or not, by position)."""
+    out = fn(x, axis, output_type=tf.int32)
+    if not x.dtype.is_floating:
+        return out
+    nan = tf.math.is_nan(x)
+    return tf.where(tf.reduce_any(nan, axis), tf.math.argmax(
+        tf.cast(nan, tf.int8), axis, output_type=tf.int32), out)
+
+
+def _on_bools(kernel):
+    """NumPy's meaning of an arithmetic kernel on two bools (TensorFlow's
+    has no bool version); None for anything else."""
+    return lambda a, b: kernel(a, b) if a.dtype == b.dtype == tf.bool \
+        else None
+
+
+# the ops' fallback where the kernel fails (ops/_dispatch.py binary)
+bool_add = bool_maximum = _on_bools(tf.logical_or)
+bool_multiply = bool_minimum = _on_bools(tf.logical_and)

@@ -19,6 +19,23 @@ def assign(store, value):
     return store
 
 
+# TensorFlow's own read-modify-write ops: atomic also where a compiled
+# function runs on several threads at once.
+def assign_add(store, delta):
+    store.assign_add(_broadcast(delta, store), read_value=False)
+    return store
+
+
+def assign_sub(store, delta):
+    store.assign_sub(_broadcast(delta, store), read_value=False)
+    return store
+
+
+def _broadcast(delta, store):
+    return delta if delta.shape == store.shape else \
+        tf.broadcast_to(delta, store.shape)
+
+
 # ---- host calls: a NumPy function run when the graph runs ------------------
 def host_call(fn, args, dtype, shape):
     if tf.executing_eagerly():

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 name = "numpy"
-
+out_of_memory = (MemoryError,)   # what a kernel raises when it cannot fit
 
 
 def activate():
@@ -90,7 +90,6 @@ multiply = operator.mul
 divide = operator.truediv
 power = operator.pow
 mod = np.mod
-floor_divide = np.floor_divide
 maximum = np.maximum
 minimum = np.minimum
 arctan2 = np.arctan2
@@ -115,6 +114,8 @@ def rsqrt(x):
 
 
 def sigmoid(x):
+    if x.dtype.kind == "c":   # (no sign to split on: the formula itself)
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)[()]
     # exp of a non-positive number only: no overflow warning at either end
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)[()]
@@ -294,5 +295,5 @@ def linspace(start, stop, num, endpoint, dtype):
 
 
 from pycg.backends._numpy_state import (  # noqa: E402,F401
-    assign, host_call, outside_graph, read, variable)
+    assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._numpy_more import *  # noqa: E402,F401,F403

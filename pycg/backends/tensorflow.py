@@ -20,6 +20,7 @@ from pycg.backends._tf_fast import (  # noqa: E402, F401
 
 tnp = tf.experimental.numpy
 name = "tensorflow"
+out_of_memory = (MemoryError, tf.errors.ResourceExhaustedError)
 
 
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
@@ -94,13 +95,7 @@ rsqrt = _fast("Rsqrt", _gen.rsqrt)
 sigmoid = _fast("Sigmoid", _gen.sigmoid)
 softplus = tf.math.softplus
 relu = tf.nn.relu
-
-
-def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
-    return _gen.erf(tf.clip_by_value(x, -6.0, 6.0) if x.dtype == tf.float64
-                    else x)   # (erf(6) is 1 in float64)
-
-
+from pycg.backends._tensorflow_fixes import erf  # noqa: E402,F401
 real = tf.math.real
 imag = tf.math.imag
 conj = tf.math.conj
@@ -187,22 +182,6 @@ def min(x, axis=None, keepdims=False):
     return tf.math.reduce_min(x, axis=axis, keepdims=keepdims)
 
 
-def argmax(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmax, x, axis, keepdims)
-
-
-def argmin(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmin, x, axis, keepdims)
-
-
-def _arg_extremum(fn, x, axis, keepdims):
-    if axis is None:
-        out = fn(tf.reshape(x, [-1]), 0, output_type=tf.int32)
-        return tf.reshape(out, [1] * len(x.shape)) if keepdims else out
-    out = fn(x, axis, output_type=tf.int32)
-    return tf.expand_dims(out, axis) if keepdims else out
-
-
 def cumsum(x, axis=None):
     if axis is None:
         return tf.math.cumsum(tf.reshape(x, [-1]))
@@ -237,9 +216,14 @@ def gather_flat(x, positions):
 
 
 def scatter_flat(values, positions, size):
-    """Sum `values` into a zero vector of length `size` at `positions`."""
+    """Sum `values` into a zero vector of length `size` at `positions`
+    (bools: any, as NumPy's add.at)."""
+    flat = tf.reshape(values, [-1])
+    if values.dtype == tf.bool:
+        return tf.math.unsorted_segment_max(
+            tf.cast(flat, tf.int8), tf.reshape(positions, [-1]), size) > 0
     return tf.math.unsorted_segment_sum(
-        tf.reshape(values, [-1]), tf.reshape(positions, [-1]), size)
+        flat, tf.reshape(positions, [-1]), size)
 
 
 # ---- linear algebra -------------------------------------------------------
@@ -295,5 +279,5 @@ def linspace(start, stop, num, endpoint, dtype):
 
 
 from pycg.backends._tensorflow_state import (  # noqa: E402,F401
-    assign, host_call, outside_graph, read, variable)
+    assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403

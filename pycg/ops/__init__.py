@@ -109,6 +109,8 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
                               depth_to_space, fold, space_to_depth, unfold)
 # ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
+from pycg.ops._named import naming_errors as _naming_errors
+from pycg.ops._named import wraps_errors as _wraps_errors
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
                          _dispatch.DIRECT_VJPS,
@@ -121,4 +123,6 @@ _install_operators()
 __all__ = sorted(n for n, v in list(globals().items())
                  if not n.startswith("_") and callable(v)
                  and v is not custom_gradient)
+globals().update({n: _naming_errors(n, globals()[n]) for n in __all__
+                  if _wraps_errors(globals()[n])})
 

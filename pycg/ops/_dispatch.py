@@ -9,10 +9,13 @@ tensor makes both floatx), two tensors promote with `result_dtype`.
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
+from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
+from pycg.ops._named import raise_named
 from pycg.tensor import (Tensor, Variable, as_dtype, convert_to_tensor,
                          is_differentiable)
 
@@ -29,7 +32,7 @@ def as_tensor(x, op=None):
         return _stack[0]([as_tensor(item, op) for item in x])
     try:
         return convert_to_tensor(x)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:
         where = f"pycg.ops.{op}" if op else "pycg"
         raise type(e)(f"{where}: {e}".replace("pycg.convert_to_tensor: ", "")
                       ) from None
@@ -140,11 +143,13 @@ def result_dtype(*dtypes):
     return np.result_type(*dtypes)
 
 
-def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
+def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
+          real=False):
     """An elementwise op; float_only ops take integer and bool inputs as
     floatx (Keras' rule: ops.exp(1) is a float); `integers(x)`, for an
     integer or bool tensor x, is the op's result where Keras' differs from
-    the kernel's, else None (the kernel runs)."""
+    the kernel's, else None (the kernel runs); `real` ops refuse complex
+    inputs."""
     kernel_name = kernel_name or name
 
     def op(x):
@@ -154,6 +159,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
             if type(x) is not Tensor or type(x._value) not in K.types:
                 x = as_tensor(x, name)
             v = x._value
+            if real and v.dtype in COMPLEX_DTYPES:
+                raise user_error(
+                    TypeError, "{op}: expected a real tensor, got {dtype}",
+                    op=Op(name), dtype=Dtype(x.dtype.name))
             if float_only and not K.inexact(v):
                 x = _to_floatx(x)
                 v = x._value
@@ -161,7 +170,10 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None):
                 out = integers(x)
                 if out is not None:
                     return out
-        out = Tensor(getattr(K, kernel_name)(v))
+        try:
+            out = Tensor(getattr(K, kernel_name)(v))
+        except Exception as e:   # (a dtype the kernel has no version of)
+            raise_named(name, e)
         if tls.recording:   # (record(), inline for the one-input case)
             xid = x._id
             for rec in tls.recorders:
@@ -216,9 +228,14 @@ def binary(name, kernel_name=None, grad=True, floating=False):
             v1, v2 = x1._value, x2._value
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
-        except Exception:
-            explain_failure(name, v1, v2)
-            raise
+        except Exception as e:
+            # (a kernel without bools, as TensorFlow's Mul: NumPy's meaning)
+            kernel = getattr(K, "bool_" + kernel_name, None)
+            out = kernel and kernel(v1, v2)
+            if out is None:
+                explain_failure(name, v1, v2)
+                raise_named(name, e)
+            out = Tensor(out)
         if grad and tls.recording:
             record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                   Tensor(v2) if x2 is None else x2), out)
@@ -279,20 +296,3 @@ def _relu_vjp(g, ans, x):
 
 DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
                "relu": _relu_vjp}
-
-
-def norm_axis(axis, ndim, op):
-    """Axis (int, tuple or None) as a tuple of non-negative ints or None."""
-    if axis is None:
-        return None
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = []
-    for a in axes:
-        a = int(a)
-        if not -ndim <= a < max(ndim, 1):
-            raise ValueError(
-                f"pycg.ops.{op}: axis {a} is out of range for a tensor of "
-                f"rank {ndim}")
-        out.append(a % ndim if ndim else 0)
-    return tuple(out)
-

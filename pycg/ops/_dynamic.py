@@ -28,11 +28,17 @@ def shape_of(x):
             for i, n in enumerate(shape)]
 
 
+_STATIC = (int, float, np.number, str, bytes)
+
+
 def is_static(shape):
-    """True when `shape` holds numbers only (no dynamic sizes, no None)."""
-    if isinstance(shape, (int, float, np.number)):
+    """False when `shape` is a list or tuple with a size unknown statically
+    (None, or a scalar read from a value while TensorFlow traces); anything
+    else is static, and the op checks it (pycg.ops._arguments)."""
+    if not isinstance(shape, (list, tuple)):
         return True
-    return all(isinstance(n, (int, float, np.number)) for n in shape)
+    return all(isinstance(n, _STATIC) or n is not None and
+               not hasattr(n, "dtype") for n in shape)
 
 
 def size_of(x, axes):

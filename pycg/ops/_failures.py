@@ -3,6 +3,7 @@ passed: which op, what was expected, what arrived."""
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
 
 
 def check_broadcast(op, x, y):
@@ -12,9 +13,9 @@ def check_broadcast(op, x, y):
         np.broadcast_shapes(*[[1 if n is None else n for n in s]
                               for s in (sx, sy)])
     except ValueError:
-        raise ValueError(
-            f"pycg.ops.{op}: shapes {sx} and {sy} cannot be broadcast "
-            f"together") from None
+        raise user_error(ValueError, "{op}: shapes {x} and {y} cannot be "
+                         "broadcast together", op=Op(op), x=Shape(sx),
+                         y=Shape(sy)) from None
 
 
 def explain_failure(op, v1, v2):

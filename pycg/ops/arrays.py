@@ -7,6 +7,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops import _dynamic
+from pycg.ops._arguments import as_sequence, norm_shape
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
 from pycg.ops.elementwise import where
@@ -159,7 +160,7 @@ def _at_least_nd(x, n):
 
 def hstack(xs):
     """Concatenate along axis 1 (axis 0 for 0-d and 1-d tensors)."""
-    xs = [as_tensor(x, "hstack") for x in xs]
+    xs = [as_tensor(x, "hstack") for x in as_sequence(xs, "hstack")]
     if xs and xs[0].ndim <= 1:
         return concatenate([reshape(x, (-1,)) for x in xs], 0)
     return concatenate(xs, 1)
@@ -167,12 +168,14 @@ def hstack(xs):
 
 def vstack(xs):
     """Concatenate along axis 0, 1-d tensors as rows."""
-    return concatenate([_at_least_nd(x, 2) for x in xs], 0)
+    return concatenate([_at_least_nd(x, 2)
+                        for x in as_sequence(xs, "vstack")], 0)
 
 
 def dstack(xs):
     """Concatenate along axis 2 (tensors lifted to 3-d)."""
-    return concatenate([_at_least_nd(x, 3) for x in xs], 2)
+    return concatenate([_at_least_nd(x, 3)
+                        for x in as_sequence(xs, "dstack")], 2)
 
 
 def append(x1, x2, axis=None):
@@ -195,7 +198,8 @@ def split(x, indices_or_sections, axis=0):
                              f"cannot be split into {k} equal sections")
         cuts = [n // k * i for i in range(1, k)]
     else:
-        cuts = [int(i) for i in indices_or_sections]
+        cuts = list(norm_shape(indices_or_sections, "split",
+                               "indices_or_sections", free=True))
     bounds = [0] + cuts + [n]
     if not _dynamic.known(x.shape):  # other dimensions unknown: slices
         return [_dynamic.slice_axis(x, ax, a, b - a)

@@ -3,6 +3,7 @@ ranges, Vandermonde matrices and window functions."""
 import numpy as np
 
 from pycg import backends, config
+from pycg.ops._arguments import norm_shape
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import cast, convert_to_tensor, eye, linspace, zeros
 from pycg.ops.elementwise import floor_divide, mod, power
@@ -104,7 +105,7 @@ def unravel_index(indices, shape):
     if idx.dtype.kind not in "iu":
         raise TypeError(f"pycg.ops.unravel_index: indices must be integers, "
                         f"got dtype {idx.dtype}")
-    dims = [int(s) for s in shape]
+    dims = list(norm_shape(shape, "unravel_index"))
     out = []
     for d in reversed(dims):
         out.append(mod(idx, d))

@@ -1,36 +1,43 @@
 """Tensor creation, dtype casts and conversion (keras.ops names)."""
+import math
+
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, Shape, user_error
 from pycg.ops import _dynamic
+from pycg.ops._arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
 
 
-def _dtype(dtype, default=None):
-    return np.dtype(dtype or default or config.floatx())
+def _dtype(dtype, op, default=None):
+    return norm_dtype(dtype, op, default or config.floatx())
 
 
-def _shape(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
+def _shape(shape, op):
     if not _dynamic.is_static(shape):
         return list(shape)  # dynamic sizes of dimensions unknown statically
-    return tuple(int(s) for s in shape)
+    return norm_shape(shape, op)
 
 
 def zeros(shape, dtype=None):
-    return Tensor(backends.active.zeros(_shape(shape), _dtype(dtype)))
+    shape, dtype = _shape(shape, "zeros"), _dtype(dtype, "zeros")
+    return _allocated("zeros", shape, dtype, backends.active.zeros, shape,
+                      dtype)
 
 
 def ones(shape, dtype=None):
-    return Tensor(backends.active.ones(_shape(shape), _dtype(dtype)))
+    shape, dtype = _shape(shape, "ones"), _dtype(dtype, "ones")
+    return _allocated("ones", shape, dtype, backends.active.ones, shape,
+                      dtype)
 
 
 def full(shape, fill_value, dtype=None):
-    return Tensor(backends.active.full(_shape(shape), fill_value,
-                                       _dtype(dtype)))
+    shape, dtype = _shape(shape, "full"), _dtype(dtype, "full")
+    return _allocated("full", shape, dtype, backends.active.full, shape,
+                      fill_value, dtype)
 
 
 def zeros_like(x, dtype=None):
@@ -52,8 +59,11 @@ def full_like(x, fill_value, dtype=None):
 
 
 def eye(N, M=None, k=0, dtype=None):
-    return Tensor(backends.active.eye(int(N), None if M is None else int(M),
-                                      int(k), _dtype(dtype)))
+    N, k = as_int(N, "eye", "N"), as_int(k, "eye", "k")
+    M = None if M is None else as_int(M, "eye", "M")
+    dtype = _dtype(dtype, "eye")
+    return _allocated("eye", (N, N if M is None else M), dtype,
+                      backends.active.eye, N, M, k, dtype)
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -63,20 +73,48 @@ def arange(start, stop=None, step=1, dtype=None):
         ints = all(isinstance(v, (int, np.integer))
                    for v in (start, stop, step))
         dtype = "int32" if ints else config.floatx()
-    return Tensor(backends.active.arange(start, stop, step, np.dtype(dtype)))
+    dtype = norm_dtype(dtype, "arange")
+    return _allocated("arange", lambda: (math.ceil((stop - start) / step),),
+                      dtype, backends.active.arange, start, stop, step, dtype)
+
+
+def _allocated(op, shape, dtype, kernel, *args):
+    """kernel(*args) as a Tensor; an allocation that cannot fit is a
+    MemoryError naming the op and the bytes asked for (NumPy's and
+    TensorFlow's texts differ, and TensorFlow's names its own kernel).
+    `shape` may be a function computing it, called only then."""
+    try:
+        return Tensor(kernel(*args))
+    except backends.active.out_of_memory:
+        shape = shape() if callable(shape) else shape
+        nbytes = math.prod(shape) * dtype.itemsize
+        raise user_error(
+            MemoryError, "{op}: cannot allocate {nbytes} bytes ({size}) for "
+            "a tensor of shape {shape} and dtype {dtype}: not enough memory",
+            op=Op(op), nbytes=nbytes, size=_size(nbytes), shape=Shape(shape),
+            dtype=Dtype(dtype.name)) from None
+
+
+def _size(nbytes):
+    """3.64 TiB"""
+    units, power = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"), 0
+    while power < len(units) - 1 and nbytes >= 1024 ** (power + 1):
+        power += 1
+    return f"{nbytes / 1024 ** power:.3g} {units[power]}"
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
              axis=0):
     """`num` evenly spaced values; array `start`/`stop` give one sequence
     per element, laid along `axis` (np.linspace)."""
-    num = int(num)
+    num = as_int(num, "linspace", "num")
     if np.ndim(start) == 0 and np.ndim(stop) == 0:
         if axis not in (0, -1):
             raise ValueError(f"pycg.ops.linspace: axis {axis} is out of range "
                              f"for the 1-d result of scalar start and stop")
         out = Tensor(backends.active.linspace(
-            float(start), float(stop), num, bool(endpoint), _dtype(dtype)))
+            float(start), float(stop), num, bool(endpoint),
+            _dtype(dtype, "linspace")))
     else:
         a, b = np.asarray(start), np.asarray(stop)
         if dtype is None:

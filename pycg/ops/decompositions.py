@@ -206,6 +206,9 @@ def inner(x1, x2):
 def vdot(x1, x2):
     """The dot product of the flattened tensors."""
     a, b = promote(x1, x2, "vdot")
+    if a.dtype.kind == "b":   # (NumPy and Keras: a bool, any of the ands)
+        from pycg.ops.logic import any
+        return any(reshape(a, (-1,)) * reshape(b, (-1,)))
     return sum(reshape(a, (-1,)) * reshape(b, (-1,)))
 
 

@@ -4,6 +4,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, sqrt
@@ -24,9 +25,10 @@ def matmul(x1, x2):
     if squeeze_b:
         b = reshape(b, b.shape + (1,))
     if a.shape[-1] != b.shape[-2]:
-        raise ValueError(
-            f"pycg.ops.matmul: shapes {np.shape(x1)} and {np.shape(x2)} are "
-            f"incompatible ({a.shape[-1]} != {b.shape[-2]})")
+        raise user_error(ValueError, "{op}: shapes {x} and {y} are "
+                         "incompatible ({k} != {n})", op=Op("matmul"),
+                         x=Shape(np.shape(x1)), y=Shape(np.shape(x2)),
+                         k=a.shape[-1], n=b.shape[-2])
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
@@ -97,8 +99,12 @@ def tensordot(x1, x2, axes=2):
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [i for i in range(b.ndim) if i not in ax_b]
     k = int(np.prod([a.shape[i] for i in ax_a], dtype=np.int64))
-    a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
-    b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
+    m = n = -1
+    if k == 0:   # (-1 is ambiguous beside a 0: the free sizes, known then)
+        m = int(np.prod([a.shape[i] for i in free_a], dtype=np.int64))
+        n = int(np.prod([b.shape[i] for i in free_b], dtype=np.int64))
+    a2 = reshape(transpose(a, free_a + ax_a), (m, k))
+    b2 = reshape(transpose(b, ax_b + free_b), (k, n))
     sa, sb = shape_of(a), shape_of(b)
     return reshape(matmul(a2, b2), [sa[i] for i in free_a] +
                    [sb[i] for i in free_b])

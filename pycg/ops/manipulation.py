@@ -10,6 +10,8 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Shape, user_error
+from pycg.ops._arguments import as_sequence, norm_shape
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
 from pycg.ops._dispatch import cast
 from pycg.ops import _dynamic
@@ -101,8 +103,8 @@ def getitem(x, index):
 
 def slice(inputs, start_indices, shape):
     """The block of `shape` starting at `start_indices`."""
-    starts = tuple(int(s) for s in start_indices)
-    sizes = tuple(int(n) for n in shape)
+    starts = norm_shape(start_indices, "slice", "start_indices", free=True)
+    sizes = norm_shape(shape, "slice")
     idx = tuple(_slice(s, s + n) for s, n in zip(starts, sizes))
     return _pick("slice", inputs, lambda grid: grid[idx], (starts, sizes))
 
@@ -159,18 +161,20 @@ def _same(value):
 def reshape(x, newshape):
     """The same elements in a new shape (one entry may be -1)."""
     x = as_tensor(x, "reshape")
-    if isinstance(newshape, (int, np.integer)):
-        newshape = (int(newshape),)
-    if not _dynamic.known(x.shape) or not _dynamic.is_static(newshape):
+    if not _dynamic.is_static(newshape):
         return apply("reshape", backends.active.reshape, (x,),
                      {"shape": list(newshape)})
-    newshape = tuple(int(s) for s in newshape)
+    newshape = norm_shape(newshape, "reshape", "newshape", free=True)
+    if not _dynamic.known(x.shape):
+        return apply("reshape", backends.active.reshape, (x,),
+                     {"shape": list(newshape)})
     try:
         target = np.empty(x.shape, dtype=bool).reshape(newshape).shape
     except ValueError:
-        raise ValueError(
-            f"pycg.ops.reshape: cannot reshape a tensor of shape {x.shape} "
-            f"({x.size} elements) into shape {newshape}") from None
+        raise user_error(ValueError, "{op}: cannot reshape a tensor of shape "
+                         "{shape} ({size} elements) into shape {new}",
+                         op=Op("reshape"), shape=Shape(x.shape), size=x.size,
+                         new=Shape(newshape)) from None
     if target == x.shape:
         return _copy(x)
     return apply("reshape", backends.active.reshape, (x,),
@@ -199,10 +203,10 @@ def swapaxes(x, axis1, axis2):
 def expand_dims(x, axis):
     """Insert a length-1 axis at `axis`."""
     x = as_tensor(x, "expand_dims")
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    count = len(axis) if isinstance(axis, (list, tuple)) else 1
     shape = list(_dynamic.shape_of(x))
-    nd = x.ndim + len(axes)
-    for a in sorted(a % nd for a in axes):
+    nd = x.ndim + count
+    for a in sorted(norm_axis(axis, nd, "expand_dims", unique=True)):
         shape.insert(a, 1)
     return reshape(x, shape)
 
@@ -227,7 +231,7 @@ def broadcast_to(x, shape):
     if not _dynamic.known(x.shape) or not _dynamic.is_static(shape):
         return apply("broadcast_to", backends.active.broadcast_to, (x,),
                      {"shape": list(shape)})
-    shape = tuple(int(s) for s in shape)
+    shape = norm_shape(shape, "broadcast_to")
     try:
         np.broadcast_shapes(x.shape, shape)
     except ValueError:
@@ -241,7 +245,8 @@ def broadcast_to(x, shape):
 
 def concatenate(xs, axis=0):
     """Join tensors along an existing axis."""
-    xs = tuple(as_tensor(x, "concatenate") for x in xs)
+    xs = tuple(as_tensor(x, "concatenate") for x in
+               as_sequence(xs, "concatenate"))
     if not xs:
         raise ValueError("pycg.ops.concatenate: needs at least one tensor")
     dt = result_dtype(*[x.dtype for x in xs])
@@ -263,7 +268,7 @@ def _concatenate_kernel(*values, axis):
 
 def stack(x, axis=0):
     """Join tensors along a new axis."""
-    xs = [as_tensor(t, "stack") for t in x]
+    xs = [as_tensor(t, "stack") for t in as_sequence(x, "stack", "x")]
     if not xs:
         raise ValueError("pycg.ops.stack: needs at least one tensor")
     for t in xs[1:]:

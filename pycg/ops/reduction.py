@@ -23,7 +23,7 @@ _THROUGH = {"sum": (_WIDE, False), "prod": (_WIDE, False),
 
 def _reduce(name, x, axis, keepdims):
     x = as_tensor(x, name)
-    axis = norm_axis(axis, x.ndim, name)
+    axis = norm_axis(axis, x.ndim, name, unique=True)
     if not backends.active.inexact(x._value):   # (see _THROUGH)
         through, back = _THROUGH[name]
         dtype = through.get(x.dtype)
@@ -48,20 +48,44 @@ def prod(x, axis=None, keepdims=False):
 
 def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`, and at least `initial` when given (np.max);
-    ties share the gradient equally."""
-    out = _reduce("max", x, axis, keepdims)
-    if initial is None:
-        return out
-    return maximum(out, initial)
+    ties share the gradient equally. Over an empty axis: `initial`, or an
+    error without it (keras.ops and NumPy raise too)."""
+    return _extremum("max", maximum, x, axis, keepdims, initial)
 
 
 def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`, and at most `initial` when given (np.min);
-    ties share the gradient equally."""
-    out = _reduce("min", x, axis, keepdims)
-    if initial is None:
-        return out
-    return minimum(out, initial)
+    ties share the gradient equally. Over an empty axis: `initial`, or an
+    error without it."""
+    return _extremum("min", minimum, x, axis, keepdims, initial)
+
+
+def _extremum(name, pick, x, axis, keepdims, initial):
+    x = as_tensor(x, name)
+    axes = norm_axis(axis, x.ndim, name)
+    if _empty_over(name, x, axes, initial is None):
+        from pycg.ops.creation import full
+        shape = [1 if axes is None or i in axes else n
+                 for i, n in enumerate(x.shape)
+                 if keepdims or axes is not None and i not in axes]
+        return full(shape, initial, x.dtype)
+    out = _reduce(name, x, axes, keepdims)
+    return out if initial is None else pick(out, initial)
+
+
+def _empty_over(name, x, axes, refuse):
+    """Is a reduced axis of x of length 0? (An error if `refuse`: a max or
+    an argmax of nothing has no value.)"""
+    dims = x.shape if axes is None else [x.shape[a] for a in axes]
+    if 0 not in dims or None in x.shape:
+        return False
+    if refuse:
+        raise ValueError(
+            f"pycg.ops.{name}: the {name} over an axis of length 0 has no "
+            f"value (x has shape {x.shape}, axis "
+            f"{None if axes is None else list(axes)})"
+            + ("; pass initial= for one" if name in ("max", "min") else ""))
+    return True
 
 
 def mean(x, axis=None, keepdims=False):
@@ -70,7 +94,7 @@ def mean(x, axis=None, keepdims=False):
     if not is_differentiable(x.dtype):
         from pycg import config
         x = cast(x, config.floatx())
-    axes = norm_axis(axis, x.ndim, "mean")
+    axes = norm_axis(axis, x.ndim, "mean", unique=True)
     if not _dynamic.known(x.shape):
         return sum(x, axes, keepdims) / _dynamic.size_of(x, axes)
     n = x.size if axes is None else int(np.prod([x.shape[a] for a in axes]))
@@ -108,12 +132,22 @@ def cumsum(x, axis=None, dtype=None):
 def argmax(x, axis=None, keepdims=False):
     """Index of the maximum (int32, 0-based); not differentiable."""
     x = as_tensor(x, "argmax")
-    return apply_nograd(backends.active.argmax, (x,),
-                        {"axis": axis, "keepdims": keepdims})
+    axes = norm_axis(axis, x.ndim, "argmax")
+    if axes is not None and len(axes) != 1:
+        raise ValueError(f"pycg.ops.argmax: axis must be one axis or None, "
+                         f"got {axis}")
+    _empty_over("argmax", x, axes, True)
+    return apply_nograd(backends.active.argmax, (x,), {
+        "axis": axes if axes is None else axes[0], "keepdims": keepdims})
 
 
 def argmin(x, axis=None, keepdims=False):
     """Index of the minimum (int32, 0-based); not differentiable."""
     x = as_tensor(x, "argmin")
-    return apply_nograd(backends.active.argmin, (x,),
-                        {"axis": axis, "keepdims": keepdims})
+    axes = norm_axis(axis, x.ndim, "argmin")
+    if axes is not None and len(axes) != 1:
+        raise ValueError(f"pycg.ops.argmin: axis must be one axis or None, "
+                         f"got {axis}")
+    _empty_over("argmin", x, axes, True)
+    return apply_nograd(backends.active.argmin, (x,), {
+        "axis": axes if axes is None else axes[0], "keepdims": keepdims})

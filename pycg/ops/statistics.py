@@ -1,11 +1,13 @@
 """More reductions and scans (keras.ops names): NaN-ignoring reductions,
 products, differences, weighted and windowed sums. All but cumprod are
 compositions of differentiable ops."""
+import builtins
 import math
 
 import numpy as np
 
 from pycg import backends, config
+from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (equal, isnan, logical_not, sqrt, where)
@@ -173,8 +175,10 @@ def diff(a, n=1, axis=-1):
     """The n-th discrete difference along `axis`."""
     x = as_tensor(a, "diff")
     (ax,) = norm_axis(axis, x.ndim, "diff")
-    pre = (slice(None),) * ax
-    for _ in range(int(n)):
+    pre, n, length = (slice(None),) * ax, as_int(n, "diff", "n"), x.shape[ax]
+    if n < 0:
+        raise ValueError(f"pycg.ops.diff: `n` must be non-negative, got {n}")
+    for _ in range(n if length is None else builtins.min(n, length)):
         x = getitem(x, pre + (slice(1, None),)) - getitem(
             x, pre + (slice(None, -1),))
     return x

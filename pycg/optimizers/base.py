@@ -10,6 +10,7 @@ then traces that function twice; `build(variables)` beforehand avoids it).
 import inspect
 import numbers
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -50,6 +51,7 @@ class Optimizer:
         self.clipnorm, self.clipvalue = clipnorm, clipvalue
         self.global_clipnorm = global_clipnorm
         self.built = False
+        self._lock = threading.RLock()   # one step at a time (see apply)
         self._variables = []
         self._index = {}
         self._no_decay_keys, self._no_decay_names = set(), []
@@ -160,10 +162,16 @@ class Optimizer:
         return self._iterations
 
     def apply(self, grads, variables=None):
-        """Update `variables` (pycg.Variable) in place from `grads`."""
+        """Update `variables` (pycg.Variable) in place from `grads`. A step
+        is atomic across threads: steps applied from several threads run
+        one after another, none lost, `iterations` counting each."""
         grads = list(grads)
         if not grads:
             return
+        with self._lock:
+            self._apply(grads, variables)
+
+    def _apply(self, grads, variables):
         if variables is None:
             if not self.built:
                 raise ValueError(

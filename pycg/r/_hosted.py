@@ -7,6 +7,8 @@ hosts R (pycg.r), where Python's own settings stand.
   weak and keeps float32). `config_set_floatx()` in R changes it.
 * Python warnings are collected, not printed: the interop call that raised
   them hands them to R with its result, and R signals each with warning().
+  Each is reported every time it happens, as R does (Python's default
+  reports one once per place in the code); deprecation notices stay off.
 * TensorFlow's "triggered tf.function retracing" log lines are dropped: each
   pycg_function() in R is its own tf.function, so they are expected there.
 """
@@ -45,5 +47,9 @@ def apply():
     active = True
     config.set_floatx("float64")
     warnings.showwarning = collect
+    warnings.simplefilter("always")
+    for quiet in (DeprecationWarning, PendingDeprecationWarning,
+                  ImportWarning, ResourceWarning):
+        warnings.simplefilter("ignore", quiet)
     logging.getLogger("tensorflow").addFilter(_NoRetracing())
     return True

@@ -19,7 +19,9 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg.r import _hosted, codec
+from pycg._errors import Arg, facts_of, user_error
+from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
+from pycg.r.na import symbolic
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.signature import make_signature
 from pycg.tensor import Tensor
@@ -48,6 +50,7 @@ class Failure:
         self.type = type(exc).__name__
         self.message = str(exc)
         self.traceback = "".join(traceback.format_exception(exc))
+        self.template, self.facts = facts_of(exc) or (None, None)
 
 
 class Warned:
@@ -81,7 +84,8 @@ def _decode(x):
         if ARRAY_KEY in x:
             return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
         if INDEX_KEY in x:
-            return pycg.ops.subtract(pycg.convert_to_tensor(x[INDEX_KEY]), 1)
+            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]),
+                               x.get("arg", "indices"))
         if TUPLE_KEY in x:
             return tuple(_decode(v) for v in x[TUPLE_KEY])
         return {k: _decode(v) for k, v in x.items()}
@@ -90,6 +94,18 @@ def _decode(x):
     if type(x) is tuple:
         return tuple(_decode(v) for v in x)
     return x
+
+
+def _zero_based(index, arg):
+    """A tensor of R's 1-based positions as 0-based ones; a position below 1
+    (which Python would read from the end) is an error."""
+    if not symbolic(index) and index.size and \
+            pycg.ops.min(index).numpy() < 1:
+        raise user_error(IndexError,
+                         "{arg} holds {value}: positions are 1-based (1 is "
+                         "the first); to leave elements out use x[-i]",
+                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
+    return pycg.ops.subtract(index, 1)
 
 
 to_r = _guarded(codec.to_r)

@@ -66,6 +66,14 @@ def global_seed_generator():
     return _global[0]
 
 
+def seed_global(seed):
+    """Restart the stream of draws with seed=None at `seed` (the R package
+    does, whenever R's random number generator has moved, so that R's
+    set.seed() governs those draws)."""
+    global_seed_generator().state.assign(np.array([_int64(seed), 0],
+                                                  np.int64))
+
+
 def draw_seed(seed, who):
     """The (seed, counter) pair for one draw, as an int64 Tensor."""
     if isinstance(seed, SeedGenerator):

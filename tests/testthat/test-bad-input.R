@@ -98,3 +98,24 @@ test_each_backend("logical and integer vectors as keras.ops takes them", {
   expect_equal(as.vector(as.array(op_floor(op_convert_to_tensor(1:3, dtype = "int32")))),
                c(1, 2, 3))
 })
+
+test_each_backend("NA, Date and factor labels and conditions are R errors", {
+  # base R: c(1, NA, 2) has no class at position 2, a Date is no label
+  expect_error(op_one_hot(c(1, NA, 2), 3),
+               "^op_one_hot: `x` is NA at position 2; positions and labels")
+  expect_error(op_one_hot(as.Date("2020-01-01"), 3),
+               "^op_one_hot: `x` must be whole numbers .*not an R Date")
+  expect_error(op_one_hot(factor(c("a", "b")), 3),
+               "^op_one_hot: `x` must be whole numbers .*not a factor")
+  expect_error(op_take(c(10, 20, 30), NA_real_),
+               "^op_take: `indices` is NA at position 1")
+  # base R: ifelse(c(1, NA, 3), 1, 0) is c(1, NA, 1): an NA pycg has not
+  expect_identical(ifelse(c(1, NA, 3), 1, 0), c(1, NA, 1))
+  expect_error(op_where(c(1, NA, 3), 1, 0),
+               "^op_where: `condition` is NA at position 2; a condition must")
+  expect_error(op_where(c(TRUE, NA), 1, 0),
+               "^op_where: `condition` is NA at position 2")
+  expect_equal(as.numeric(op_where(c(1, 0, 3), 1, 0)), ifelse(c(1, 0, 3), 1, 0))
+  expect_equal(as.array(op_one_hot(c(2, 1), 3)),
+               rbind(c(0, 1, 0), c(1, 0, 0)))
+})

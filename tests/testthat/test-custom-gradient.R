@@ -178,13 +178,13 @@ test_each_backend("a wrong gradient count names the function and the counts", {
   })
   expect_error(
     tape$gradient(y, x),
-    "^two: grad_fn returned 2 gradients, expected 1 \\(one per input: 'x'\\)$",
+    "^two: grad returned 2 gradients, expected 1 \\(one per input: 'x'\\)$",
     class = "pycg_python_error")
   anonymous <- op_custom_gradient(function(a, b) {
     tuple(a + b, function(upstream) upstream)
   })
   expect_error(tape_grad(anonymous, tensor(1), tensor(2)),
-               "R function\\(a, b\\): grad_fn returned 1 gradient, expected 2")
+               "R function\\(a, b\\): grad returned 1 gradient, expected 2")
 })
 
 test_each_backend("f must return tuple(output, grad)", {
@@ -304,7 +304,7 @@ test_each_backend("a grad returning a string is refused with its name", {
     y <- f5(x)
   })
   expect_error(tape$gradient(y, x),
-               "f5: gradient for 'x' is a str; expected a tensor",
+               "f5: gradient for \"x\" is a character string; expected a tensor, a number or NULL$",
                class = "pycg_python_error")
 })
 

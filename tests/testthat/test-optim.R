@@ -72,3 +72,21 @@ test_each_backend("variables saved from R load back", {
                "do not match the variables")
   expect_error(pycg_save_variables(path, 3), "`vars` must be a list")
 })
+
+test_each_backend("a hostile .npz file is refused by its headers", {
+  dir <- tempfile()
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  # a zip holding a text member beside w.npy (zip() needs an external tool)
+  np <- reticulate::import("numpy")
+  zipfile <- reticulate::import("zipfile")
+  path <- file.path(dir, "w.npz")
+  np$savez(path, w = c(1, 2))
+  z <- zipfile$ZipFile(path, "a")
+  z$writestr("notes.txt", "hello")
+  z$close()
+  w <- pycg_variable(c(5, 6), name = "w")
+  expect_error(pycg_load_variables(path, list(w)),
+               "load_variables: member 'notes.txt' of .* is not a .npy array")
+  expect_identical(as.numeric(w), c(5, 6))
+})

@@ -132,5 +132,5 @@ test_that("optimizer errors name the argument and the R function", {
   expect_error(optimizer_apply(optimizer_sgd(), list(1, 2), list(w)),
                "optimizer_apply: `grads` has 2 gradients but `vars` has 1")
   expect_error(optimizer_apply(optimizer_sgd(), list(c(1, 2, 3)), list(w)),
-               "has shape \\(3,\\) but the variable has shape \\(2,\\)")
+               "has shape c\\(3\\) but the variable has shape c\\(2\\)$")
 })

@@ -41,22 +41,128 @@ test_that("a Python without pycg says how to fix it", {
   expect_match(res$output, "PYCG_PYTHON")
 })
 
-test_that("a development .venv beside a pycg source tree is found", {
+# Runs `code` with the Python settings a user without any has: no
+# RETICULATE_PYTHON or PYCG_PYTHON, config and virtualenv homes of its own.
+without_python_settings <- function(code) {
+  names <- c("RETICULATE_PYTHON", "PYCG_PYTHON", "R_USER_CONFIG_DIR",
+             "WORKON_HOME")
+  old <- Sys.getenv(names, unset = NA)
+  on.exit(for (n in names) if (is.na(old[[n]])) Sys.unsetenv(n) else
+    do.call(Sys.setenv, as.list(old[n])))
+  Sys.unsetenv(c("RETICULATE_PYTHON", "PYCG_PYTHON"))
+  Sys.setenv(R_USER_CONFIG_DIR = tempfile(), WORKON_HOME = tempfile())
+  code
+}
+
+fake_venv <- function(venv) {
+  dir.create(file.path(venv, "bin"), recursive = TRUE)
+  file.create(file.path(venv, "pyvenv.cfg"))
+  file.create(file.path(venv, "bin", "python"))
+  normalizePath(file.path(venv, "bin", "python"))
+}
+
+test_that("the virtual environment this package is installed into is used", {
   root <- tempfile()
   dir.create(file.path(root, "pycg"), recursive = TRUE)
-  dir.create(file.path(root, ".venv", "bin"), recursive = TRUE)
-  dir.create(file.path(root, "sub", "dir"), recursive = TRUE)
   file.create(file.path(root, "pycg", "__init__.py"))
-  file.create(file.path(root, ".venv", "bin", "python"))
-  withr_env <- Sys.getenv(c("RETICULATE_PYTHON", "PYCG_PYTHON"), unset = NA)
-  Sys.unsetenv(c("RETICULATE_PYTHON", "PYCG_PYTHON"))
-  on.exit(for (n in names(withr_env)) if (!is.na(withr_env[[n]]))
-    do.call(Sys.setenv, as.list(withr_env[n])))
-  where <- pycg:::python_location(file.path(root, "sub", "dir"))
-  expect_identical(where$python, file.path(normalizePath(root), ".venv",
-                                           "bin", "python"))
-  expect_identical(where$root, normalizePath(root))
-  expect_null(pycg:::python_location(tempdir())$python)
+  python <- fake_venv(file.path(root, ".venv"))
+  library <- file.path(root, ".venv", "lib", "R", "pycg")
+  without_python_settings({
+    where <- pycg:::python_location(library)
+    expect_identical(normalizePath(where$python), python)
+    expect_identical(where$root, normalizePath(root))
+    expect_match(where$chosen_by, "installed into")
+    # the same tree, the package installed elsewhere: not used
+    other <- pycg:::python_location(file.path(tempfile(), "lib", "pycg"))
+    expect_null(other$python)
+  })
+})
+
+test_that("a .venv and pycg/ planted above the working directory are not used", {
+  evil <- normalizePath(tempfile("evil"), mustWork = FALSE)
+  cwd <- file.path(evil, "a", "b")
+  dir.create(cwd, recursive = TRUE)
+  dir.create(file.path(evil, "pycg"))
+  dir.create(file.path(evil, ".venv", "bin"), recursive = TRUE)
+  dir.create(file.path(evil, "bin"))
+  mark <- function(what) paste0("open('", file.path(evil, what),
+                                "', 'w').write('x')")
+  writeLines(mark("IMPORTED"), file.path(evil, "pycg", "__init__.py"))
+  file.create(file.path(evil, ".venv", "pyvenv.cfg"))
+  file.create(file.path(evil, ".here"))  # here::here() stops here
+  writeLines(c("[tool.poetry]", "name = 'evil'"),
+             file.path(evil, "pyproject.toml"))
+  file.create(file.path(evil, "Pipfile"))
+  # the planted Python, and Poetry and Pipenv that would name its folder
+  for (exe in c(file.path(".venv", "bin", "python"), "bin/poetry",
+                "bin/pipenv")) {
+    writeLines(c("#!/bin/sh", paste0("touch ", evil, "/RAN"),
+                 paste0("echo ", evil, "/.venv")), file.path(evil, exe))
+    Sys.chmod(file.path(evil, exe), "755")
+  }
+  # the package from a library that is no virtual environment's
+  lib <- tempfile("lib")
+  dir.create(lib)
+  file.symlink(system.file(package = "pycg"), file.path(lib, "pycg"))
+  res <- run_r(c(
+    "Sys.unsetenv(c('RETICULATE_PYTHON', 'PYCG_PYTHON'))",
+    paste0("Sys.setenv(PATH = paste0('", evil, "/bin:', Sys.getenv('PATH')),",
+           " R_USER_CONFIG_DIR = tempfile(), WORKON_HOME = tempfile())"),
+    paste0("setwd('", cwd, "')"),
+    "suppressMessages(library(pycg))",
+    "cat('location: [', pycg:::python_location()$python, ']\\n')",
+    "invisible(try(op_add(1, 2), silent = TRUE))",
+    "if (reticulate::py_available(FALSE))",
+    "  cat('python:', reticulate::py_config()$python, '\\n')"),
+    env = paste0("R_LIBS=", lib))
+  expect_match(res$output, "location: [ ]", fixed = TRUE)
+  expect_false(grepl(evil, res$output, fixed = TRUE), info = res$output)
+  expect_false(file.exists(file.path(evil, "RAN")))
+  expect_false(file.exists(file.path(evil, "IMPORTED")))
+})
+
+test_that("the environment install_pycg() recorded is used after a restart", {
+  python <- fake_venv(tempfile("myenv"))
+  elsewhere <- file.path(tempfile(), "lib", "pycg")
+  without_python_settings({
+    pycg:::record_environment("/some/myenv", python)
+    where <- pycg:::python_location(elsewhere)
+    expect_identical(where$python, python)
+    expect_match(where$chosen_by, "install_pycg(envname = \"/some/myenv\")",
+                 fixed = TRUE)
+    expect_match(pycg:::recorded_line(), paste0("`/some/myenv` (", python,
+                                                ")"), fixed = TRUE)
+    unlink(python)
+    expect_null(pycg:::python_location(elsewhere)$python)
+    expect_match(pycg:::recorded_line(), "which no longer exists")
+    info <- list(recorded = pycg:::recorded_line(), r_package = "0.1.0",
+                 pycg_version = "0.1.0", versions_match = TRUE,
+                 tensorflow = "2", bundled_sources = NA_character_)
+    expect_match(pycg:::config_problems(info),
+                 "recorded the environment `/some/myenv`.*install_pycg",
+                 all = FALSE)
+  })
+})
+
+test_that("install_pycg() records the environment it installed into", {
+  src <- tempfile()
+  dir.create(src)
+  file.create(file.path(src, "pyproject.toml"))
+  python <- fake_venv(tempfile("env"))
+  config <- tempfile()
+  res <- run_r(c(
+    "utils::assignInNamespace('virtualenv_exists', function(...) TRUE,",
+    "                         'reticulate')",
+    paste0("utils::assignInNamespace('virtualenv_python', function(...) '",
+           python, "', 'reticulate')"),
+    "utils::assignInNamespace('py_install', function(...) NULL, 'reticulate')",
+    paste0("pycg::install_pycg(envname = '/some/env', source = '", src, "')"),
+    "cat(readLines(pycg:::recorded_environment_file()), sep = '\\n')"),
+    env = paste0("R_USER_CONFIG_DIR=", config))
+  expect_match(res$output, paste0("envname: /some/env\npython: ", python),
+               fixed = TRUE)
+  expect_match(res$output, "Later R sessions use it too (recorded in",
+               fixed = TRUE)
 })
 
 test_that("install_pycg() takes an environment and a source tree", {
@@ -72,6 +178,16 @@ test_that("install_pycg() installs a source tree by path, never `pycg`", {
   expect_identical(reqs, c(normalizePath(src), "tensorflow-cpu"))
   expect_identical(pycg:::pip_requirements(src, tensorflow = FALSE),
                    normalizePath(src))
+})
+
+test_that("install_pycg() refuses a source path with quotes", {
+  src <- file.path(tempfile(), "it's")
+  dir.create(src, recursive = TRUE)
+  file.create(file.path(src, "pyproject.toml"))
+  expect_error(install_pycg(source = src, envname = tempfile()),
+               "`source` must be a path without quotes; got .*it's\\. .*pip")
+  expect_error(pycg:::pip_requirements(sub("'", "\"", src)),
+               "without quotes")
 })
 
 test_that("install_pycg() refuses a source that is not a pycg tree", {
@@ -117,18 +233,21 @@ test_that("a pycg/ folder in the working directory does not shadow pycg", {
   expect_match(res$output, "path0: [  ]", fixed = TRUE)  # sys.path restored
 })
 
-test_that("a pycg/ folder without pycg installed is named, not imported", {
+test_that("a pycg/ folder is not imported by a Python without pycg", {
   python <- "/usr/bin/python3"
   skip_if(!file.exists(python), "no system python3")
-  skip_if(system2(python, c("-c", shQuote("import numpy, pycg")),
+  skip_if(system2(python, c("-c", shQuote("import pycg")),
                   stdout = FALSE, stderr = FALSE) == 0L,
           "the system python3 has pycg")
-  cwd <- tempfile()
+  cwd <- normalizePath(tempfile(), mustWork = FALSE)
   dir.create(file.path(cwd, "pycg"), recursive = TRUE)
+  writeLines(paste0("open('", cwd, "/IMPORTED', 'w').write('x')"),
+             file.path(cwd, "pycg", "__init__.py"))
   res <- run_r(c(paste0("setwd('", cwd, "')"),
                  "suppressMessages(library(pycg))", "op_exp(1)"),
                env = c(paste0("RETICULATE_PYTHON=", python), "PYTHONPATH="))
-  expect_match(res$output, "`import pycg` found .*which is not the pycg module")
+  expect_false(file.exists(file.path(cwd, "IMPORTED")))
+  expect_match(res$output, "pycg needs a Python with the `pycg` module")
 })
 
 test_that("Python started before pycg without pycg: restart R", {
@@ -184,7 +303,8 @@ test_that("install_pycg() runs pip without R's LD_LIBRARY_PATH", {
     "utils::assignInNamespace('py_install', function(packages, ...)",
     "  cat('pip sees [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n'), 'reticulate')",
     paste0("suppressMessages(pycg::install_pycg(source = '", src, "'))"),
-    "cat('afterwards [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n')"))
+    "cat('afterwards [', Sys.getenv('LD_LIBRARY_PATH'), ']\\n')"),
+    env = paste0("R_USER_CONFIG_DIR=", tempfile()))
   expect_match(res$output, "pip sees [  ]", fixed = TRUE)
   expect_match(res$output, "afterwards [ /usr/lib/R/lib ]", fixed = TRUE)
 })

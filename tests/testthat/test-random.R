@@ -60,3 +60,22 @@ test_that("a seed that is not a whole number is refused by name", {
   expect_error(random_normal(2, seed = "a"),
                "random_normal: `seed` must be a whole number")
 })
+
+test_each_backend("set.seed() governs draws with seed = NULL", {
+  set.seed(123)
+  a <- as.array(random_normal(c(2, 3)))
+  b <- as.array(random_uniform(4))
+  set.seed(123)
+  expect_identical(as.array(random_normal(c(2, 3))), a)
+  expect_identical(as.array(random_uniform(4)), b)
+  # the stream moves on between draws, as R's does
+  expect_false(identical(as.array(random_normal(c(2, 3))), a))
+  set.seed(124)
+  expect_false(identical(as.array(random_normal(c(2, 3))), a))
+  set.seed(7)
+  gen <- random_seed_generator()
+  first <- as.array(random_uniform(3, seed = gen))
+  set.seed(7)
+  expect_identical(as.array(random_uniform(3, seed = random_seed_generator())),
+                   first)
+})

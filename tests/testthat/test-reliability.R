@@ -23,7 +23,7 @@ test_each_backend("a grad with the wrong structure is refused", {
     y <- f(list(a, b))
   })
   expect_error(tape$gradient(y, list(a, b)),
-               "f: grad_fn returned 1 gradient, expected 2",
+               "f: grad returned 1 gradient, expected 2 \\(one per input: `xs\\[\\[1\\]\\]`, `xs\\[\\[2\\]\\]`\\)",
                class = "pycg_python_error")
 })
 

@@ -79,7 +79,8 @@ test_each_backend("an error in an R rule names the custom gradient", {
 test_each_backend("messages use R names and 1-based numbers", {
   expect_error(op_sum(c(1, 2), axis = 3), "^op_sum: axis 3 is out of range")
   expect_error(op_max(c(1, 2), axis = -3), "^op_max: axis -3 is out of range")
-  expect_error(op_take(c(1, 2, 3), 6), "index 6 is out of bounds for axis 1")
+  expect_error(op_take(c(1, 2, 3), 6),
+               "^op_take: `indices` holds 6, past the last position \\(3\\)")
   expect_error(pycg_grad(function(x) op_sum(x))(1:3),
                paste0("pycg_grad\\(R function\\(x\\)\\): argument 1 \\(`x`\\) ",
                       "has dtype int32.*use c\\(1, 2, 3\\) or as.double\\(\\)"))

@@ -1,0 +1,90 @@
+# More base R functions on tensors: each gives base R's answer on the
+# tensor's values, or an error that names the way out (see ?tensor-base).
+
+#' @rdname tensor-base
+#' @method median pycg.tensor.Tensor
+#' @rawNamespace S3method(stats::median, pycg.tensor.Tensor)
+median.pycg.tensor.Tensor <- function(x, na.rm = FALSE, ...) {
+  x <- na_as_nan(x)
+  if (isTRUE(na.rm)) x <- x[!is.na(x)]
+  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
+  op_call("median", r_order_vector(x))
+}
+
+#' @rdname tensor-base
+#' @method quantile pycg.tensor.Tensor
+#' @rawNamespace S3method(stats::quantile, pycg.tensor.Tensor)
+quantile.pycg.tensor.Tensor <- function(x, ...) {
+  stop("quantile() of a tensor: use op_quantile(x, probs) for a tensor ",
+       "(R's type 7, recorded on tapes), or quantile(as.array(x), ...) for ",
+       "R's named vector", call. = FALSE)
+}
+
+#' @rdname tensor-base
+#' @export
+cbind.pycg.tensor.Tensor <- function(..., deparse.level = 1) {
+  stop_bind("cbind", "2")
+}
+
+#' @rdname tensor-base
+#' @export
+rbind.pycg.tensor.Tensor <- function(..., deparse.level = 1) {
+  stop_bind("rbind", "1")
+}
+
+stop_bind <- function(what, axis) {
+  stop(what, "() of tensors: use op_stack(list(a, b), axis = ", axis,
+       ") for vectors or op_concatenate(list(a, b), axis = ", axis,
+       ") for matrices (a tensor, recorded on tapes), or ", what,
+       "(as.array(a), as.array(b)) for an R matrix", call. = FALSE)
+}
+
+#' @rdname tensor-base
+#' @export
+c.pycg.tensor.Tensor <- function(...) {
+  parts <- lapply(list(...), function(a) r_order_vector(as_py(a)))
+  op_call("concatenate", parts)
+}
+
+#' @rdname tensor-base
+#' @export
+as.character.pycg.tensor.Tensor <- function(x, ...) {
+  as.character(tensor_to_r(x))
+}
+
+# A tensor has no names (as an R vector without them); reticulate's names()
+# of a Python object (its attributes) misleads outer(), %o% and friends.
+#' @rdname tensor-base
+#' @export
+names.pycg.tensor.Tensor <- function(x) NULL
+
+#' @rdname tensor-base
+#' @param target,current For `all.equal()`: tensors or R values, compared
+#'   by their values as base R compares arrays.
+#' @method all.equal pycg.tensor.Tensor
+#' @export
+all.equal.pycg.tensor.Tensor <- function(target, current, ...) {
+  all.equal(r_value(target), r_value(current), ...)
+}
+
+# testthat's expect_equal() (waldo) compares tensors by their values too.
+#' @rawNamespace S3method(waldo::compare_proxy, pycg.tensor.Tensor)
+compare_proxy.pycg.tensor.Tensor <- function(x, path) {
+  list(object = r_value(x), path = sprintf("as.array(%s)", path))
+}
+
+# A tensor's R value; a 1-d one as the R vector it came from.
+r_value <- function(x) {
+  if (!is_tensor(x)) return(x)
+  value <- tensor_to_r(x)
+  if (length(dim(value)) == 1L) as.vector(value) else value
+}
+
+#' @rdname tensor-base
+#' @param z For the Complex group: a tensor.
+#' @export
+Complex.pycg.tensor.Tensor <- function(z) {
+  name <- c(Re = "real", Im = "imag", Conj = "conj", Mod = "absolute",
+            Arg = "angle")[[.Generic]]
+  op_call(name, z)
+}

@@ -1,0 +1,87 @@
+"""What a Python value becomes on the way into a Tensor: its dtype by
+Keras' rules, and a clear error for what is not numbers."""
+import numbers
+
+import numpy as np
+
+from pycg import backends, config
+
+_EXTRA = frozenset(np.dtype(d) for d in backends.EXTRA_FLOATS)   # (bfloat16)
+
+
+def as_dtype(dtype, where):
+    """np.dtype(dtype), or a TypeError naming `where` and what arrived."""
+    try:
+        out = np.dtype(dtype)
+    except (TypeError, ValueError):
+        out = None
+    if out is None or out.kind in "OUSMm":   # (not numbers: no tensor)
+        raise TypeError(
+            f"{where}: dtype {dtype!r:.60} is not a dtype (expected a name "
+            f"such as 'float32' or a NumPy dtype)")
+    return out
+
+
+def check_numeric(value, dtype):
+    try:
+        a = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError):   # (strings as a number dtype)
+        if isinstance(value, (list, tuple)):
+            default_dtype(value)   # (a ragged list: says so)
+        a = np.asarray(value, dtype=object)
+    # (kind V: bfloat16 and other ml_dtypes types when asked for by name)
+    if a.dtype == object or a.dtype.kind in "US" or \
+            a.dtype.kind == "V" and dtype is None and a.dtype not in _EXTRA:
+        raise TypeError(
+            f"pycg.convert_to_tensor: expected numbers or arrays of numbers, "
+            f"got {type(value).__name__} {value!r:.60}")
+    return a
+
+
+def default_dtype(value):
+    """Keras' rule: Python floats are floatx, Python ints int32."""
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, bool):
+        return np.dtype(bool)
+    if isinstance(value, numbers.Integral):
+        return np.dtype("int32")
+    if isinstance(value, numbers.Real):
+        return np.dtype(config.floatx())
+    if isinstance(value, (list, tuple)):
+        try:
+            a = np.asarray(value)
+        except ValueError as e:
+            raise ValueError(
+                f"pycg.convert_to_tensor: ragged or mixed nested list "
+                f"({e})") from None
+        if a.dtype == np.float64:
+            return np.dtype(config.floatx())
+        if a.dtype == np.int64:
+            return np.dtype("int32")
+        return None
+    return None
+
+
+def broadcasts(shape, target):
+    """Whether `shape` broadcasts to `target` (a Variable update's delta)."""
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except (ValueError, TypeError):   # (TypeError: an unknown dimension)
+        return False
+
+
+def scalar(K, value, dtype):
+    """A Python number as backend K's scalar of `dtype`."""
+    try:
+        return K.scalar(value, dtype)
+    except OverflowError:
+        raise OverflowError(
+            f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
+            f"{dtype}") from None
+
+
+def backend_of(value):
+    """The backend module whose array type `value` is (NumPy's first)."""
+    return backends.numpy if backends.numpy.owns(value) else \
+        backends.for_value(value)

@@ -1,0 +1,53 @@
+"""A Tensor as a Python value: ``item``, ``tolist``, ``format`` and
+``round`` as NumPy's arrays and scalars allow, and copies."""
+
+
+class PythonValue:
+    """What Tensor and Variable share with NumPy's arrays; each method
+    reads the value through ``_to_concrete`` (an error while tracing)."""
+
+    __slots__ = ()
+
+    def item(self):
+        """The one value as a Python number (NumPy's ``ndarray.item``).
+
+        >>> import pycg
+        >>> pycg.constant([2.5]).item()
+        2.5
+        """
+        a = self._to_concrete("item()")
+        if a.size != 1:
+            raise ValueError(
+                f"pycg.{type(self).__name__}.item: expected a tensor with "
+                f"one value, got shape {self.shape} ({a.size} values)")
+        return a.item()
+
+    def tolist(self):
+        """The values as nested Python lists (NumPy's ``ndarray.tolist``)."""
+        return self._to_concrete("tolist()").tolist()
+
+    def __format__(self, spec):
+        if not spec:
+            return str(self)
+        return format(self._scalar(f"format spec {spec!r}"), spec)
+
+    def __round__(self, ndigits=None):
+        # as a NumPy scalar: round(t) an int, round(t, 2) of t's dtype
+        return round(self._scalar("round()"), ndigits)
+
+    def _scalar(self, what):
+        a = self._to_concrete(what)
+        if a.ndim:
+            raise TypeError(
+                f"pycg.{type(self).__name__}: {what} needs a 0-d tensor, "
+                f"got shape {self.shape}; use .numpy(), .tolist() or "
+                f"ops.round")
+        # (bfloat16 and other ml_dtypes scalars format as Python floats)
+        return a[()] if a.dtype.kind != "V" else float(a)
+
+    # Immutable: a copy is the tensor itself (TensorFlow's EagerTensor).
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self

@@ -1,0 +1,215 @@
+# R idioms on tensors: base R's answer on the same plain R data, or an
+# error naming the function and the way out; never a third answer.
+
+v_r <- c(10, 20, 30)
+m_r <- matrix(c(1, -2, 3, 4, -5, 6), 2, 3)
+na_r <- c(1, NA, 3)
+
+test_each_backend("[[ takes one element by R's 1-based position", {
+  v <- tensor(v_r)
+  m <- tensor(m_r)
+  expect_identical(as.numeric(v[[2]]), v_r[[2]])
+  expect_identical(as.numeric(m[[4]]), m_r[[4]])
+  expect_identical(as.numeric(m[[2, 3]]), m_r[[2, 3]])
+  expect_error(v[[0]], "`\\[\\[`: takes one element by 1-based positions")
+  expect_error(v[[-1]], "got -1")
+  expect_error(v[[1.5]], "got 1.5")
+  expect_error(v[[c(1, 2)]], "takes one element")
+  expect_error(v[[4]], "subscript out of bounds: 4 for an extent of 3")
+})
+
+test_each_backend("op_take() positions are 1-based; 0, negative and past the end are errors", {
+  v <- tensor(v_r)
+  m <- tensor(m_r)
+  expect_identical(as.numeric(op_take(v, c(3, 1))), v_r[c(3, 1)])
+  expect_identical(as.vector(op_take(m, 2, axis = 2)), m_r[, 2])
+  expect_error(op_take(v, 0), "op_take: `indices` holds 0: positions are 1-based")
+  expect_error(op_take(v, -1), "op_take: `indices` holds -1: .*use x\\[-i\\]")
+  expect_error(op_take(v, 4), "op_take: `indices` holds 4, past the last position \\(3\\)")
+  expect_error(op_take(m, 4, axis = 2), "past the last position \\(3\\)")
+  expect_error(op_take(v, 1.5), "op_take: `indices` must be whole numbers")
+  expect_error(op_take(v, NA_real_), "must be whole numbers")
+  expect_error(op_take(v, op_convert_to_tensor(c(0L, 1L))),
+               "^op_take: `indices` holds 0: positions are 1-based")
+})
+
+test_each_backend("op_take_along_axis() refuses 0 and positions past the end", {
+  m <- tensor(m_r)
+  idx <- matrix(c(2L, 1L, 1L, 2L, 2L, 1L), 2)
+  want <- matrix(m_r[cbind(as.vector(idx), rep(1:3, each = 2))], 2)
+  expect_identical(as.array(op_take_along_axis(m, idx, axis = 1)), want)
+  expect_error(op_take_along_axis(m, idx - 1L, axis = 1),
+               "op_take_along_axis: `indices` holds 0")
+  expect_error(op_take_along_axis(m, idx + 1L, axis = 1),
+               "holds 3, past the last position \\(2\\)")
+})
+
+test_each_backend("other 1-based arguments refuse 0", {
+  v <- tensor(v_r)
+  expect_error(op_slice(v, 0, 2), "op_slice: `start_indices` holds 0")
+  expect_error(op_one_hot(c(0, 1), 3), "op_one_hot: `x` holds 0")
+  expect_identical(as.array(op_one_hot(c(1, 3), 3)), diag(3)[c(1, 3), ])
+  expect_error(op_segment_sum(v, c(0, 1, 1)), "`segment_ids` holds 0")
+})
+
+test_each_backend("axes: out of range, fractional, duplicated or 0 are errors", {
+  m <- tensor(m_r)
+  expect_identical(dim(op_expand_dims(m, axis = 3)), c(2L, 3L, 1L))
+  expect_error(op_expand_dims(m, axis = 4),
+               "op_expand_dims: axis 4 is out of range")
+  for (bad in list(1.5, "a", NA, TRUE))
+    expect_error(op_sum(m, axis = bad),
+                 "op_sum: `axis` must be whole numbers \\(1-based axes\\) or NULL")
+  expect_error(op_sum(m, axis = c(1, 1)), "op_sum: `axis` names axis 1 twice")
+  expect_error(op_sum(m, axis = c(2, -1)), "op_sum: axis -1 appears twice")
+  expect_error(op_sum(m, axis = 0),
+               "op_sum: `axis` is 1-based in R \\(negative counts from the end\\); got 0")
+  expect_error(random_normal(2.5), "random_normal: `shape` must be whole numbers")
+  expect_error(pycg_grad(function(x) sum(x), argnums = 1.5),
+               "`argnums` must be 1-based argument positions")
+})
+
+test_each_backend("NA survives comparisons into R: as.logical, if, all, any, is.na, [", {
+  x <- tensor(na_r)
+  expect_identical(as.logical(x > 0), na_r > 0)
+  expect_identical(as.logical(x == 1), na_r == 1)
+  expect_identical(as.logical(!(x > 2)), !(na_r > 2))
+  expect_identical(as.logical(x > 2 & x > 0), na_r > 2 & na_r > 0)
+  expect_identical(as.logical(x > 0 | x > 2), na_r > 0 | na_r > 2)
+  expect_identical(as.logical(x > 2 | x > 0), na_r > 2 | na_r > 0)
+  expect_identical(all(x > 0), all(na_r > 0))
+  expect_identical(all(x > 0, na.rm = TRUE), all(na_r > 0, na.rm = TRUE))
+  expect_identical(any(x > 2), any(na_r > 2))
+  expect_identical(any(x > 0), any(na_r > 0))
+  expect_identical(any(x > 5, na.rm = TRUE), any(na_r > 5, na.rm = TRUE))
+  expect_identical(all(x < 2), all(na_r < 2))
+  expect_identical(as.logical(is.na(x > 0)), is.na(na_r > 0))
+  expect_error(if (sum(x) > 0) "yes", "missing value where TRUE/FALSE needed")
+  expect_identical(sum(x) > 0, sum(na_r) > 0)
+  expect_equal(as.numeric(x[x > 0]), na_r[na_r > 0])
+  expect_equal(as.numeric(x[c(1, NA)]), na_r[c(1, NA)])
+  expect_identical(ifelse(x > 2, 1, 0), ifelse(na_r > 2, 1, 0))
+  expect_equal(as.numeric(sum(x > 0)), sum(na_r > 0))
+  expect_equal(as.numeric(sum(x > 0, na.rm = TRUE)), sum(na_r > 0, na.rm = TRUE))
+  expect_equal(as.numeric((x > 0) + 1), (na_r > 0) + 1)
+  expect_equal(as.numeric(mean(x > 0, na.rm = TRUE)), mean(na_r > 0, na.rm = TRUE))
+  expect_output(print(x > 0), "TRUE +NA +TRUE")
+})
+
+test_each_backend("matrix indexing, list index, all.equal follow base R", {
+  m <- tensor(m_r)
+  at <- cbind(c(1, 2, 2), c(2, 3, 1))
+  expect_identical(as.numeric(m[at]), m_r[at])
+  expect_error(m[cbind(c(0, 1), c(1, 1))], "a matrix index holds 1-based")
+  expect_error(m[list(1:2, 1:2)], "a list is not an index")
+  expect_identical(all.equal(tensor(c(1, 2)), tensor(c(9, 8))),
+                   all.equal(c(1, 2), c(9, 8)))
+  expect_true(all.equal(tensor(c(1, 2)), c(1, 2)))
+  expect_failure(expect_equal(tensor(c(1, 2)), tensor(c(9, 8))))
+  expect_success(expect_equal(tensor(c(1, 2)), tensor(c(1, 2))))
+  expect_identical(as.character(tensor(v_r)), as.character(v_r))
+})
+
+test_each_backend("mean(trim =), median(), outer() and %o% give base R's values", {
+  x_r <- c(5, 1, 100, 3, 2, 8, 4)
+  x <- tensor(x_r)
+  for (trim in c(0, 0.1, 0.25, 0.5))
+    expect_equal(as.numeric(mean(x, trim = trim)), mean(x_r, trim = trim))
+  expect_equal(as.numeric(median(x)), median(x_r))
+  expect_equal(as.numeric(median(tensor(m_r))), median(m_r))
+  expect_true(is.na(as.numeric(median(tensor(na_r)))))
+  expect_equal(as.numeric(median(tensor(na_r), na.rm = TRUE)),
+               median(na_r, na.rm = TRUE))
+  v <- tensor(v_r)
+  expect_identical(outer(v, v), outer(v_r, v_r))
+  expect_identical(v %o% v, v_r %o% v_r)
+})
+
+test_each_backend("dim<- reshapes in R's column-major order", {
+  m <- tensor(m_r)
+  m2 <- m
+  dim(m2) <- c(3, 2)
+  want <- m_r
+  dim(want) <- c(3, 2)
+  expect_identical(as.array(m2), want)
+  dim(m2) <- NULL
+  expect_identical(as.vector(m2), as.vector(m_r))
+  expect_error(dim(m2) <- c(4, 2), "`dim<-`: dims \\[product 8\\] do not match")
+  v <- pycg_variable(m_r)
+  expect_error(dim(v) <- c(3, 2), "a pycg_variable\\(\\) keeps its shape")
+  expect_error(v[1] <- 0, "v\\$assign\\(\\) for a pycg_variable")
+})
+
+test_each_backend("functions with no tensor answer name the way out", {
+  v <- tensor(v_r)
+  expect_error(quantile(v), "quantile\\(\\) of a tensor: use op_quantile")
+  expect_error(cbind(v, v), "cbind\\(\\) of tensors: use op_stack")
+  expect_error(rbind(v, v), "rbind\\(\\) of tensors: use op_stack")
+  expect_error(v[1] <- 5, "`\\[<-`: a tensor is not modified in place.*op_where")
+  expect_error(v[[1]] <- 5, "`\\[\\[<-`: a tensor is not modified in place")
+  expect_error(lgamma(v), "lgamma\\(as.array\\(x\\)\\)")
+  expect_error(digamma(v), "`digamma\\(\\)` is not supported")
+})
+
+test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
+  x_r <- c(-1.5, 0, 0.25, 1, 2.5, 1e6 + 0.5)
+  x <- tensor(x_r)
+  expect_equal(as.numeric(sinpi(x)), sinpi(x_r), tolerance = 1e-12)
+  expect_equal(as.numeric(cospi(x)), cospi(x_r), tolerance = 1e-12)
+  t_r <- c(-0.2, 0, 0.25, 1.1)
+  expect_equal(as.numeric(tanpi(tensor(t_r))), tanpi(t_r), tolerance = 1e-12)
+  z_r <- complex(real = c(1, -2), imaginary = c(3, 0.5))
+  z <- op_convert_to_tensor(z_r)
+  for (f in list(Re, Im, Mod, Arg))
+    expect_equal(as.vector(f(z)), f(z_r))
+  expect_equal(as.vector(Conj(z)), Conj(z_r))
+})
+
+test_each_backend("int32 overflow is NA with R's warning; sum() of integers as R", {
+  big <- op_convert_to_tensor(.Machine$integer.max)
+  expect_warning(r <- as.integer(big + 1L), "NAs produced by integer overflow")
+  expect_identical(r, suppressWarnings(.Machine$integer.max + 1L))
+  expect_identical(as.integer(op_convert_to_tensor(5L) * 2L), 10L)
+  i_r <- c(.Machine$integer.max, 1L)
+  expect_identical(as.vector(sum(op_convert_to_tensor(i_r))), sum(i_r))
+  expect_identical(as.vector(sum(op_convert_to_tensor(1:4))), sum(1:4))
+  a_r <- c(5L, -5L, 7L)
+  z_r <- c(0L, 3L, -2L)
+  a <- op_convert_to_tensor(a_r)
+  z <- op_convert_to_tensor(z_r)
+  expect_identical(as.vector(a %/% z), a_r %/% z_r)
+  expect_identical(as.vector(a %% z), a_r %% z_r)
+  expect_identical(as.vector(a %/% 0L), a_r %/% 0L)
+  expect_equal(as.vector(a^z), a_r^z_r)
+  expect_equal(as.vector(a^20L), a_r^20L)
+  # NumPy warns of the division by zero (R does not); the values agree
+  expect_identical(suppressWarnings(as.vector(a / z)), a_r / z_r)
+})
+
+test_each_backend("sort() drops NA as base R does (na.last = NA), or places it", {
+  x_r <- c(3, NA, 1, 2, NA)
+  x <- tensor(x_r)
+  expect_identical(as.vector(sort(x)), sort(x_r))
+  expect_identical(as.vector(sort(x, decreasing = TRUE)),
+                   sort(x_r, decreasing = TRUE))
+  expect_equal(as.vector(sort(x, na.last = TRUE)), sort(x_r, na.last = TRUE))
+  expect_equal(as.vector(sort(x, na.last = FALSE)), sort(x_r, na.last = FALSE))
+})
+
+test_each_backend("c() of tensors concatenates in R's order; x == NA is NA", {
+  m_r <- matrix(c(1, 2, 3, 4), 2)
+  expect_identical(as.vector(c(tensor(m_r), tensor(c(9, 8)), 7)),
+                   c(m_r, c(9, 8), 7))
+  x <- tensor(c(1, 2))
+  expect_identical(as.logical(x == NA), c(1, 2) == NA)
+  expect_identical(tensor(1) == NA, 1 == NA)
+})
+
+test_each_backend("x[NULL] selects nothing and x[i] past the end is NA, as in base R", {
+  v_r <- c(10, 20, 30)
+  v <- tensor(v_r)
+  expect_identical(as.vector(v[NULL]), v_r[NULL])
+  expect_equal(as.vector(v[c(1, 5)]), v_r[c(1, 5)])
+  expect_equal(as.vector(tensor(m_r)[7]), m_r[7])
+  expect_error(tensor(m_r)[3, 1], "subscript out of bounds")
+})

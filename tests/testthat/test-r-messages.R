@@ -1,0 +1,68 @@
+# Messages in R's terms: the function and argument named, axes and
+# positions 1-based, shapes as R writes them, no Python words.
+
+m_r <- matrix(1:6 + 0, 2, 3)
+
+test_each_backend("a repeated or zero axis is an R error naming op and argument", {
+  m <- tensor(m_r)
+  expect_error(op_sum(m, axis = c(1, 1)),
+               "^op_sum: `axis` names axis 1 twice; each axis may appear once$")
+  expect_error(op_mean(m, axis = c(1, -2)), "^op_mean: axis -2 appears twice")
+  expect_error(op_sum(m, axis = 0), "^op_sum: `axis` is 1-based in R")
+  expect_error(op_max(m, axis = 2.5), "^op_max: `axis` must be whole numbers")
+})
+
+test_each_backend("pycg_grad() names the argument that is NULL or a factor", {
+  f <- function(x, y = 1) sum(x^2)
+  expect_error(pycg_grad(f)(NULL),
+               "^pycg_grad: argument 1 \\(`x`\\) is NULL; pass numbers")
+  expect_error(pycg_grad(f)(1, NULL), "^pycg_grad: argument 2 \\(`y`\\) is NULL")
+  expect_error(pycg_grad(f)(factor(c("a", "b"))),
+               "^pycg_grad: argument 1 \\(`x`\\) must be numbers.*not a factor")
+  expect_error(pycg_value_and_grad(f)(data.frame(a = 1)),
+               "^pycg_value_and_grad: argument 1 \\(`x`\\) .*data.frame")
+})
+
+test_each_backend("shapes read as R writes them: c(2, 3)", {
+  m <- tensor(m_r)
+  expect_error(op_add(m, op_ones(c(3, 2))),
+               "^op_add: shapes c\\(2, 3\\) and c\\(3, 2\\) cannot be broadcast together$")
+  expect_error(op_reshape(m, c(4, 2)),
+               "^op_reshape: cannot reshape a tensor of shape c\\(2, 3\\) \\(6 elements\\) into shape c\\(4, 2\\)$")
+  expect_error(op_matmul(m, m),
+               "^op_matmul: shapes c\\(2, 3\\) and c\\(2, 3\\) are incompatible \\(3 != 2\\)$")
+  bad <- op_custom_gradient(function(x) list(x^2, function(dy) op_ones(c(3))))
+  expect_error(pycg_grad(function(x) bad(x))(tensor(2)),
+               "gradient for \"x\" has shape c\\(3\\) but \"x\" has shape c\\(\\) \\(a scalar\\)")
+})
+
+test_each_backend("a position below 1 in an index tensor names the op and argument", {
+  expect_error(op_take(tensor(c(1, 2, 3)), op_convert_to_tensor(c(0L, 1L))),
+               "^op_take: `indices` holds 0: positions are 1-based")
+  expect_error(op_one_hot(op_convert_to_tensor(c(0L, 2L)), 3),
+               "^op_one_hot: `x` holds 0")
+})
+
+test_each_backend("a Python warning reaches R every time the call happens", {
+  big <- op_convert_to_tensor(.Machine$integer.max)
+  for (i in 1:3)
+    expect_warning(big + 1L, "NAs produced by integer overflow")
+})
+
+test_each_backend("Python names in messages become R's: op_logical_xor(), grad", {
+  b <- op_convert_to_tensor(c(TRUE, FALSE))
+  expect_error(op_subtract(b, b),
+               "^op_subtract: bool tensors cannot be subtracted .*use op_logical_xor\\(\\)")
+  expect_identical(translate_message("pycg.random.normal: bad"),
+                   "random_normal: bad")
+  expect_identical(translate_message("f: grad_fn returned 2 gradients"),
+                   "f: grad returned 2 gradients")
+})
+
+test_that("shapes in other Python messages read as R writes them", {
+  expect_identical(
+    translate_message("v: value has shape (3,) but the variable has shape (2, 4)"),
+    "v: value has shape c(3) but the variable has shape c(2, 4)")
+  expect_identical(translate_message("f: shapes (2, None) and () differ"),
+                   "f: shapes c(2, NA) and c() (a scalar) differ")
+})
