@@ -18,7 +18,7 @@ import numpy as np
 from pycg import backends, structure
 from pycg.core import tls
 from pycg.signature import with_signature
-from pycg.tensor import Tensor, Variable, convert_to_tensor
+from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
 def function(f=None, *, jit_compile=False, reduce_retracing=False):
@@ -140,8 +140,8 @@ def _to_graph_input(a):
         return a._store
     if isinstance(a, Tensor):
         return convert_to_tensor(a)._value
-    if isinstance(a, float) or isinstance(a, (np.ndarray, np.generic)) and \
-            a.dtype.kind in "fiu":
+    if isinstance(a, float) or isinstance(a, (np.ndarray, np.generic)) and (
+            a.dtype.kind in "iu" or is_float(a.dtype)):
         return convert_to_tensor(a)._value
     return a
 

@@ -4,6 +4,7 @@ pause a lone recording tape (`forward_begin`, `forward_end`); and its lean
 path, for one tensor input under one recording tape and nothing else
 watching (`forward_lean`), which does the same and records the call
 without the bookkeeping."""
+from pycg import structure
 from pycg.core import _refresh, saw_variable, tls
 from pycg.tensor import Tensor, Variable, _next_id
 
@@ -66,6 +67,16 @@ def in_branch():
         tls.recorders[-1] is probe
 
 
+def graph_call(f, args, kwargs, as_pycg=False):
+    """f(*args, **kwargs) as one TensorFlow op carrying f's rule, for
+    TensorFlow's own autodiff: its outputs as TensorFlow tensors (as pycg
+    tensors with `as_pycg`)."""
+    out = _graph_call[0](f, args, kwargs)
+    return structure.unflatten(out, [Tensor(o) for o in
+                                     structure.flatten(out)]) if as_pycg \
+        else out
+
+
 def branch_call(f, tensors, args, kwargs):
     """f(*args, **kwargs) as one TensorFlow op carrying f's rule, so that
     TensorFlow's gradient of the control flow op uses it (it would
@@ -75,7 +86,7 @@ def branch_call(f, tensors, args, kwargs):
         if isinstance(t, Variable) and t.trainable:
             saw_variable(t)
     tls.branch.entries.append((None, tuple(tensors), (), None))
-    return _graph_call[0](f, args, kwargs)
+    return graph_call(f, args, kwargs, as_pycg=True)
 
 
 # ---- the lean path ----------------------------------------------------------

@@ -41,23 +41,26 @@ a dict that reads both ways              an error: return a tuple instead
 =======================================  ====================================
  Forward ops inside ``f`` stay on the
 tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
+
+Where TensorFlow differentiates instead of pycg (the function called on
+TensorFlow values under a ``tf.GradientTape``, in a ``tf.function`` or a
+Keras model's step; or inside ``ops.cond``, ``ops.while_loop`` and the other
+traced control flow in ``pycg.function``), the call becomes one
+``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
 """
 import functools
-import numbers
 import textwrap
-
-import numpy as np
 
 from pycg import backends, core, core_forward, structure
 from pycg.core import tls
 from pycg.core_forward import forward_lean
 from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
-from pycg.custom_gradient_check import (_wrapped, check_gradient,
+from pycg.custom_gradient_check import (_as_output, _split_result,
+                                         _wrapped, check_gradient,
                                          match_gradients)
 from pycg.custom_gradient_convention import (UPSTREAM, VARIABLES,
                                               convention_of)
-from pycg.tensor import Tensor, convert_to_tensor
-
+from pycg.tensor import Tensor
 
 
 def custom_gradient(f):
@@ -85,9 +88,10 @@ def custom_gradient(f):
         lean = state["lean"]
         if lean is not None and lean.single and len(args) == 1 and \
                 not kwargs and type(args[0]) is Tensor:
-            if not tls.active:   # (one tensor, one parameter)
-                return _split_result(state["name"], f(args[0]))[0]
-            if tls.branch is None:
+            if not tls.active:   # (one tensor, one parameter; not traced)
+                if type(args[0]._value) in backends.active.types:
+                    return _split_result(state["name"], f(args[0]))[0]
+            elif tls.branch is None:
                 out = forward_lean(f, args[0], lean)
                 if type(out) is Tensor:
                     return out
@@ -97,6 +101,10 @@ def custom_gradient(f):
             return core_forward.branch_call(decorated, [
                 a for a in structure.flatten((args, kwargs))
                 if isinstance(a, Tensor)], args, kwargs)
+        route = _tensorflow_route(args, kwargs)
+        if route is not None:   # TensorFlow differentiates: its op
+            return core_forward.graph_call(decorated, args, kwargs,
+                                           as_pycg=route == "graph")
         return _call(f, state, args, kwargs)
 
     decorated.__pycg_custom_gradient__ = True
@@ -106,6 +114,25 @@ def custom_gradient(f):
 # help(pycg.custom_gradient) shows the conventions (this module's tables)
 if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
     custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
+
+
+def _tensorflow_route(args, kwargs):
+    """Where TensorFlow, not a pycg tape, differentiates the call, so that
+    it must be one TensorFlow op carrying the rule: "values" where
+    TensorFlow values arrive while TensorFlow records or traces (a
+    tf.GradientTape, a tf.function, a Keras model); "graph" where pycg
+    tensors are traced into a graph with no pycg tape recording
+    (pycg.function, whose graph a tf.GradientTape may differentiate)."""
+    K = backends.active
+    if K.name != "tensorflow":
+        return None
+    leaves = structure.flatten((args, kwargs))
+    if any(not isinstance(a, Tensor) and K.foreign(a) for a in leaves):
+        return "values" if K.tensorflow_differentiates() else None
+    if not tls.active and any(isinstance(a, Tensor) and
+                              type(a._value) not in K.types for a in leaves):
+        return "graph"
+    return None
 
 
 def _call(f, state, args, kwargs):
@@ -158,31 +185,6 @@ def _record(name, state, inputs, output, grad_fn, seen):
     core.record_multi(rule, inputs.tensors + variables, outs)
     return outs[0] if type(output) is Tensor else \
         structure.unflatten(output, outs)
-
-
-def _split_result(name, result):
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        got = f"a {type(result).__name__}" + (
-            f" of length {len(result)}" if isinstance(result, (tuple, list))
-            else "")
-        raise TypeError(
-            f"{name}: a custom_gradient function must return a pair "
-            f"(output, grad_fn), got {got}")
-    output, grad_fn = result
-    if not callable(grad_fn):
-        raise TypeError(
-            f"{name}: the second element returned must be the gradient "
-            f"function grad_fn, a callable; got {type(grad_fn).__name__}")
-    return output, grad_fn
-
-
-def _as_output(name, o):
-    if isinstance(o, Tensor):
-        return o
-    if isinstance(o, (numbers.Number, np.ndarray, np.generic)):
-        return convert_to_tensor(o)
-    raise TypeError(f"{name}: outputs must be tensors or numbers, got "
-                    f"{type(o).__name__}")
 
 
 class _Backward:

@@ -5,7 +5,7 @@ import inspect
 import numpy as np
 
 from pycg import structure
-from pycg.tensor import Tensor, convert_to_tensor
+from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 
 def name_of(f):
@@ -49,8 +49,8 @@ class Inputs:
 def _leaf(x):
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and \
-            np.asarray(x).dtype.kind in "fiu":
+    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and (
+            x.dtype.kind in "iu" or is_float(x.dtype)):
         return convert_to_tensor(x)
     return x  # strings, ints, flags, None: passed through, no gradient
 

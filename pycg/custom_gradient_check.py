@@ -1,6 +1,6 @@
-"""custom_gradient's contracts: every gradient that grad_fn returns is
-checked against the input it belongs to (see custom_gradient_bind for how a
-call's inputs are bound)."""
+"""custom_gradient's contracts: what the decorated function returns, and
+every gradient that grad_fn returns, checked against the input it belongs
+to (see custom_gradient_bind for how a call's inputs are bound)."""
 import numbers
 
 import numpy as np
@@ -192,6 +192,31 @@ def check_gradient(name, label, g, x):
         g = core.apply("cast", backends.active.cast, (g,),
                        {"dtype": np.dtype(x.dtype)})
     return g
+
+
+def _split_result(name, result):
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        got = f"a {type(result).__name__}" + (
+            f" of length {len(result)}" if isinstance(result, (tuple, list))
+            else "")
+        raise TypeError(
+            f"{name}: a custom_gradient function must return a pair "
+            f"(output, grad_fn), got {got}")
+    output, grad_fn = result
+    if not callable(grad_fn):
+        raise TypeError(
+            f"{name}: the second element returned must be the gradient "
+            f"function grad_fn, a callable; got {type(grad_fn).__name__}")
+    return output, grad_fn
+
+
+def _as_output(name, o):
+    if isinstance(o, Tensor):
+        return o
+    if isinstance(o, (numbers.Number, np.ndarray, np.generic)):
+        return convert_to_tensor(o)
+    raise TypeError(f"{name}: outputs must be tensors or numbers, got "
+                    f"{type(o).__name__}")
 
 
 def _wrapped(e, message):

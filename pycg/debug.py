@@ -4,13 +4,14 @@ import contextlib
 import numpy as np
 
 from pycg import core
+from pycg.tensor import is_float
 
 
 def _ranges(tensors):
     parts = []
     for t in tensors:
-        a = np.asarray(t.numpy(), dtype=np.float64) if t.dtype.kind in "fiu" \
-            else None
+        a = np.asarray(t.numpy(), dtype=np.float64) if is_float(t.dtype) or \
+            t.dtype.kind in "iu" else None
         if a is not None and a.size:
             parts.append(f"[{np.nanmin(a):.4g}, {np.nanmax(a):.4g}]")
     return ", ".join(parts)

@@ -100,19 +100,19 @@ def _is_tensorflow_callable(f, tf):
             for c in type(f).__mro__)
 
 
-def _branch_call(f, args, kwargs):
-    """A custom_gradient function called in a branch or loop body of
-    ops.cond, ops.while_loop, ... inside pycg.function: one TensorFlow op
-    (tf.custom_gradient) whose gradient is f's rule."""
-    out = _call(f, name_of(f), args, kwargs, in_branch=True)
-    return structure.unflatten(out, [Tensor(o) for o in
-                                     structure.flatten(out)])
+def _graph_call(f, args, kwargs):
+    """A custom_gradient function called where TensorFlow differentiates:
+    in a branch or loop body of ops.cond, ops.while_loop, ... inside
+    pycg.function, or on TensorFlow values under a tf.GradientTape or in a
+    tf.function: one TensorFlow op (tf.custom_gradient) whose gradient is
+    f's rule."""
+    return _call(f, name_of(f), args, kwargs, rule_call=True)
 
 
-core_forward.register_graph_call(_branch_call)
+core_forward.register_graph_call(_graph_call)
 
 
-def _call(f, name, args, kwargs, in_branch=False):
+def _call(f, name, args, kwargs, rule_call=False):
     if backends.active.name != "tensorflow":
         raise RuntimeError(
             f"pycg.to_tensorflow({name}): pycg's backend is "
@@ -139,8 +139,8 @@ def _call(f, name, args, kwargs, in_branch=False):
                                                          values)
             with _shapes_hint(name, xs, "forward"):
                 out = f(*call_args, **call_kwargs)
-        if in_branch and tape.watched_variables():
-            raise _branch_variables(name)
+        if rule_call and tape.watched_variables():
+            raise _variables_in_rule_call(name)
         outs = _outputs(name, out, tf)
 
         def grad(*dys, variables=None):
@@ -158,13 +158,15 @@ def _call(f, name, args, kwargs, in_branch=False):
     return forward(*xs)
 
 
-def _branch_variables(name):
+def _variables_in_rule_call(name):
     return ValueError(
         f"{name}: this custom_gradient function reads a Variable it does "
-        f"not take as an argument, inside ops.cond, ops.while_loop or "
-        f"another traced control flow op in pycg.function, where its rule "
-        f"cannot give that Variable a gradient; pass the Variable to "
-        f"{name} as an argument")
+        f"not take as an argument, where TensorFlow differentiates it "
+        f"(inside ops.cond, ops.while_loop or another traced control flow "
+        f"op in pycg.function, or on TensorFlow values under "
+        f"tf.GradientTape or in a tf.function), and there its rule cannot "
+        f"give that Variable a gradient; pass the Variable to {name} as an "
+        f"argument")
 
 
 @contextlib.contextmanager
@@ -203,7 +205,8 @@ def _is_input(a, tf):
     if isinstance(a, (Tensor, tf.Tensor, tf.Variable, float)) or \
             hasattr(a, "__tf_tensor__"):
         return True
-    return isinstance(a, (np.ndarray, np.generic)) and a.dtype.kind in "fiu"
+    return isinstance(a, (np.ndarray, np.generic)) and (
+        a.dtype.kind in "iu" or is_float(a.dtype))
 
 
 def _to_tf(a, tf):

@@ -269,7 +269,7 @@ def convert_to_tensor(value, dtype=None):
             return Tensor(K.cast(value._value, dtype))
         return value
     if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
-            ) and getattr(value.dtype, "kind", "") not in "OUS":
+            ) and getattr(value.dtype, "kind", "f") not in "OUS":
         t = Tensor(value)   # (NumPy's object and str arrays: refused below)
         return t if dtype is None else convert_to_tensor(t, dtype)
     if dtype is None:

@@ -100,8 +100,9 @@ def test_a_variable_read_by_a_rule_in_a_traced_branch_raises():
     step = pycg.function(lambda x: pycg.grad(loss)(x))
     with pytest.raises(ValueError, match=(
             r"scaled: this custom_gradient function reads a Variable it does "
-            r"not take as an argument, inside ops.cond, .* pass the Variable "
-            r"to scaled as an argument")):
+            r"not take as an argument, where TensorFlow differentiates it "
+            r"\(inside ops.cond, .* pass the Variable to scaled as an "
+            r"argument")):
         step(x)
 
 

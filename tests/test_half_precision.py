@@ -133,3 +133,28 @@ def test_optimizers_update_half_variables_as_keras(backend, name, dtype):
     np.testing.assert_array_equal(
         np.asarray(v.numpy(), np.float32),
         np.asarray(keras.ops.convert_to_numpy(kv), np.float32))
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_top_k_of_half_values_keeps_their_order(backend, dtype):
+    x = ops.cast(pycg.constant([2.25, 2.75, 2.5, -1.0]), dtype)
+    values, indices = ops.top_k(x, 3)
+    np.testing.assert_array_equal(indices.numpy(), [1, 2, 0])
+    np.testing.assert_array_equal(np.asarray(values.numpy(), np.float32),
+                                  [2.75, 2.5, 2.25])
+
+
+@pytest.mark.parametrize("dtype", HALF)
+def test_a_half_numpy_array_is_a_custom_rules_tensor_input(backend, dtype):
+    a = np.asarray(keras.ops.convert_to_numpy(
+        keras.ops.cast(keras.ops.array([1.5, 2.0]), dtype)))
+
+    @pycg.custom_gradient
+    def times(x, a):
+        return x * a, lambda g: (g * a, g * x)
+
+    x = ops.cast(pycg.constant([3.0, 4.0]), dtype)
+    g = pycg.grad(lambda v: ops.sum(times(v, a)))(x)
+    assert g.dtype.name == dtype
+    np.testing.assert_array_equal(np.asarray(g.numpy(), np.float32),
+                                  [1.5, 2.0])

@@ -119,8 +119,8 @@ def _descending_key(x):
         return ~x
     if x.dtype.kind == "u":
         return np.iinfo(x.dtype).max - x
-    return -x.astype(np.float64) if x.dtype.kind == "f" else -x.astype(
-        np.int64)
+    return -x.astype(np.int64) if x.dtype.kind == "i" else -x.astype(
+        np.float64)   # (floats, bfloat16 included)
 
 
 def cumprod(x, axis):

@@ -4,6 +4,10 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
 
+from pycg.backends._tensorflow_autodiff import (  # noqa: F401
+    foreign, tensorflow_differentiates, tf_tensor)
+from pycg.backends._tensorflow_fixes import erfinv, exp2  # noqa: F401
+
 tnp = tf.experimental.numpy
 
 __all__ = [
@@ -16,22 +20,13 @@ __all__ = [
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
     "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
     "power", "argmax", "argmin", "bool_add", "bool_maximum",
-    "bool_multiply", "bool_minimum"]
+    "bool_multiply", "bool_minimum", "tf_tensor", "foreign",
+    "tensorflow_differentiates"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
 arctanh = tf.math.atanh
 erfc = tf.math.erfc
-
-
-def exp2(x):   # (tnp.exp2 converts a bfloat16 tensor through NumPy)
-    return tf.math.pow(tf.constant(2, x.dtype), x)
-
-
-def erfinv(x):   # (no half kernel on CPU: through float32, as Keras)
-    if x.dtype in (tf.float16, tf.bfloat16):
-        return tf.cast(tf.math.erfinv(tf.cast(x, tf.float32)), x.dtype)
-    return tf.math.erfinv(x)
 
 
 isinf = tf.math.is_inf
@@ -48,6 +43,8 @@ right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
 log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
+
+
 _SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
            tf.uint64: tf.int64}
 

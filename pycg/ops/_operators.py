@@ -1,4 +1,6 @@
-"""Python operators on Tensor, each one a pycg op."""
+"""Python operators on Tensor, each one a pycg op, and the protocol
+TensorFlow converts a Tensor through."""
+from pycg import backends
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
@@ -31,4 +33,11 @@ def install():
     for name, fn in ops.items():
         setattr(Tensor, name, fn)
     Tensor.__pos__ = lambda self: self
+    Tensor.__tf_tensor__ = _tf_tensor
+
+
+def _tf_tensor(self, dtype=None, name=None):
+    # tf.convert_to_tensor(t): the TensorFlow value itself, so that a
+    # tf.GradientTape follows pycg's TensorFlow kernels
+    return backends.load("tensorflow").tf_tensor(self._value, dtype, name)
     Tensor.T = property(lambda self: S.transpose(self))
