@@ -15,7 +15,7 @@ __all__ = [
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
     "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
-    "power"]
+    "power", "isnan", "isfinite"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -236,3 +236,17 @@ def sum_to(g, shape):
         tf.constant([], tf.int32)
     axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(g))
     return tf.reshape(tf.reduce_sum(g, axes), shape)
+
+
+def isnan(x):   # (IsNan and IsFinite have no complex kernels: by parts)
+    if x.dtype.is_complex:
+        return _gen.logical_or(_gen.is_nan(tf.math.real(x)),
+                               _gen.is_nan(tf.math.imag(x)))
+    return _gen.is_nan(x)
+
+
+def isfinite(x):
+    if x.dtype.is_complex:
+        return _gen.logical_and(_gen.is_finite(tf.math.real(x)),
+                                _gen.is_finite(tf.math.imag(x)))
+    return _gen.is_finite(x)

@@ -115,6 +115,8 @@ def rsqrt(x):
 
 
 def sigmoid(x):
+    if x.dtype.kind == "c":   # (|x| would lose the phase)
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)[()]
     # exp of a non-positive number only: no overflow warning at either end
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)[()]

@@ -98,8 +98,7 @@ erf = _gen.erf
 real = tf.math.real
 imag = tf.math.imag
 conj = tf.math.conj
-isnan = _gen.is_nan
-isfinite = _gen.is_finite
+
 logical_not = _gen.logical_not
 add = _fast("AddV2", _gen.add_v2, 2)
 subtract = _fast("Sub", _gen.sub, 2)

@@ -17,6 +17,7 @@ from pycg.ops.elementwise import (equal, floor, greater, isnan, less,
                                   where)
 from pycg.ops.manipulation import (_gather, reshape,
                                    take_along_axis, transpose)
+from pycg.ops.logic import any
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor, is_float
 
@@ -173,22 +174,26 @@ def _quantile(op, x, q, axis, method, keepdims, nan, scale=1):
         raise ValueError(f"pycg.ops.{op}: q must be a scalar or 1-d, inside "
                          f"[0, {scale}], got {q!r}")
     x = as_tensor(x, op)
+    if x.dtype.kind == "c":
+        raise TypeError(f"pycg.ops.{op}: complex values have no order (got "
+                        f"dtype {x.dtype.name}); take ops.real or ops.abs "
+                        f"first")
     if not is_float(x.dtype):
         x = cast(x, config.floatx())
     t, _, axes, shape = _to_last(x, axis, op)
+    missing = isnan(t)
     if nan:
-        missing = isnan(t)
         count = sum(cast(logical_not(missing), "int32"), -1, keepdims=True)
         t = where(missing, math.inf, t)
-    else:
+    else:   # (a NaN makes the slice's quantiles NaN: NumPy, TensorFlow)
         count = Tensor(backends.active.full(t.shape[:-1] + (1,),
                                             t.shape[-1], np.dtype("int32")))
+        count = where(any(missing, -1, keepdims=True), 0, count)
     s = _take_last(t, _argsort_last(t))
     last = cast(maximum(count - 1, 0), t.dtype)
     outs = [_pick_quantile(s, last, float(qi), method) for qi in
             np.atleast_1d(qs)]
-    if nan:
-        outs = [where(equal(count, 0), math.nan, o) for o in outs]
+    outs = [where(equal(count, 0), math.nan, o) for o in outs]
     kept = [1 if i in axes else n for i, n in enumerate(shape)]
     outs = [reshape(o, kept if keepdims else
                     [n for i, n in enumerate(shape) if i not in axes])
