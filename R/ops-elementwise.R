@@ -340,8 +340,8 @@ op_true_divide <- function(x1, x2) {
 #'
 #' `op_round()` rounds to `decimals` digits; `op_clip()` limits values to
 #' `[x_min, x_max]`; `op_where(condition, x1, x2)` picks `x1` where `condition`
-#' holds and `x2` elsewhere (for positions, use `which()` on
-#' `as.array(condition)`).
+#' holds and `x2` elsewhere; `op_where(condition)` alone is
+#' `op_nonzero(condition)` (1-based positions, one vector per axis).
 #'
 #' @param x A tensor.
 #' @param decimals Number of decimal digits.
@@ -372,6 +372,7 @@ op_clip <- function(x, x_min, x_max) {
 #' @rdname ops-elementwise-misc
 #' @export
 op_where <- function(condition, x1 = NULL, x2 = NULL) {
+  if (is.null(x1) && is.null(x2)) return(op_nonzero(condition))
   check_condition(condition)
   op_call("where", as_py(condition), x1 = as_py(x1), x2 = as_py(x2))
 }

@@ -14,6 +14,7 @@
 #' @param ord The order of the norm (`NULL`, a number or `"fro"`).
 #' @param axis Axis or axes (1-based) of the norm; `NULL` for all.
 #' @param keepdims If `TRUE`, keep reduced axes with length 1.
+#' @param upper If `TRUE`, `op_cholesky()` returns the upper factor `t(L)`.
 #' @param subscripts An einsum specification, e.g. `"ij,jk->ik"`.
 #' @param ... The operands of `op_einsum()`.
 #' @return A tensor (a list for `op_slogdet()`).
@@ -66,8 +67,8 @@ op_norm <- function(x, ord = NULL, axis = NULL, keepdims = FALSE) {
 
 #' @rdname ops-linalg
 #' @export
-op_cholesky <- function(x) {
-  op_call("cholesky", as_py(x))
+op_cholesky <- function(x, upper = FALSE) {
+  op_call("cholesky", as_py(x), upper = upper)
 }
 
 #' @rdname ops-linalg

@@ -15,6 +15,7 @@ from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
+_NOT_NUMBERS = frozenset("OUS")   # NumPy's object, str and bytes kinds
 _FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
     "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
 
@@ -269,7 +270,7 @@ def convert_to_tensor(value, dtype=None):
             return Tensor(K.cast(value._value, dtype))
         return value
     if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
-            ) and getattr(value.dtype, "kind", "f") not in "OUS":
+            ) and getattr(value.dtype, "kind", None) not in _NOT_NUMBERS:
         t = Tensor(value)   # (NumPy's object and str arrays: refused below)
         return t if dtype is None else convert_to_tensor(t, dtype)
     if dtype is None:

@@ -111,12 +111,16 @@ CASES = {
         tf.transpose(a) @ a, tf.transpose(a) @ b), (normal(4, 3),
                                                    normal(4, 2))),
     "logdet": Case(ops.logdet, lambda x: tf.linalg.slogdet(x)[1], (spd(3),)),
+    # (only the factor's triangle is read, as Keras' triangular solve)
     "cholesky_inverse": [
         Case(ops.cholesky_inverse,
-             lambda x: tf.linalg.inv(x @ tf.transpose(x)),
+             lambda x: tf.linalg.inv(tf.linalg.band_part(x, -1, 0) @
+                                     tf.transpose(tf.linalg.band_part(
+                                         x, -1, 0))),
              (invertible(3, 3),)),
         Case(lambda x: ops.cholesky_inverse(x, upper=True),
-             lambda x: tf.linalg.inv(tf.transpose(x) @ x),
+             lambda x: tf.linalg.inv(tf.transpose(tf.linalg.band_part(
+                 x, 0, -1)) @ tf.linalg.band_part(x, 0, -1)),
              (invertible(3, 3),))],
     # Fourier transforms
     "_fft": Case(lambda z: F._transform("_fft", z, 1),

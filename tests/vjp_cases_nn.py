@@ -129,8 +129,11 @@ CASES = {
                                                                   axis=0),
              (lambda rng: probs(3, 2)(rng).T, normal(2, 3)))],
     "sparse_categorical_crossentropy": [
+        # (Keras' TensorFlow form: p clipped, then rescaled to sum 1)
         Case(lambda p: ops.sparse_categorical_crossentropy(labels_of(4), p),
-             lambda p: -tf.math.log(tf.gather(p, labels_of(4), batch_dims=2)),
+             lambda p: tf.nn.sparse_softmax_cross_entropy_with_logits(
+                 labels_of(4), tf.math.log(tf.clip_by_value(
+                     p, 1e-7, 1 - 1e-7))),
              (uniform(0.1, 0.9, 2, 3, 4),)),
         Case(lambda z: ops.sparse_categorical_crossentropy(
             labels_of(4), z, from_logits=True),

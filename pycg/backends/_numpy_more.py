@@ -161,7 +161,11 @@ def eigh_packed(x):
 
 
 def eig(x):
-    return np.linalg.eig(x)
+    # complex always, as TensorFlow's (NumPy's is real when every eigenvalue
+    # is): complex64 for float32 and complex128 for float64
+    w, v = np.linalg.eig(x)
+    dtype = np.result_type(x.dtype, np.complex64)
+    return w.astype(dtype), v.astype(dtype)
 
 
 def lu_factor(x):

@@ -19,9 +19,7 @@ __all__ = [
     "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
     "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
     "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
-    "power", "argmax", "argmin", "bool_add", "bool_maximum",
-    "bool_multiply", "bool_minimum", "tf_tensor", "foreign",
-    "tensorflow_differentiates"]
+    "power", "tf_tensor", "foreign", "tensorflow_differentiates"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -253,42 +251,3 @@ def sum_to(g, shape):
         tf.constant([], tf.int32)
     axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(g))
     return tf.reshape(tf.reduce_sum(g, axes), shape)
-
-
-def argmax(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmax, x, axis, keepdims)
-
-
-def argmin(x, axis=None, keepdims=False):
-    return _arg_extremum(tf.math.argmin, x, axis, keepdims)
-
-
-def _arg_extremum(fn, x, axis, keepdims):
-    if axis is None:
-        out = _nan_first(fn, tf.reshape(x, [-1]), 0)
-        return tf.reshape(out, [1] * len(x.shape)) if keepdims else out
-    out = _nan_first(fn, x, axis)
-    return tf.expand_dims(out, axis) if keepdims else out
-
-
-def _nan_first(fn, x, axis):
-    """fn's index, or that of the first NaN where there is one (NumPy and
-    JAX; TensorFlow's kernel skips NaNs, or not, by position)."""
-    out = fn(x, axis, output_type=tf.int32)
-    if not x.dtype.is_floating:
-        return out
-    nan = tf.math.is_nan(x)
-    return tf.where(tf.reduce_any(nan, axis), tf.math.argmax(
-        tf.cast(nan, tf.int8), axis, output_type=tf.int32), out)
-
-
-def _on_bools(kernel):
-    """NumPy's meaning of an arithmetic kernel on two bools (TensorFlow's
-    has no bool version); None for anything else."""
-    return lambda a, b: kernel(a, b) if a.dtype == b.dtype == tf.bool \
-        else None
-
-
-# the ops' fallback where the kernel fails (ops/_dispatch.py binary)
-bool_add = bool_maximum = _on_bools(tf.logical_or)
-bool_multiply = bool_minimum = _on_bools(tf.logical_and)

@@ -114,7 +114,7 @@ def rsqrt(x):
 
 
 def sigmoid(x):
-    if x.dtype.kind == "c":   # (no sign to split on: the formula itself)
+    if x.dtype.kind == "c":   # (|x| would lose the phase)
         return (1 / (1 + np.exp(-x))).astype(x.dtype)[()]
     # exp of a non-positive number only: no overflow warning at either end
     e = np.exp(-np.abs(x))

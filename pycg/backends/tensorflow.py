@@ -99,8 +99,7 @@ from pycg.backends._tensorflow_fixes import erf  # noqa: E402,F401
 real = tf.math.real
 imag = tf.math.imag
 conj = tf.math.conj
-isnan = _gen.is_nan
-isfinite = _gen.is_finite
+
 logical_not = _gen.logical_not
 add = _fast("AddV2", _gen.add_v2, 2)
 subtract = _fast("Sub", _gen.sub, 2)
@@ -281,3 +280,4 @@ def linspace(start, stop, num, endpoint, dtype):
 from pycg.backends._tensorflow_state import (  # noqa: E402,F401
     assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403
+from pycg.backends._tensorflow_edges import *  # noqa: E402,F401,F403

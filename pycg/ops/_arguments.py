@@ -7,7 +7,7 @@ import operator
 
 import numpy as np
 
-from pycg._errors import Arg, Axis, Op, TypeOf, Value, user_error
+from pycg._errors import Arg, Axis, Op, Shape, TypeOf, Value, user_error
 from pycg.tensor import as_dtype
 
 
@@ -76,7 +76,7 @@ def norm_shape(shape, op, arg="shape", free=False):
     if not free and any(d < 0 for d in dims):
         raise user_error(ValueError, "{op}: {arg} must have non-negative "
                          "sizes, got {value}", op=Op(op), arg=Arg(arg),
-                         value=Value(dims))
+                         value=Shape(dims))
     return dims
 
 

@@ -13,6 +13,7 @@ from pycg.ops.elementwise import greater, sqrt, where
 from pycg.ops.linalg import _square, inv, matmul, slogdet, tensordot
 from pycg.ops.manipulation import (expand_dims, getitem, reshape, squeeze,
                                    transpose)
+from pycg.ops.arrays import tril, triu
 from pycg.ops.reduction import max, sum
 from pycg.tensor import Tensor, is_float
 
@@ -178,8 +179,10 @@ def matrix_rank(x, tol=None):
 
 def cholesky_inverse(x, upper=False):
     """The inverse of a from its Cholesky factor x (a = x @ x^T, or
-    x^T @ x if `upper`)."""
+    x^T @ x if `upper`); only x's lower (upper) triangle is read, so the
+    other gets no gradient (Keras' triangular solve)."""
     x = _square("cholesky_inverse", _matrix("cholesky_inverse", x))
+    x = triu(x) if upper else tril(x)
     return inv(matmul(_mT(x), x) if upper else matmul(x, _mT(x)))
 
 

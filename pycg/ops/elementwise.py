@@ -1,9 +1,12 @@
 """Elementwise ops (keras.ops names). Integer and bool inputs are taken
 as keras.ops takes them, on either backend (where a TensorFlow kernel has no
 integer or bool version, through one that has)."""
+import numpy as np
+
 from pycg import backends
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary, cast,
                                 check_broadcast, promote, unary)
+from pycg.tensor import Tensor
 
 
 # how abs, square and sign take integer and bool tensors (unary's
@@ -134,12 +137,23 @@ def clip(x, x_min, x_max):
     return minimum(maximum(x, x_min), x_max)
 
 
+def nonzero(x):
+    """Indices of the nonzero elements, one int32 tensor per axis (their
+    number depends on the values, so x must have a value: not traced)."""
+    v = np.asarray(as_tensor(x, "nonzero").numpy())
+    return tuple(Tensor(backends.active.convert(i.astype(np.int32)))
+                 for i in np.nonzero(v))
+
+
 def where(condition, x1=None, x2=None):
-    """Pick x1 where condition is true, else x2 (both differentiable)."""
+    """Pick x1 where condition is true, else x2 (both differentiable);
+    `where(condition)` alone is `nonzero(condition)` (keras.ops)."""
+    if x1 is None and x2 is None:
+        return nonzero(condition)
     if x1 is None or x2 is None:
         raise ValueError(
-            "pycg.ops.where: pass both x1 and x2 (the one-argument form that "
-            "returns indices is not differentiable and not supported)")
+            "pycg.ops.where: pass both x1 and x2, or neither (the indices "
+            "of the nonzero elements of condition)")
     c = as_tensor(condition, "where")
     if c.dtype != bool:
         c = not_equal(c, 0)

@@ -7,9 +7,10 @@ from pycg import backends
 from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
-from pycg.ops.elementwise import abs, multiply, sqrt
-from pycg.ops.reduction import max, sum
-from pycg.ops.manipulation import expand_dims, reshape, squeeze, transpose
+from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
+from pycg.ops.reduction import max, min, sum
+from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
+                                   transpose)
 from pycg.ops._dynamic import shape_of
 
 
@@ -179,8 +180,9 @@ def _einsum_kernel(*operands, subscripts):
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """np.linalg.norm: the 2-norm of all entries (ord=None); vector norms
-    (ord 2, 1, inf) along one axis or of a 1-d x; matrix norms ('fro', 1,
-    inf) over two axes or of a 2-d x. The spectral norm is not supported."""
+    (ord any number p: (sum |x|^p)^(1/p), inf, -inf, 0 the count of
+    nonzeros) along one axis or of a 1-d x; matrix norms ('fro', 1, inf)
+    over two axes or of a 2-d x. The spectral norm is not supported."""
     x = as_tensor(x, "norm")
     if ord is None:
         return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
@@ -188,17 +190,23 @@ def norm(x, ord=None, axis=None, keepdims=False):
                      "norm")
     if len(axes) == 1 and ord == 2 or len(axes) == 2 and ord == "fro":
         return sqrt(sum(x * x, axis=axes, keepdims=keepdims))
-    if len(axes) == 1 and ord in (1, np.inf):
-        reduce = sum if ord == 1 else max
+    if len(axes) == 1 and ord in (1, np.inf, -np.inf):
+        reduce = sum if ord == 1 else max if ord == np.inf else min
         return reduce(abs(x), axis=axes, keepdims=keepdims)
+    if len(axes) == 1 and isinstance(ord, (int, float)) and \
+            not isinstance(ord, bool):   # (Keras: any p for vectors)
+        if ord == 0:
+            return sum(cast(not_equal(x, 0), x.dtype), axis=axes,
+                       keepdims=keepdims)
+        return sum(abs(x) ** ord, axis=axes, keepdims=keepdims) ** (1 / ord)
     if len(axes) == 2 and ord in (1, np.inf):
         inner, outer = axes if ord == 1 else axes[::-1]
         out = max(sum(abs(x), axis=inner, keepdims=True), axis=outer,
                   keepdims=True)
         return out if keepdims else squeeze(out, axes)
     raise ValueError(f"pycg.ops.norm: ord={ord!r} over {len(axes)} axes is "
-                     f"not supported (vectors: None, 1, 2, inf; matrices: "
-                     f"None, 'fro', 1, inf)")
+                     f"not supported (vectors: None or a number, inf, "
+                     f"-inf; matrices: None, 'fro', 1, inf)")
 
 
 def _square(op, x):
@@ -209,10 +217,12 @@ def _square(op, x):
     return x
 
 
-def cholesky(x):
-    """Lower-triangular L with L @ L^T = x."""
-    return apply("cholesky", backends.active.cholesky,
-                 (_square("cholesky", x),))
+def cholesky(x, upper=False):
+    """Lower-triangular L with L @ L^T = x (upper: L^T, upper-triangular,
+    with L^T^T @ L^T = x)."""
+    out = apply("cholesky", backends.active.cholesky,
+                (_square("cholesky", x),))
+    return swapaxes(out, -1, -2) if upper else out
 
 
 def inv(x):

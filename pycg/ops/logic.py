@@ -7,8 +7,8 @@ from pycg._errors import Dtype, Op, user_error
 from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
-                                  logical_and, logical_or, not_equal, truth,
-                                  where)
+                                  logical_and, logical_or, nonzero,  # noqa
+                                  not_equal, truth, where)
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
@@ -174,14 +174,6 @@ def nextafter(x1, x2):
     return _pair("nextafter", "nextafter", x1, x2)
 
 
-def nonzero(x):
-    """Indices of the nonzero elements, one int32 tensor per axis (their
-    number depends on the values, so x must have a value: not traced)."""
-    v = np.asarray(as_tensor(x, "nonzero").numpy())
-    return tuple(Tensor(backends.active.convert(i.astype(np.int32)))
-                 for i in np.nonzero(v))
-
-
 def is_tensor(x):
     """True for a pycg Tensor (or Variable)."""
     return isinstance(x, Tensor)
@@ -197,7 +189,9 @@ def ndim(x):
 
 
 def size(x):
-    return as_tensor(x, "size").size
+    """The number of elements, an int32 tensor (keras.ops)."""
+    n = as_tensor(x, "size").size
+    return Tensor(backends.active.scalar(n, np.dtype("int32")))
 
 
 def view(x, dtype=None):

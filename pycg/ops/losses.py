@@ -113,8 +113,9 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 def sparse_categorical_crossentropy(target, output, from_logits=False,
                                     axis=-1):
     """categorical_crossentropy with integer class labels as target (a
-    trailing axis of size 1 in target is dropped). Only the last axis of
-    output holds the classes (Keras' rule)."""
+    trailing axis of size 1 in target is dropped); without from_logits the
+    output is clipped, then rescaled to sum to 1 (Keras). Only the last axis
+    of output holds the classes (Keras' rule)."""
     op = "sparse_categorical_crossentropy"
     output = as_tensor(output, op)
     if not is_float(output.dtype):
@@ -134,10 +135,9 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
             f"pycg.ops.{op}: target must have output's shape without its "
             f"last axis, got target.shape={target.shape} and "
             f"output.shape={output.shape}")
-    if from_logits:
-        logp = log_softmax(output, axis=-1)
-    else:
-        logp = log(clip(output, EPSILON, 1.0 - EPSILON))
+    if not from_logits:   # (clipped, then rescaled to sum 1: Keras' TF
+        output = log(clip(output, EPSILON, 1.0 - EPSILON))   # softmax of log)
+    logp = log_softmax(output, axis=-1)
     hot = one_hot(target, output.shape[-1], dtype=output.dtype)
     return -sum(hot * logp, axis=-1)
 

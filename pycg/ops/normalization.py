@@ -13,6 +13,9 @@ EPSILON = 1e-7
 
 def _float(x, op):
     x = as_tensor(x, op)
+    if x.dtype.kind == "c":
+        raise TypeError(f"pycg.ops.{op}: expected real values, got dtype "
+                        f"{x.dtype.name}")
     return x if is_float(x.dtype) else cast(x, config.floatx())
 
 
@@ -28,7 +31,8 @@ def moments(x, axes, keepdims=False, synchronized=False):
     >>> float(m), float(v)
     (2.0, 1.0)
     """
-    x = _float(x, "moments")
+    x = as_tensor(x, "moments")
+    x = x if x.dtype.kind == "c" else _float(x, "moments")
     axes = norm_axis(axes, x.ndim, "moments")
     return mean(x, axes, keepdims), var(x, axes, keepdims)
 

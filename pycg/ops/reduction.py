@@ -3,7 +3,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops import _dynamic
-from pycg.ops.elementwise import maximum, minimum
+from pycg.ops.elementwise import imag, maximum, minimum, real
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
 from pycg.tensor import is_differentiable
@@ -102,10 +102,19 @@ def mean(x, axis=None, keepdims=False):
 
 
 def var(x, axis=None, keepdims=False):
-    """Population variance over `axis`."""
+    """Population variance over `axis`: the mean of |x - mean|^2, real for
+    complex x (NumPy's and TensorFlow's)."""
     x = as_tensor(x, "var")
     d = x - mean(x, axis, keepdims=True)
-    return mean(d * d, axis, keepdims)
+    return mean(abs_squared(d), axis, keepdims)
+
+
+def abs_squared(d):
+    """|d|^2, real for complex d, with a gradient everywhere."""
+    if d.dtype.kind != "c":
+        return d * d
+    re, im = real(d), imag(d)
+    return re * re + im * im
 
 
 def std(x, axis=None, keepdims=False):

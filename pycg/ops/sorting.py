@@ -12,11 +12,12 @@ import numpy as np
 from pycg import backends, config
 from pycg.ops._dispatch import (as_tensor, norm_axis)
 from pycg.ops.creation import cast
-from pycg.ops.elementwise import (equal, floor, greater, isnan, less,
+from pycg.ops.elementwise import (ceil, equal, floor, greater, isnan, less,
                                   logical_not, maximum, minimum,
                                   where)
-from pycg.ops.manipulation import (_gather, reshape,
+from pycg.ops.manipulation import (_gather, getitem, reshape,
                                    take_along_axis, transpose)
+from pycg.ops.logic import any
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor, is_float
 
@@ -173,22 +174,31 @@ def _quantile(op, x, q, axis, method, keepdims, nan, scale=1):
         raise ValueError(f"pycg.ops.{op}: q must be a scalar or 1-d, inside "
                          f"[0, {scale}], got {q!r}")
     x = as_tensor(x, op)
+    if x.dtype.kind == "c":
+        raise TypeError(f"pycg.ops.{op}: complex values have no order (got "
+                        f"dtype {x.dtype.name}); take ops.real or ops.abs "
+                        f"first")
     if not is_float(x.dtype):
         x = cast(x, config.floatx())
     t, _, axes, shape = _to_last(x, axis, op)
+    missing = isnan(t)
     if nan:
-        missing = isnan(t)
         count = sum(cast(logical_not(missing), "int32"), -1, keepdims=True)
         t = where(missing, math.inf, t)
-    else:
+    else:   # (a NaN makes the slice's quantiles NaN: NumPy, TensorFlow)
         count = Tensor(backends.active.full(t.shape[:-1] + (1,),
                                             t.shape[-1], np.dtype("int32")))
+        count = where(any(missing, -1, keepdims=True), 0, count)
     s = _take_last(t, _argsort_last(t))
     last = cast(maximum(count - 1, 0), t.dtype)
-    outs = [_pick_quantile(s, last, float(qi), method) for qi in
-            np.atleast_1d(qs)]
-    if nan:
-        outs = [where(equal(count, 0), math.nan, o) for o in outs]
+    if isinstance(q, Tensor) and is_float(q.dtype):   # (q gets a gradient)
+        qt = cast(q, t.dtype) / scale
+        q_items = [qt] if qs.ndim == 0 else [getitem(qt, i)
+                                             for i in range(qs.size)]
+    else:
+        q_items = [float(qi) for qi in np.atleast_1d(qs)]
+    outs = [_pick_quantile(s, last, qi, method) for qi in q_items]
+    outs = [where(equal(count, 0), math.nan, o) for o in outs]
     kept = [1 if i in axes else n for i, n in enumerate(shape)]
     outs = [reshape(o, kept if keepdims else
                     [n for i, n in enumerate(shape) if i not in axes])
@@ -201,6 +211,13 @@ def _quantile(op, x, q, axis, method, keepdims, nan, scale=1):
 
 def _pick_quantile(s, last, q, method):
     pos = last * q
+    if method == "linear":   # (Keras' form: at a knot, the gradient with
+        hi = ceil(pos)       # respect to q is the left segment's)
+        lo = maximum(hi - 1, 0)
+        hi = minimum(lo + 1, last)
+        f = hi - pos
+        return _take_last(s, cast(hi, "int32")._value) * (1 - f) + \
+            _take_last(s, cast(lo, "int32")._value) * f
     lo = floor(pos)
     hi = minimum(lo + 1, last)
     if method == "nearest":
@@ -214,6 +231,4 @@ def _pick_quantile(s, last, q, method):
     if method in ("lower", "higher", "nearest"):
         return a
     b = _take_last(s, cast(hi, "int32")._value)
-    if method == "midpoint":
-        return where(equal(lo, pos), a, (a + b) * 0.5)
-    return a + (b - a) * (pos - lo)
+    return where(equal(lo, pos), a, (a + b) * 0.5)   # (midpoint)

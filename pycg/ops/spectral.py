@@ -3,6 +3,7 @@ is a (real, imaginary) pair of float tensors, as in Keras. The transforms
 are two linear ops (_fft, _ifft) on the pair stacked on a new first axis;
 each one's gradient is the other (vjps_decompositions.py); rfft, irfft,
 stft and istft are compositions."""
+import builtins
 import math
 
 import numpy as np
@@ -141,7 +142,12 @@ def _window(window, length, n):
             raise ValueError(f"pycg.ops.stft: window must be 'hann', "
                              f"'hamming', None or a tensor, got {window!r}")
         a = 0.5 if window == "hann" else 0.54
-        w = a - (1 - a) * np.cos(2 * math.pi * np.arange(length) / length)
+        # periodic for an even length, symmetric for an odd one, ones for
+        # length 1: TensorFlow's hann_window(periodic=True), Keras' window
+        period = length if length % 2 == 0 else length - 1
+        w = a - (1 - a) * np.cos(2 * math.pi * np.arange(length) /
+                                 builtins.max(period, 1)) \
+            if length > 1 else np.ones(length)
     else:
         w = np.asarray(window.numpy() if isinstance(window, Tensor)
                        else window, np.float64)
@@ -172,6 +178,8 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
         idx = np.pad(np.arange(x.shape[-1]), n // 2, mode="reflect")
         x = getitem(x, (Ellipsis, idx))
     frames = extract_sequences(x, n, sequence_stride)
+    if window is None:   # (the whole fft_length frame, as both Keras
+        return rfft(frames, n)   # backends: no window to pad)
     w = _window(window, int(sequence_length), n)
     return rfft(frames * _const(w, x.dtype), n)
 

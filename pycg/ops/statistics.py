@@ -10,15 +10,20 @@ from pycg import backends, config
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
 from pycg.ops.creation import cast, zeros_like
-from pycg.ops.elementwise import (equal, isnan, logical_not, sqrt, where)
+from pycg.ops.elementwise import (equal, isnan, logical_not, real, sqrt,
+                                  where)
 from pycg.ops.manipulation import (getitem, pad, reshape)
-from pycg.ops.reduction import (argmax, argmin, cumsum, max, mean, min, sum)
-from pycg.tensor import is_float
+from pycg.ops.reduction import (abs_squared, argmax, argmin, cumsum, max,
+                                mean, min, sum)
+from pycg.tensor import is_differentiable
 
 
-def _float(x, op):
+def _float(x, op, complex_ok=True):
     x = as_tensor(x, op)
-    return x if is_float(x.dtype) else cast(x, config.floatx())
+    if x.dtype.kind == "c" and not complex_ok:
+        raise TypeError(f"pycg.ops.{op}: expected real values, got dtype "
+                        f"{x.dtype.name}")
+    return x if is_differentiable(x.dtype) else cast(x, config.floatx())
 
 
 def amax(x, axis=None, keepdims=False):
@@ -72,7 +77,7 @@ def average(x, axis=None, weights=None):
 # ---- ignoring NaN -----------------------------------------------------------
 def _nan_filled(op, x, fill):
     x = as_tensor(x, op)
-    if not is_float(x.dtype):
+    if not is_differentiable(x.dtype):
         return x, None
     missing = isnan(x)
     return where(missing, fill, x), missing
@@ -122,7 +127,7 @@ def nanvar(x, axis=None, keepdims=False):
     filled, missing = _nan_filled("nanvar", x, 0.0)
     n = cast(_count(missing, x, axis, True), x.dtype)
     centred = where(missing, 0.0, x - sum(filled, axis, True) / n)
-    out = sum(centred * centred, axis, True) / n
+    out = sum(abs_squared(centred), axis, True) / real(n)
     return out if keepdims else reshape(out, sum(centred, axis).shape)
 
 
@@ -201,7 +206,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 def corrcoef(x):
     """Pearson correlation of the rows of x (each row a variable)."""
-    x = _float(x, "corrcoef")
+    x = _float(x, "corrcoef", complex_ok=False)
     if x.ndim == 1:
         x = reshape(x, (1, -1))
     c = x - mean(x, axis=1, keepdims=True)
@@ -222,7 +227,8 @@ def correlate(x1, x2, mode="valid"):
     if mode not in ("valid", "same", "full"):
         raise ValueError(f"pycg.ops.correlate: mode must be 'valid', 'same' "
                          f"or 'full', got {mode!r}")
-    a, v = promote(_float(x1, "correlate"), x2, "correlate")
+    a, v = promote(_float(x1, "correlate", complex_ok=False), x2,
+                   "correlate")
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError(f"pycg.ops.correlate: x1 and x2 must be 1-d, got "
                          f"shapes {a.shape} and {v.shape}")
