@@ -18,9 +18,20 @@ def as_dtype(dtype, where):
             f"as 'float32' or a NumPy dtype)") from None
 
 
+def out_of_range(value, dtype):
+    """The error for a Python int (or a list of them) that `dtype` cannot
+    hold, where NumPy would raise a bare OverflowError."""
+    return ValueError(
+        f"pycg.convert_to_tensor: {value!r:.60} does not fit "
+        f"{np.dtype(dtype).name} (Python ints become int32, as in Keras); "
+        f"pass floats, or an array of a wider dtype")
+
+
 def check_numeric(value, dtype):
     try:
         a = np.asarray(value, dtype=dtype)
+    except OverflowError:
+        raise out_of_range(value, dtype) from None
     except (TypeError, ValueError):   # (strings as a number dtype)
         if isinstance(value, (list, tuple)):
             default_dtype(value)   # (a ragged list: says so)

@@ -10,7 +10,8 @@ import threading
 import numpy as np
 
 from pycg import backends
-from pycg._dtype_rules import as_dtype, check_numeric, default_dtype
+from pycg._dtype_rules import (as_dtype, check_numeric, default_dtype,
+                               out_of_range)
 
 _next_id = itertools.count().__next__
 _FLOATS = frozenset(np.dtype(d) for d in ("float16", "float32", "float64"))
@@ -266,7 +267,10 @@ def convert_to_tensor(value, dtype=None):
         dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
             and dtype is not None:
-        return Tensor(K.scalar(value, dtype))
+        try:
+            return Tensor(K.scalar(value, dtype))
+        except OverflowError:
+            raise out_of_range(value, dtype) from None
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
     a = check_numeric(value, dtype)
