@@ -77,8 +77,8 @@ bench: setup
 
 # Longer fuzz and soak runs than `make test` affords (about 20 minutes).
 soak: setup
-	PYCG_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q tests/test_fuzz.py \
-	  tests/test_reliability.py tests/test_hostile.py
+	PYCG_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q -s tests/test_fuzz.py \
+	  tests/test_reliability.py tests/test_hostile.py tests/test_npz_fuzz.py
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 

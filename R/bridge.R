@@ -27,7 +27,8 @@
 #                                        strings, NULL  as is
 #
 # A call replies list("v", value, warnings); an R error list("e", message,
-# classes); a Python exception that crossed R unhandled list("pe", key).
+# classes); an interrupt list("i") (a KeyboardInterrupt in Python); a Python
+# exception that crossed R unhandled list("pe", key).
 
 # Python -> R ---------------------------------------------------------------
 
@@ -116,6 +117,7 @@ bridge_closure <- function(fn) {
       invokeRestart("muffleWarning")
     }),
     pycg_bridge_python_error = function(e) list("pe", e$key),
+    interrupt = function(e) list("i"),
     error = function(e) list("e", conditionMessage(e), class(e)))
   }, convert = FALSE)
 }

@@ -104,7 +104,8 @@ r_condition <- function(cond, kind, where) {
   cond$pycg_calls <- .pycg$r_calls
   .pycg$r_calls <- NULL
   .pycg$r_error <- cond
-  list(`__pycg_r_condition__` = kind, message = conditionMessage(cond))
+  list(`__pycg_r_condition__` = kind, message = conditionMessage(cond),
+       where = if (!is.null(where)) where())
 }
 
 # R formals as the data of pycg.with_signature: list(name, kind) per

@@ -22,9 +22,20 @@ def as_dtype(dtype, where):
     return out
 
 
+def out_of_range(value, dtype):
+    """The error for a Python int (or a list of them) that `dtype` cannot
+    hold: an OverflowError, as NumPy's and JAX's, that says why."""
+    return OverflowError(
+        f"pycg.convert_to_tensor: {value!r:.60} does not fit "
+        f"{np.dtype(dtype).name} (Python ints become int32, as in Keras); "
+        f"pass floats, or an array of a wider dtype")
+
+
 def check_numeric(value, dtype):
     try:
         a = np.asarray(value, dtype=dtype)
+    except OverflowError:
+        raise out_of_range(value, dtype) from None
     except (TypeError, ValueError):   # (strings as a number dtype)
         if isinstance(value, (list, tuple)):
             default_dtype(value)   # (a ragged list: says so)
@@ -76,9 +87,7 @@ def scalar(K, value, dtype):
     try:
         return K.scalar(value, dtype)
     except OverflowError:
-        raise OverflowError(
-            f"pycg.convert_to_tensor: {value!r:.40} is out of range for "
-            f"{dtype}") from None
+        raise out_of_range(value, dtype) from None
 
 
 def backend_of(value):

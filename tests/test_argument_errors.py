@@ -43,7 +43,8 @@ X = np.array([1.0, 2.0, 3.0], "float32")
     (lambda: ops.diff(X, n=-1), ValueError,
      "pycg.ops.diff: `n` must be non-negative, got -1"),
     (lambda: ops.exp(2**70), OverflowError,
-     f"pycg.ops.exp: {2**70} is out of range for int32"),
+     f"pycg.ops.exp: {2**70} does not fit int32 (Python ints become int32, "
+     f"as in Keras); pass floats, or an array of a wider dtype"),
 ])
 def test_a_hostile_argument_names_the_op_and_the_argument(
         backend, call, cls, message):

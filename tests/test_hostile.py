@@ -117,3 +117,17 @@ def test_unknown_unconnected_gradients_value(tape_and_x):
     with pytest.raises(ValueError, match="unconnected_gradients must be "
                        "'none' or 'zero', got 'zeros'"):
         tape.gradient(y, x, unconnected_gradients="zeros")
+
+
+@pytest.mark.parametrize("value", [10**30, 2**40, [2**40, 1]])
+def test_a_python_int_that_does_not_fit_int32_is_a_pycg_error(backend,
+                                                               value):
+    # Keras' TensorFlow backend: "Can't convert Python sequence with
+    # out-of-range integer to Tensor" for 10**30; pycg's Python ints are
+    # int32 (Keras' rule), so 2**40 is refused by name too, not wrapped;
+    # an OverflowError, as NumPy's and JAX's
+    with pytest.raises(OverflowError, match=r"^pycg.ops.abs: .* does not fit "
+                       r"int32 \(Python ints become int32, as in Keras\); "
+                       r"pass floats"):
+        ops.abs(value)
+    assert ops.abs(-2**31 + 1).numpy() == 2**31 - 1

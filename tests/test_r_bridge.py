@@ -378,3 +378,58 @@ def test_an_r_custom_gradient_compiles_into_one_graph():
     assert np.allclose(second, sig([1.0, 2.0]), rtol=1e-6)
     assert slope.trace_count == 1
     assert float(calls()) == 2.0  # R ran once, at trace time (plus this call)
+
+
+# ---- interrupts --------------------------------------------------------------
+
+INTERRUPTS = """
+import os, signal, threading, time
+import pycg, pycg.r
+from pycg import core, ops
+
+cases = {
+    "an R loop": pycg.r.function("function(x) repeat {}"),
+    "an R loop calling ops": pycg.r.function(
+        "function(x) repeat { x <- op_add(x, 1) }"),
+    "an R gradient rule": pycg.r.function(
+        "op_custom_gradient(function(x) tuple(x * 2, "
+        "function(upstream) repeat {}))"),
+}
+x = pycg.constant([1.0, 2.0])
+for name, f in cases.items():
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
+    try:
+        try:
+            if "rule" in name:
+                pycg.grad(lambda v: ops.sum(f(v)))(x)
+            else:
+                f(x)
+        except Exception as e:   # a training loop's: must not catch it
+            print(name, "| caught by except Exception:", repr(e))
+    except KeyboardInterrupt as e:
+        print(name, "|", type(e).__name__, "|", e, "|",
+              round(time.monotonic() - start, 1))
+    print(name, "| recording:", core.is_recording(), "| next gradient:",
+          pycg.grad(lambda v: ops.sum(v * v))(x).numpy().tolist())
+"""
+
+
+def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
+    status, out = run_python(INTERRUPTS, timeout=300)
+    assert status == 0, out
+    lines = [line.split(" | ") for line in out.splitlines() if " | " in line]
+    caught = [line for line in lines if "except Exception" in line[1]]
+    assert caught == []
+    landed = {line[0]: line[1:] for line in lines if len(line) == 4}
+    assert landed["an R loop"][:2] == [
+        "KeyboardInterrupt", "interrupted in <R function>, run by pycg.r"]
+    assert landed["an R loop calling ops"][0] == "KeyboardInterrupt"
+    assert landed["an R gradient rule"][:2] == [
+        "RInterrupt", "interrupted while pycg was running R code (in the "
+        "gradient of fn)"]
+    assert all(float(v[2]) < 5 for v in landed.values())   # promptly
+    states = [line for line in lines if line[1].startswith("recording")]
+    assert len(states) == 3
+    assert all(s[1:] == ["recording: False", "next gradient: [2.0, 4.0]"]
+               for s in states)

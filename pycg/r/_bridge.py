@@ -52,18 +52,19 @@ class RFunction:
             self.__signature__ = signature
 
     def __call__(self, *args, **kwargs):
-        return invoke(self._bridged, args, kwargs)
+        return invoke(self._bridged, args, kwargs, self.__name__)
 
     def __repr__(self):
         return f"<RFunction {self.__name__}>"
 
 
-def invoke(bridged, args, kwargs):
-    """bridged(*args, **kwargs) in R, holding the R lock."""
+def invoke(bridged, args, kwargs, name="R code"):
+    """bridged(*args, **kwargs) in R, holding the R lock; `name` says what
+    R ran, in the message of an interrupt taken there."""
     with _session.LOCK:
         _depth[0] += 1
         try:
-            return _reply(bridged(*encode_call(args, kwargs)))
+            return _reply(bridged(*encode_call(args, kwargs)), name)
         finally:
             _depth[0] -= 1
             if not _depth[0]:
@@ -80,8 +81,10 @@ def encode_call(args, kwargs):
     return (spec, *leaves)
 
 
-def _reply(reply):
+def _reply(reply, name):
     tag = reply[0]
+    if tag == "i":   # an interrupt is a KeyboardInterrupt here, as in Python
+        raise KeyboardInterrupt(f"interrupted in {name}, run by pycg.r")
     if tag == "v":
         for message in reply[2]:
             warnings.warn(message, RWarning, stacklevel=4)
@@ -150,7 +153,7 @@ class _PythonFunction:
                 return result
             leaves = []
             return ["r", to_tagged(result, leaves), *leaves]
-        except Exception as e:
+        except (Exception, KeyboardInterrupt) as e:   # (raised again above R)
             key = _next_key()
             _pending[key] = e
             return ["x", f"{type(e).__name__}: {e}", key]

@@ -38,9 +38,11 @@ class RError(Exception):
     """An R error in R code that pycg called (R re-signals the original)."""
 
 
-class RInterrupt(Exception):
+class RInterrupt(KeyboardInterrupt):
     """An interrupt or time limit taken in R code that pycg called: Python
-    unwinds (tapes exit), then R re-signals it at the top."""
+    unwinds (tapes exit), then R re-signals it at the top. A
+    KeyboardInterrupt, so that a Python caller's `except Exception` (pycg.r,
+    a training loop) never swallows it."""
 
 
 class Failure:
@@ -67,7 +69,7 @@ def _guarded(fn):
         try:
             out = fn(*[_decode(a) for a in args],
                      **{k: _decode(v) for k, v in kwargs.items()})
-        except Exception as exc:  # R turns the Failure into an R error
+        except (Exception, RInterrupt) as exc:  # R turns it into an R error
             out = Failure(exc)
         if _hosted.active:
             if warnings.showwarning is not _hosted.collect:
@@ -159,7 +161,7 @@ class RCallable:
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            return _decode(_r_value(self.fn(*args, **kwargs)))
+            return _decode(_r_value(self.fn(*args, **kwargs), self.__name__))
 
     def _check_arguments(self, args, kwargs):
         # what a Python function with these parameters would raise, rather
@@ -179,12 +181,15 @@ class RCallable:
             ) from None
 
 
-def _r_value(x):
-    """What an R function returned; R's condition marker becomes RError or
-    RInterrupt (R never lets an R condition cross Python's frames)."""
+def _r_value(x, name):
+    """What the R function `name` returned; R's condition marker becomes
+    RError or RInterrupt (R never lets an R condition cross Python's
+    frames). An interrupt's message says where it landed."""
     if type(x) is dict and CONDITION_KEY in x:
-        cls = RInterrupt if x[CONDITION_KEY] == "interrupt" else RError
-        raise cls(x["message"])
+        if x[CONDITION_KEY] != "interrupt":
+            raise RError(x["message"])
+        where = x.get("where") or f"in the R function {name}"
+        raise RInterrupt(f"{x['message']} ({where})")
     return x
 
 
@@ -197,7 +202,8 @@ class RForward(RCallable):
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            output, grad_fn, signature = _r_value(self.fn(*args, **kwargs))
+            output, grad_fn, signature = _r_value(self.fn(*args, **kwargs),
+                                                  self.__name__)
         if signature is not None:
             grad_fn = RCallable(grad_fn, signature, self.__name__)
         return _decode(output), grad_fn
