@@ -212,11 +212,8 @@ Math.pycg.tensor.Tensor <- function(x, ...) {
   if (.Generic == "round")
     return(op_call("round", x,
                    decimals = as_int(if (length(args)) args[[1L]] else 0L)))
-  if (.Generic %in% c("sinpi", "cospi", "tanpi")) {
-    # reduced first, so that large arguments keep their accuracy
-    turns <- op_call("mod", x, if (.Generic == "tanpi") 1 else 2)
-    return(op_call(sub("pi$", "", .Generic), op_call("multiply", turns, pi)))
-  }
+  if (.Generic %in% c("sinpi", "cospi", "tanpi"))
+    return(core_call(paste0("r.arith.", .Generic), x))
   name <- r_math_ops[[.Generic]] %||% .Generic
   if (!name %in% op_names())
     stop("`", .Generic, "()` is not supported for pycg tensors (no op ",

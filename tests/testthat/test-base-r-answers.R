@@ -152,12 +152,21 @@ test_each_backend("functions with no tensor answer name the way out", {
 })
 
 test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
-  x_r <- c(-1.5, 0, 0.25, 1, 2.5, 1e6 + 0.5)
+  x_r <- c(-1.5, -1, 0, 0.25, 0.5, 1, 2.5, 3, 1e6 + 0.5, 0.3)
   x <- tensor(x_r)
+  expect_identical(as.numeric(sinpi(x)) == 0, sinpi(x_r) == 0)
   expect_equal(as.numeric(sinpi(x)), sinpi(x_r), tolerance = 1e-12)
+  expect_identical(as.numeric(cospi(x)) == 0, cospi(x_r) == 0)
   expect_equal(as.numeric(cospi(x)), cospi(x_r), tolerance = 1e-12)
-  t_r <- c(-0.2, 0, 0.25, 1.1)
-  expect_equal(as.numeric(tanpi(tensor(t_r))), tanpi(t_r), tolerance = 1e-12)
+  t_r <- c(-0.2, 0, 0.25, 1.1, 0.5, -2.5, 3)
+  expect_equal(as.numeric(tanpi(tensor(t_r))), suppressWarnings(tanpi(t_r)),
+               tolerance = 1e-12)
+  with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    y <- sum(sinpi(x))
+  })
+  expect_equal(as.numeric(tape$gradient(y, x)), pi * cospi(x_r),
+               tolerance = 1e-12)
   z_r <- complex(real = c(1, -2), imaginary = c(3, 0.5))
   z <- op_convert_to_tensor(z_r)
   for (f in list(Re, Im, Mod, Arg))
