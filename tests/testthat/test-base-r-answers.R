@@ -222,3 +222,36 @@ test_each_backend("x[NULL] selects nothing and x[i] past the end is NA, as in ba
   expect_equal(as.vector(tensor(m_r)[7]), m_r[7])
   expect_error(tensor(m_r)[3, 1], "subscript out of bounds")
 })
+
+# The subsetting cases of keras3's test-op_subset.R, with base R as the
+# oracle: pycg's `[` is base R's (keras3 differs for negative indices, which
+# count from the end there, and reads a logical mask in row-major order).
+test_each_backend("[ matches base R on keras3's subsetting cases", {
+  xr <- array(1:20, c(4, 5))
+  xt <- op_convert_to_tensor(xr)
+  same <- function(expr) {
+    expr <- substitute(expr)
+    want <- eval(expr, list(x = xr), parent.frame())
+    got <- eval(expr, list(x = xt), parent.frame())
+    expect_identical(as.array(got), as.array(want), label = deparse(expr))
+  }
+  i <- cbind(3:1, 1)
+  j <- cbind(1:3, c(3, 3, 4))
+  ix <- array(1:2)
+  same(x[1:2, c(TRUE, TRUE, TRUE, TRUE, FALSE)])
+  same(x[c(1:2, 4), c(TRUE, FALSE, TRUE, TRUE, FALSE)])
+  same(x[i])
+  same(x[j])
+  same(x[c(1, 3, 4), c(2, 4, 5)])
+  same(x[c(TRUE, FALSE, TRUE, TRUE), c(1, 3, 4)])
+  same(x[c(1, 3, 4), ])
+  same(x[, 1:3])
+  same(x[((1:3)), (1:2)])
+  same(x[ix, ix])
+  same(x[-1, ])
+  same(x[-(1:2), -5])
+  same(x[x > 10])
+  same(x[2, , drop = FALSE])
+  same(x[7])
+  same(x[c(-1, -20)])
+})
