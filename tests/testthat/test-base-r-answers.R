@@ -9,6 +9,7 @@ test_each_backend("[[ takes one element by R's 1-based position", {
   v <- tensor(v_r)
   m <- tensor(m_r)
   expect_identical(as.numeric(v[[2]]), v_r[[2]])
+  expect_s3_class(v[[2]], "pycg.tensor.Tensor")  # recorded on tapes
   expect_identical(as.numeric(m[[4]]), m_r[[4]])
   expect_identical(as.numeric(m[[2, 3]]), m_r[[2, 3]])
   expect_error(v[[0]], "`\\[\\[`: takes one element by 1-based positions")
@@ -254,4 +255,23 @@ test_each_backend("[ matches base R on keras3's subsetting cases", {
   same(x[2, , drop = FALSE])
   same(x[7])
   same(x[c(-1, -20)])
+})
+
+test_each_backend("a comparison's NA survives [, [[, t(), rev(), aperm() and dim<-", {
+  m_r <- matrix(c(1, NA, 3, 4, NA, 6), 2)
+  cmp_r <- m_r > 2
+  cmp <- tensor(m_r) > 2
+  expect_identical(as.logical(cmp[2]), cmp_r[2])
+  expect_identical(as.logical(cmp[, 3]), cmp_r[, 3])
+  expect_identical(as.array(cmp[1, , drop = FALSE]), cmp_r[1, , drop = FALSE])
+  expect_identical(cmp[[2]], cmp_r[[2]])
+  expect_identical(cmp[[1, 2]], cmp_r[[1, 2]])
+  expect_identical(as.array(t(cmp)), t(cmp_r))
+  expect_identical(as.logical(rev(cmp)), rev(cmp_r))
+  expect_identical(as.array(aperm(cmp)), aperm(cmp_r))
+  d_r <- cmp_r
+  dim(d_r) <- c(3, 2)
+  d <- cmp
+  dim(d) <- c(3, 2)
+  expect_identical(as.array(d), d_r)
 })
