@@ -139,7 +139,7 @@ sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
 #' @rdname tensor-base
 #' @export
 rev.pycg.tensor.Tensor <- function(x) {
-  op_call("flip", r_order_vector(x))
+  na_through(x, function(t) op_call("flip", r_order_vector(t)))
 }
 
 #' @rdname tensor-base
@@ -153,7 +153,8 @@ range.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
 #' @rdname tensor-base
 #' @export
 aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
-  op_call("transpose", a, axes = if (is.null(perm)) NULL else as_axis(perm))
+  axes <- if (is.null(perm)) NULL else as_axis(perm)
+  na_through(a, function(t) op_call("transpose", t, axes = axes))
 }
 
 #' @rdname tensor-base

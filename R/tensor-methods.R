@@ -153,7 +153,7 @@ print.pycg.tensor.Tensor <- function(x, ...) {
 #' @rdname tensor-methods
 #' @export
 t.pycg.tensor.Tensor <- function(x) {
-  op_transpose(x)
+  na_through(x, op_transpose)
 }
 
 #' @rdname tensor-methods
@@ -212,11 +212,8 @@ Math.pycg.tensor.Tensor <- function(x, ...) {
   if (.Generic == "round")
     return(op_call("round", x,
                    decimals = as_int(if (length(args)) args[[1L]] else 0L)))
-  if (.Generic %in% c("sinpi", "cospi", "tanpi")) {
-    # reduced first, so that large arguments keep their accuracy
-    turns <- op_call("mod", x, if (.Generic == "tanpi") 1 else 2)
-    return(op_call(sub("pi$", "", .Generic), op_call("multiply", turns, pi)))
-  }
+  if (.Generic %in% c("sinpi", "cospi", "tanpi"))
+    return(core_call(paste0("r.arith.", .Generic), x))
   name <- r_math_ops[[.Generic]] %||% .Generic
   if (!name %in% op_names())
     stop("`", .Generic, "()` is not supported for pycg tensors (no op ",
@@ -282,7 +279,8 @@ r_summary_ops <- list(
            "use which(i) to leave the NAs out", call. = FALSE)
     return(subset_with_na(x, index[[1L]], isTRUE(drop)))
   }
-  py_call(interop()$r_subset, x, lapply(index, as_py), isTRUE(drop))
+  index <- lapply(index, as_py)
+  na_through(x, function(t) py_call(interop()$r_subset, t, index, isTRUE(drop)))
 }
 
 # A matrix of coordinates (one row per element, one column per axis), as
@@ -314,7 +312,11 @@ matrix_positions <- function(at, d) {
       stop("`[[`: subscript out of bounds: ", at, " for an extent of ",
            extents[k], call. = FALSE)
   }
-  py_call(interop()$r_subset, x, lapply(index, as_py), TRUE)
+  index <- lapply(index, as_py)
+  out <- na_through(x, function(t) py_call(interop()$r_subset, t, index, TRUE))
+  # an element of a comparison's result is an R logical, as the comparison
+  # of two scalars is (so that NA reaches `if`)
+  if (is.null(na_of(x))) out else r_logical_if_scalar(out)
 }
 
 #' @rdname tensor-methods
@@ -342,14 +344,17 @@ stop_immutable <- function(what) {
   if (inherits(x, "pycg.tensor.Variable"))
     stop("`dim<-`: a pycg_variable() keeps its shape; use op_reshape(v, ",
          "shape) for a reshaped tensor", call. = FALSE)
-  flat <- r_order_vector(x)
-  if (is.null(value)) return(flat)
-  if (!is.numeric(value) || anyNA(value) || any(value < 0) ||
-      any(value != trunc(value)) || prod(value) != length(x))
+  if (!is.null(value) && (!is.numeric(value) || anyNA(value) ||
+      any(value < 0) || any(value != trunc(value)) ||
+      prod(value) != length(x)))
     stop("`dim<-`: dims [product ", prod(value), "] do not match the ",
          "length of the tensor [", length(x), "]", call. = FALSE)
-  out <- op_call("reshape", flat, as_shape(rev(value)))
-  if (length(value) > 1L) op_call("transpose", out) else out
+  na_through(x, function(t) {
+    flat <- r_order_vector(t)
+    if (is.null(value)) return(flat)
+    out <- op_call("reshape", flat, as_shape(rev(value)))
+    if (length(value) > 1L) op_call("transpose", out) else out
+  })
 }
 
 # The names in pycg.ops.__all__, read once per session.

@@ -20,6 +20,14 @@ with_na <- function(res) {
   out
 }
 
+# f(x) for a tensor x that may carry an NA mask: the mask goes through f
+# too (subsetting, transposing, reversing, reshaping a comparison's result).
+na_through <- function(x, f) {
+  out <- f(x)
+  na <- na_of(x)
+  if (is.null(na)) out else with_na(list(out, f(na)))
+}
+
 # x with NaN where its mask says NA (the input of arithmetic and sums).
 na_as_nan <- function(x) {
   na <- na_of(x)

@@ -9,6 +9,8 @@ pattern of R's NA_integer_, so R reads it back as NA.
 """
 import warnings
 
+import numpy as np
+
 import pycg
 from pycg.r.na import symbolic
 
@@ -48,6 +50,36 @@ def r_sum(x):
     if INT_MIN < int(total.numpy()) <= INT_MAX:
         return ops.cast(total, "int32")
     return ops.cast(total, "float64")
+
+
+def sinpi(x):
+    """R's sinpi(x) = sin(pi x), exactly 0, 1, 0, -1 at 0, 1/2, 1, 3/2."""
+    turns = ops.mod(x, 2.0)
+    return _exact(ops.sin(ops.multiply(turns, np.pi)), turns,
+                  {0.0: 0.0, 0.5: 1.0, 1.0: 0.0, 1.5: -1.0})
+
+
+def cospi(x):
+    """R's cospi(x) = cos(pi x), exactly 1, 0, -1, 0 at 0, 1/2, 1, 3/2."""
+    turns = ops.mod(x, 2.0)
+    return _exact(ops.cos(ops.multiply(turns, np.pi)), turns,
+                  {0.0: 1.0, 0.5: 0.0, 1.0: -1.0, 1.5: 0.0})
+
+
+def tanpi(x):
+    """R's tanpi(x) = tan(pi x), exactly 0 at whole x, NaN at x + 1/2."""
+    turns = ops.mod(x, 1.0)
+    return _exact(ops.tan(ops.multiply(turns, np.pi)), turns,
+                  {0.0: 0.0, 0.5: float("nan")})
+
+
+def _exact(value, turns, exact):
+    """value with the exact values where `turns` hits a key of `exact`; the
+    gradient stays that of `value` (the correction is a constant)."""
+    fix = ops.zeros_like(value)
+    for at, v in exact.items():
+        fix = ops.where(ops.equal(turns, at), v - value, fix)
+    return ops.add(value, ops.stop_gradient(fix))
 
 
 def _int32(e):

@@ -9,6 +9,7 @@ test_each_backend("[[ takes one element by R's 1-based position", {
   v <- tensor(v_r)
   m <- tensor(m_r)
   expect_identical(as.numeric(v[[2]]), v_r[[2]])
+  expect_s3_class(v[[2]], "pycg.tensor.Tensor")  # recorded on tapes
   expect_identical(as.numeric(m[[4]]), m_r[[4]])
   expect_identical(as.numeric(m[[2, 3]]), m_r[[2, 3]])
   expect_error(v[[0]], "`\\[\\[`: takes one element by 1-based positions")
@@ -152,12 +153,21 @@ test_each_backend("functions with no tensor answer name the way out", {
 })
 
 test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
-  x_r <- c(-1.5, 0, 0.25, 1, 2.5, 1e6 + 0.5)
+  x_r <- c(-1.5, -1, 0, 0.25, 0.5, 1, 2.5, 3, 1e6 + 0.5, 0.3)
   x <- tensor(x_r)
+  expect_identical(as.numeric(sinpi(x)) == 0, sinpi(x_r) == 0)
   expect_equal(as.numeric(sinpi(x)), sinpi(x_r), tolerance = 1e-12)
+  expect_identical(as.numeric(cospi(x)) == 0, cospi(x_r) == 0)
   expect_equal(as.numeric(cospi(x)), cospi(x_r), tolerance = 1e-12)
-  t_r <- c(-0.2, 0, 0.25, 1.1)
-  expect_equal(as.numeric(tanpi(tensor(t_r))), tanpi(t_r), tolerance = 1e-12)
+  t_r <- c(-0.2, 0, 0.25, 1.1, 0.5, -2.5, 3)
+  expect_equal(as.numeric(tanpi(tensor(t_r))), suppressWarnings(tanpi(t_r)),
+               tolerance = 1e-12)
+  with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    y <- sum(sinpi(x))
+  })
+  expect_equal(as.numeric(tape$gradient(y, x)), pi * cospi(x_r),
+               tolerance = 1e-12)
   z_r <- complex(real = c(1, -2), imaginary = c(3, 0.5))
   z <- op_convert_to_tensor(z_r)
   for (f in list(Re, Im, Mod, Arg))
@@ -212,4 +222,56 @@ test_each_backend("x[NULL] selects nothing and x[i] past the end is NA, as in ba
   expect_equal(as.vector(v[c(1, 5)]), v_r[c(1, 5)])
   expect_equal(as.vector(tensor(m_r)[7]), m_r[7])
   expect_error(tensor(m_r)[3, 1], "subscript out of bounds")
+})
+
+# The subsetting cases of keras3's test-op_subset.R, with base R as the
+# oracle: pycg's `[` is base R's (keras3 differs for negative indices, which
+# count from the end there, and reads a logical mask in row-major order).
+test_each_backend("[ matches base R on keras3's subsetting cases", {
+  xr <- array(1:20, c(4, 5))
+  xt <- op_convert_to_tensor(xr)
+  same <- function(expr) {
+    expr <- substitute(expr)
+    want <- eval(expr, list(x = xr), parent.frame())
+    got <- eval(expr, list(x = xt), parent.frame())
+    expect_identical(as.array(got), as.array(want), label = deparse(expr))
+  }
+  i <- cbind(3:1, 1)
+  j <- cbind(1:3, c(3, 3, 4))
+  ix <- array(1:2)
+  same(x[1:2, c(TRUE, TRUE, TRUE, TRUE, FALSE)])
+  same(x[c(1:2, 4), c(TRUE, FALSE, TRUE, TRUE, FALSE)])
+  same(x[i])
+  same(x[j])
+  same(x[c(1, 3, 4), c(2, 4, 5)])
+  same(x[c(TRUE, FALSE, TRUE, TRUE), c(1, 3, 4)])
+  same(x[c(1, 3, 4), ])
+  same(x[, 1:3])
+  same(x[((1:3)), (1:2)])
+  same(x[ix, ix])
+  same(x[-1, ])
+  same(x[-(1:2), -5])
+  same(x[x > 10])
+  same(x[2, , drop = FALSE])
+  same(x[7])
+  same(x[c(-1, -20)])
+})
+
+test_each_backend("a comparison's NA survives [, [[, t(), rev(), aperm() and dim<-", {
+  m_r <- matrix(c(1, NA, 3, 4, NA, 6), 2)
+  cmp_r <- m_r > 2
+  cmp <- tensor(m_r) > 2
+  expect_identical(as.logical(cmp[2]), cmp_r[2])
+  expect_identical(as.logical(cmp[, 3]), cmp_r[, 3])
+  expect_identical(as.array(cmp[1, , drop = FALSE]), cmp_r[1, , drop = FALSE])
+  expect_identical(cmp[[2]], cmp_r[[2]])
+  expect_identical(cmp[[1, 2]], cmp_r[[1, 2]])
+  expect_identical(as.array(t(cmp)), t(cmp_r))
+  expect_identical(as.logical(rev(cmp)), rev(cmp_r))
+  expect_identical(as.array(aperm(cmp)), aperm(cmp_r))
+  d_r <- cmp_r
+  dim(d_r) <- c(3, 2)
+  d <- cmp
+  dim(d) <- c(3, 2)
+  expect_identical(as.array(d), d_r)
 })
