@@ -79,3 +79,32 @@ def test_products_over_an_empty_axis_are_zero_as_numpy(backend):
     a, b = np.zeros((2, 0), "float32"), np.zeros((0, 3), "float32")
     np.testing.assert_array_equal(ops.tensordot(a, b, 1).numpy(),
                                   np.tensordot(a, b, 1))
+
+
+C1 = np.array([1 + 2j, -0.5 + 0.1j, 3 - 1j], np.complex64)
+C2 = np.array([0.5 - 1j, 2 + 0j, -1 + 1j], np.complex64)
+
+
+def test_complex_inputs_keep_their_imaginary_part(backend):
+    # (each was computed on the real part alone, in silence)
+    for name in ("deg2rad", "rad2deg"):
+        np.testing.assert_allclose(getattr(ops, name)(C1).numpy(),
+                                   getattr(np, name)(C1.real) +
+                                   1j * getattr(np, name)(C1.imag), rtol=1e-6)
+    np.testing.assert_allclose(ops.sinc(C1).numpy(), np.sinc(C1), rtol=1e-5)
+    np.testing.assert_allclose(ops.divide_no_nan(C1, C2).numpy(), C1 / C2,
+                               rtol=1e-6)
+    np.testing.assert_allclose(ops.hypot(C1, C2).numpy(),
+                               np.hypot(np.abs(C1), np.abs(C2)), rtol=1e-6)
+    got = ops.norm(C1)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(float(got), np.linalg.norm(C1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("fabs", (C1,)), ("heaviside", (C1, C2)), ("logaddexp2", (C1, C2)),
+    ("ldexp", (C1, np.array([1, 2, 3], "int32")))])
+def test_ops_without_a_complex_meaning_refuse_it_by_name(backend, name, args):
+    with pytest.raises(TypeError, match=rf"pycg\.ops\.{name}: expected a "
+                       r"real tensor, got complex64"):
+        getattr(ops, name)(*args)

@@ -184,6 +184,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nonzeros) along one axis or of a 1-d x; matrix norms ('fro', 1, inf)
     over two axes or of a 2-d x. The spectral norm is not supported."""
     x = as_tensor(x, "norm")
+    if x.dtype.kind == "c":   # (the norm of the magnitudes: real)
+        x = abs(x)
     if ord is None:
         return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
     axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis, x.ndim,

@@ -5,6 +5,7 @@ vjps_numeric.py."""
 import math
 
 from pycg import backends
+from pycg._errors import Dtype, Op, user_error
 from pycg.ops._dispatch import (_to_floatx, apply_nograd, as_tensor,
                                 promote, unary)
 from pycg.ops.creation import cast, zeros_like
@@ -26,14 +27,21 @@ trunc = unary("trunc", real=True,
 absolute = abs
 
 
-def _float(x, op):
+def _float(x, op, complex_ok=True):
+    """x, with integers and bools as floatx; complex kept (never cast to
+    its real part), or refused where the op has no complex meaning."""
     x = as_tensor(x, op)
+    if x.dtype.kind == "c":
+        if not complex_ok:
+            raise user_error(TypeError, "{op}: expected a real tensor, got "
+                             "{dtype}", op=Op(op), dtype=Dtype(x.dtype.name))
+        return x
     return x if is_float(x.dtype) else _to_floatx(x)
 
 
 def fabs(x):
-    """|x| as a float."""
-    return abs(_float(x, "fabs"))
+    """|x| as a float (real x only, as NumPy's fabs)."""
+    return abs(_float(x, "fabs", complex_ok=False))
 
 
 i0 = unary("i0", float_only=True,
@@ -61,6 +69,8 @@ def sinc(x):
 def hypot(x1, x2):
     """sqrt(x1**2 + x2**2)."""
     x1, x2 = promote(_float(x1, "hypot"), _float(x2, "hypot"), "hypot")
+    if x1.dtype.kind == "c":   # (Keras: of the magnitudes)
+        x1, x2 = abs(x1), abs(x2)
     return sqrt(x1 * x1 + x2 * x2)
 
 
@@ -91,7 +101,8 @@ def fmod(x1, x2):
 
 def heaviside(x1, x2):
     """0 where x1 < 0, 1 where x1 > 0, x2 where x1 == 0."""
-    x1, x2 = promote(_float(x1, "heaviside"), x2, "heaviside")
+    x1, x2 = promote(_float(x1, "heaviside", complex_ok=False), x2,
+                     "heaviside")
     return where(less(x1, 0), 0.0, where(greater(x1, 0), 1.0, x2))
 
 
@@ -101,14 +112,14 @@ def ldexp(x1, x2):
     if x2.dtype.kind not in "iu":
         raise TypeError(f"pycg.ops.ldexp: x2 must be an integer tensor, got "
                         f"dtype {x2.dtype}")
-    x1 = _float(x1, "ldexp")
+    x1 = _float(x1, "ldexp", complex_ok=False)
     return x1 * power(2.0, cast(x2, x1.dtype))
 
 
 def logaddexp2(x1, x2):
     """log2(2**x1 + 2**x2)."""
-    x1, x2 = promote(_float(x1, "logaddexp2"), _float(x2, "logaddexp2"),
-                     "logaddexp2")
+    x1, x2 = promote(_float(x1, "logaddexp2", complex_ok=False),
+                     _float(x2, "logaddexp2", complex_ok=False), "logaddexp2")
     ln2 = math.log(2)
     return logaddexp(x1 * ln2, x2 * ln2) * (1 / ln2)
 
