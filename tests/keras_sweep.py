@@ -89,6 +89,10 @@ def _numpy(v):
     return np.asarray(keras.ops.convert_to_numpy(v))
 
 
+def _called(namespace, name):
+    return lambda *a: _numpy(getattr(namespace, name)(*a))
+
+
 def _run(fn, args):
     try:
         return True, fn(*args)
@@ -175,12 +179,10 @@ def sweep(backends=BACKENDS):
         for name, arity in names():
             for kind, pair in KINDS.items():
                 args = pair[:arity]
-                ok_k, want = _run(
-                    lambda *a: _numpy(getattr(keras.ops, name)(*a)), args)
+                ok_k, want = _run(_called(keras.ops, name), args)
                 for backend in backends:
                     pycg.config.set_backend(backend)
-                    ok_p, got = _run(
-                        lambda *a: _numpy(getattr(ops, name)(*a)), args)
+                    ok_p, got = _run(_called(ops, name), args)
                     what = None
                     if ok_k and not ok_p:
                         what = "pycg raises"

@@ -46,7 +46,7 @@ def test_floor_divide_of_floats_is_tensorflows_floordiv(backend):
                                   np.floor_divide(i, j))
 
 
-@pytest.mark.parametrize("name", ["trunc", "isneginf", "isposinf"])
+@pytest.mark.parametrize("name", ["trunc", "isneginf", "isposinf", "erfinv"])
 def test_real_only_ops_refuse_complex_by_name(backend, name):
     with pytest.raises(TypeError, match=rf"pycg\.ops\.{name}: expected a "
                        r"real tensor, got complex64"):

@@ -21,7 +21,7 @@ arctanh = unary("arctanh", float_only=True)
 cbrt = unary("cbrt", float_only=True)
 exp2 = unary("exp2", float_only=True)
 erfc = unary("erfc", float_only=True)
-erfinv = unary("erfinv", float_only=True)
+erfinv = unary("erfinv", float_only=True, real=True)
 trunc = unary("trunc", real=True,
               doc="Round towards zero; its gradient is zero.")
 absolute = abs
