@@ -63,3 +63,10 @@ def test_reductions_of_a_nan_are_silent_and_nan(on_numpy, nan):
                                    ops.prod(x), ops.mean(x)])
     assert log == []
     assert all(math.isnan(float(o)) for o in outs)
+
+
+def test_cumprod_through_inf_times_zero_is_silent(on_numpy):
+    out, log = _recorded(lambda: ops.cumprod(
+        pycg.constant(np.array([0.0, math.inf, 1.0]))))
+    assert log == []
+    np.testing.assert_array_equal(out.numpy(), [0.0, math.nan, math.nan])

@@ -125,7 +125,7 @@ def _descending_key(x):
 
 def cumprod(x, axis):
     dt = np.int32 if x.dtype.kind == "b" else x.dtype
-    return np.cumprod(x, axis=axis, dtype=dt)
+    return x.cumprod(axis=axis, dtype=dt)   # (a warning then names pycg)
 
 
 def isin(x1, x2):
