@@ -7,7 +7,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.ops import _dynamic
-from pycg.ops._arguments import as_sequence, norm_shape
+from pycg.ops._arguments import as_int, as_sequence, norm_shape
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
 from pycg.ops.elementwise import where
@@ -36,9 +36,10 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     a1, a2 = norm_axis((axis1, axis2), x.ndim, "diagonal")
     if a1 == a2:
         raise ValueError(f"pycg.ops.diagonal: axis1 and axis2 are both {a1}")
-    key = ("diagonal", int(offset), a1, a2)
+    offset = as_int(offset, "diagonal", "offset")
+    key = ("diagonal", offset, a1, a2)
     return _pick("diagonal", x, lambda grid: np.diagonal(
-        grid, int(offset), a1, a2), key)
+        grid, offset, a1, a2), key)
 
 
 def diag(x, k=0):
@@ -48,12 +49,12 @@ def diag(x, k=0):
     >>> ops.diag(ops.convert_to_tensor([1.0, 2.0])).numpy().tolist()
     [[1.0, 0.0], [0.0, 2.0]]
     """
-    x = _rank("diag", x, (1, 2))
+    x, k = _rank("diag", x, (1, 2)), as_int(k, "diag", "k")
     if x.ndim == 2:
         return diagonal(x, k)
-    n = x.shape[0] + abs(int(k))
-    rows = np.arange(x.shape[0]) + max(-int(k), 0)
-    cols = np.arange(x.shape[0]) + max(int(k), 0)
+    n = x.shape[0] + abs(k)
+    rows = np.arange(x.shape[0]) + max(-k, 0)
+    cols = np.arange(x.shape[0]) + max(k, 0)
     from pycg.ops.manipulation import _scatter
     return _scatter(x, rows * n + cols, (n, n))
 
@@ -74,8 +75,9 @@ def _triangle(op, x, k, lower):
         raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= 2, "
                          f"got shape {x.shape}")
     n, m = x.shape[-2:]
-    keep = np.tri(n, m, int(k), dtype=bool)
-    keep = keep if lower else ~np.tri(n, m, int(k) - 1, dtype=bool)
+    k = as_int(k, op, "k")
+    keep = np.tri(n, m, k, dtype=bool)
+    keep = keep if lower else ~np.tri(n, m, k - 1, dtype=bool)
     mask = Tensor(backends.active.convert(keep))
     return where(mask, x, zeros_like(x))
 
@@ -113,8 +115,9 @@ def rot90(array, k=1, axes=(0, 1)):
     if len(axes) != 2 or axes[0] == axes[1]:
         raise ValueError(f"pycg.ops.rot90: axes must be two different axes, "
                          f"got {axes}")
-    return _pick("rot90", x, lambda grid: np.rot90(grid, int(k), axes),
-                 ("rot90", int(k) % 4, axes))
+    k = as_int(k, "rot90", "k")
+    return _pick("rot90", x, lambda grid: np.rot90(grid, k, axes),
+                 ("rot90", k % 4, axes))
 
 
 def fliplr(x):
@@ -241,7 +244,7 @@ def unstack(x, num=None, axis=0):
     """The slices of x along `axis`, as a list."""
     x = as_tensor(x, "unstack")
     (ax,) = norm_axis(axis, x.ndim, "unstack")
-    if num is not None and int(num) != x.shape[ax]:
+    if num is not None and as_int(num, "unstack", "num") != x.shape[ax]:
         raise ValueError(f"pycg.ops.unstack: num={num} but axis {ax} has "
                          f"length {x.shape[ax]}")
     pre = (slice(None),) * ax

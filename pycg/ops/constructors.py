@@ -3,7 +3,7 @@ ranges, Vandermonde matrices and window functions."""
 import numpy as np
 
 from pycg import backends, config
-from pycg.ops._arguments import norm_shape
+from pycg.ops._arguments import as_int, norm_shape
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import cast, convert_to_tensor, eye, linspace, zeros
 from pycg.ops.elementwise import floor_divide, mod, power
@@ -18,7 +18,8 @@ def _const(value, dtype=None):
 
 def tri(N, M=None, k=0, dtype=None):
     """Ones at and below the k-th diagonal."""
-    return _const(np.tri(int(N), None if M is None else int(M), int(k)),
+    M = None if M is None else as_int(M, "tri", "M")
+    return _const(np.tri(as_int(N, "tri", "N"), M, as_int(k, "tri", "k")),
                   dtype)
 
 
@@ -55,7 +56,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
         raise ValueError(f"pycg.ops.geomspace: start and stop must be "
                          f"nonzero and of one sign, got {start} and {stop}")
     sign = -1.0 if start < 0 else 1.0
-    values = sign * np.geomspace(abs(start), abs(stop), int(num),
+    values = sign * np.geomspace(abs(start), abs(stop),
+                                 as_int(num, "geomspace", "num"),
                                  endpoint=endpoint)
     return _const(values, dtype)
 
@@ -91,7 +93,7 @@ def vander(x, N=None, increasing=False):
     if x.ndim != 1:
         raise ValueError(f"pycg.ops.vander: x must be 1-d, got shape "
                          f"{x.shape}")
-    n = x.shape[0] if N is None else int(N)
+    n = x.shape[0] if N is None else as_int(N, "vander", "N")
     powers = range(n) if increasing else range(n - 1, -1, -1)
     from pycg.ops.creation import ones_like
     cols = [ones_like(x) if p == 0 else x if p == 1 else power(x, p)

@@ -11,7 +11,7 @@ from pycg.ops._traced import tracing
 from pycg.ops.control_flow import scan
 from pycg.ops.linalg import einsum
 from pycg.ops.losses import _labels, one_hot
-from pycg.ops.manipulation import concatenate, expand_dims, reshape, stack
+from pycg.ops.manipulation import concatenate, reshape, stack
 from pycg.ops.nn import log_softmax, logsumexp
 from pycg.tensor import convert_to_tensor, is_float
 
@@ -55,13 +55,18 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
         two = concatenate([full((b, 2), _NEG, alpha.dtype), alpha[:, :-2]],
                           axis=1)
         new = logaddexp(logaddexp(alpha, one), where(skip, two, _NEG)) + e
-        return where(expand_dims(less(time, lengths), 1), new, alpha), None
+        return where(_column(less(time, lengths)), new, alpha), None
     times = arange(1, t)
     alpha = scan(step, start, (emit[1:], times))[0] if t > 1 else start
     end = 2 * cast(as_tensor(target_length, op), "int32")
-    last = logical_or(equal(position, expand_dims(end, 1)),
-                      equal(position, expand_dims(end - 1, 1)))
+    last = logical_or(equal(position, _column(end)),
+                      equal(position, _column(end - 1)))
     return -logsumexp(where(last, alpha, _NEG), axis=1)
+
+
+def _column(lengths):
+    """Lengths per batch entry (or one for all: a scalar) as a column."""
+    return reshape(lengths, (-1, 1))
 
 
 def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100,

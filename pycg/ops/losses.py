@@ -5,6 +5,7 @@ log, as Keras does with its default epsilon; no loss reduces over the batch.
 import numpy as np
 
 from pycg import config
+from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
 from pycg.ops.creation import arange, cast
@@ -31,8 +32,8 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     x = _labels(x, "one_hot")
     (axis,) = norm_axis(axis, x.ndim + 1, "one_hot")
     shape = [1] * (x.ndim + 1)
-    shape[axis] = int(num_classes)
-    classes = reshape(arange(int(num_classes), dtype=x.dtype), shape)
+    shape[axis] = as_int(num_classes, "one_hot", "num_classes")
+    classes = reshape(arange(shape[axis], dtype=x.dtype), shape)
     return cast(equal(expand_dims(x, axis), classes), dtype or "float32")
 
 

@@ -68,7 +68,7 @@ def _extremum(name, pick, x, axis, keepdims, initial):
         shape = [1 if axes is None or i in axes else n
                  for i, n in enumerate(x.shape)
                  if keepdims or axes is not None and i not in axes]
-        return full(shape, initial, x.dtype)
+        return pick(full(shape, initial, x.dtype), initial)   # (its dtype)
     out = _reduce(name, x, axes, keepdims)
     return out if initial is None else pick(out, initial)
 
@@ -140,23 +140,20 @@ def cumsum(x, axis=None, dtype=None):
 
 def argmax(x, axis=None, keepdims=False):
     """Index of the maximum (int32, 0-based); not differentiable."""
-    x = as_tensor(x, "argmax")
-    axes = norm_axis(axis, x.ndim, "argmax")
-    if axes is not None and len(axes) != 1:
-        raise ValueError(f"pycg.ops.argmax: axis must be one axis or None, "
-                         f"got {axis}")
-    _empty_over("argmax", x, axes, True)
-    return apply_nograd(backends.active.argmax, (x,), {
-        "axis": axes if axes is None else axes[0], "keepdims": keepdims})
+    return _arg_extremum("argmax", x, axis, keepdims)
 
 
 def argmin(x, axis=None, keepdims=False):
     """Index of the minimum (int32, 0-based); not differentiable."""
-    x = as_tensor(x, "argmin")
-    axes = norm_axis(axis, x.ndim, "argmin")
+    return _arg_extremum("argmin", x, axis, keepdims)
+
+
+def _arg_extremum(name, x, axis, keepdims):
+    x = as_tensor(x, name)
+    axes = norm_axis(axis, x.ndim, name)
     if axes is not None and len(axes) != 1:
-        raise ValueError(f"pycg.ops.argmin: axis must be one axis or None, "
+        raise ValueError(f"pycg.ops.{name}: axis must be one axis or None, "
                          f"got {axis}")
-    _empty_over("argmin", x, axes, True)
-    return apply_nograd(backends.active.argmin, (x,), {
+    _empty_over(name, x, axes, True)
+    return apply_nograd(getattr(backends.active, name), (x,), {
         "axis": axes if axes is None else axes[0], "keepdims": keepdims})

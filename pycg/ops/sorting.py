@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
+from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import (as_tensor, norm_axis)
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (ceil, equal, floor, greater, isnan, less,
@@ -88,7 +89,7 @@ def argpartition(x, kth, axis=-1):
     one such partition)."""
     t = as_tensor(x, "argpartition")
     (ax,) = norm_axis(axis, t.ndim, "argpartition")
-    if not -t.shape[ax] <= int(kth) < t.shape[ax]:
+    if not -t.shape[ax] <= as_int(kth, "argpartition", "kth") < t.shape[ax]:
         raise ValueError(f"pycg.ops.argpartition: kth={kth} is out of range "
                          f"for axis {ax} of length {t.shape[ax]}")
     return argsort(t, ax)
@@ -103,11 +104,11 @@ def top_k(x, k, sorted=True):
     >>> values.numpy().tolist(), indices.numpy().tolist()
     ([4.0, 3.0], [1, 2])
     """
-    x = as_tensor(x, "top_k")
-    if x.ndim == 0 or not 0 <= int(k) <= x.shape[-1]:
+    x, k = as_tensor(x, "top_k"), as_int(k, "top_k", "k")
+    if x.ndim == 0 or not 0 <= k <= x.shape[-1]:
         raise ValueError(f"pycg.ops.top_k: k={k} is out of range for a last "
                          f"axis of length {x.shape[-1] if x.ndim else 0}")
-    idx = backends.active.top_k_indices(x._value, int(k))
+    idx = backends.active.top_k_indices(x._value, k)
     return _take_last(x, idx), Tensor(idx)
 
 
@@ -121,7 +122,8 @@ def in_top_k(targets, predictions, k):
                          f"(batch, classes) and targets of shape (batch,), "
                          f"got {p.shape} and {t.shape}")
     mine = take_along_axis(p, reshape(t, (-1, 1)), axis=1)
-    return less(sum(cast(greater(p, mine), "int32"), axis=1), int(k))
+    return less(sum(cast(greater(p, mine), "int32"), axis=1),
+                as_int(k, "in_top_k", "k"))
 
 
 # ---- quantiles --------------------------------------------------------------

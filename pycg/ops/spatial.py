@@ -4,6 +4,7 @@ scatter of pycg/ops/convolution.py."""
 import numpy as np
 
 from pycg import config
+from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor
 from pycg.tensor import is_float
 from pycg.ops.convolution import (_data_format, _ints, _positions,
@@ -29,7 +30,7 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     same on transposed axes (Keras' TensorFlow backend; its NumPy backend
     orders the channels as torch's pixel_shuffle instead)."""
     op = "depth_to_space"
-    x, b = _image(op, x), int(block_size)
+    x, b = _image(op, x), as_int(block_size, op, "block_size")
     x = channels_last(op, x, _data_format(op, data_format))
     n, h, w, c = x.shape
     if b < 1 or c % (b * b):
@@ -46,7 +47,7 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     unshuffle): (N, H, W, C) -> (N, H/b, W/b, C*b^2); channels_first as in
     depth_to_space."""
     op = "space_to_depth"
-    x, b = _image(op, x), int(block_size)
+    x, b = _image(op, x), as_int(block_size, op, "block_size")
     x = channels_last(op, x, _data_format(op, data_format))
     n, hb, wb, c = x.shape
     if b < 1 or hb % b or wb % b:

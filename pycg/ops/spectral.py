@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
+from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.arrays import moveaxis
@@ -91,7 +92,8 @@ def rfft(x, fft_length=None):
     """
     x = as_tensor(x, "rfft")
     x = x if is_float(x.dtype) else cast(x, config.floatx())
-    n = x.shape[-1] if fft_length is None else int(fft_length)
+    n = x.shape[-1] if fft_length is None else \
+        as_int(fft_length, "rfft", "fft_length")
     x = _fit_last(x, n)
     re, im = _split(_transform("_fft", stack([x, zeros_like(x)]), 1))
     half = (Ellipsis, slice(0, n // 2 + 1))
@@ -104,7 +106,8 @@ def irfft(x, fft_length=None):
     ignored."""
     z = _pair("irfft", x)
     m = z.shape[-1]
-    n = 2 * (m - 1) if fft_length is None else int(fft_length)
+    n = 2 * (m - 1) if fft_length is None else \
+        as_int(fft_length, "irfft", "fft_length")
     half = n // 2 + 1
     z = _fit_last(z, half)
     re, im = getitem(z, 0), getitem(z, 1)
@@ -124,7 +127,9 @@ def extract_sequences(x, sequence_length, sequence_stride):
     """Frames of length sequence_length every sequence_stride samples
     along the last axis: shape (..., frames, sequence_length)."""
     x = as_tensor(x, "extract_sequences")
-    n, L, s = x.shape[-1], int(sequence_length), int(sequence_stride)
+    op = "extract_sequences"
+    n, L, s = x.shape[-1], as_int(sequence_length, op, "sequence_length"), \
+        as_int(sequence_stride, op, "sequence_stride")
     if L <= 0 or s <= 0 or L > n:
         raise ValueError(f"pycg.ops.extract_sequences: need 0 < "
                          f"sequence_length <= {n} and sequence_stride > 0, "
@@ -170,8 +175,8 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
     if not is_float(x.dtype):
         raise TypeError(f"pycg.ops.stft: x must be float32 or float64, got "
                         f"{x.dtype}")
-    n = int(fft_length)
-    if n < int(sequence_length):
+    n = as_int(fft_length, "stft", "fft_length")
+    if n < as_int(sequence_length, "stft", "sequence_length"):
         raise ValueError(f"pycg.ops.stft: fft_length ({n}) must be at least "
                          f"sequence_length ({sequence_length})")
     if center:
@@ -206,7 +211,8 @@ def istft(x, sequence_length, sequence_stride, fft_length, length=None,
     """The inverse of stft: overlap-add of the windowed inverse transforms
     (TensorFlow's inverse_stft window), cut to `length`."""
     dtype = _pair("istft", x).dtype
-    n, step = int(fft_length), int(sequence_stride)
+    n, step = (as_int(fft_length, "istft", "fft_length"),
+               as_int(sequence_stride, "istft", "sequence_stride"))
     frames = irfft(x, n)
     w = None if window is None else _window(window, int(sequence_length), n)
     if w is not None:

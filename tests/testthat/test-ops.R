@@ -137,7 +137,9 @@ test_each_backend("take and take_along_axis use 1-based indices", {
 test_each_backend("where picks values by a condition", {
   x <- tensor(c(-1, 2, -3, 4))
   expect_equal(as.numeric(op_where(x > 0, x, 0)), c(0, 2, 0, 4))
-  expect_error(op_where(x > 0), "pass both x1 and x2",
+  # (the condition alone: the 1-based positions, as op_nonzero and which())
+  expect_equal(as.numeric(op_where(x > 0)[[1]]), which(as.numeric(x) > 0))
+  expect_error(op_where(x > 0, x), "pass both x1 and x2, or neither",
                class = "pycg_python_error")
 })
 
