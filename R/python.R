@@ -44,7 +44,7 @@ start_python <- function() {
 # Imports pycg and the module the R wrappers call. reticulate puts the
 # working directory first on sys.path, where a folder named `pycg` would
 # shadow the module (or, in a Python without pycg, be run as it); while
-# pycg is imported, the working directory is off sys.path (and a
+# pycg is imported, the working directory is off the front of sys.path (a
 # development source tree `root` at its front), and what arrives must be
 # the pycg module.
 import_pycg <- function(root = NULL) {
@@ -53,6 +53,9 @@ import_pycg <- function(root = NULL) {
   paths <- as.character(py_to_r(saved))
   here <- paths %in% c("", ".") |
     normalizePath(paths, mustWork = FALSE) == normalizePath(getwd())
+  # only the leading entries that reticulate put there: the same folder
+  # further on came from a .pth file (an editable install of pycg itself)
+  here <- cumprod(here) == 1
   reticulate::py_set_attr(sys, "path",
                           as.list(c(root, paths[!here])))
   on.exit(reticulate::py_set_attr(sys, "path", saved))
