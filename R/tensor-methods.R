@@ -47,6 +47,8 @@
 #' @param name For `$`: a method or attribute of the tensor; methods that
 #'   take arrays (such as a Variable's `assign()`) take R arrays.
 #' @param drop If `TRUE`, drop extents of length 1 from the result.
+#' @param value For `dim<-`: the new extents (R's column-major order); for
+#'   `[<-` and `[[<-`: refused (a tensor is not modified in place).
 #' @param na.rm If `TRUE`, `sum()`, `prod()`, `max()` and `min()` skip
 #'   `NaN` (an R `NA` becomes `NaN` in a tensor).
 #' @return R values for the conversions, tensors for the rest.
