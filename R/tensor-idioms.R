@@ -47,6 +47,39 @@ c.pycg.tensor.Tensor <- function(...) {
 }
 
 #' @rdname tensor-base
+#' @param lag,differences For `diff()`: as in base R (`lag` 1 only).
+#' @param incomparables For `unique()`: unused (it stops).
+#' @export
+diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
+  if (!identical(as.numeric(lag), 1))
+    stop("diff() of a tensor takes lag = 1 only; use ",
+         "diff(as.array(x), lag) for R's values", call. = FALSE)
+  if (length(differences) != 1L || is.na(differences) || differences < 1 ||
+      differences != trunc(differences))
+    stop("diff(): `differences` must be a whole number from 1",
+         call. = FALSE)
+  # a matrix differences its rows, anything else R's order of elements
+  x <- na_as_nan(x)
+  if (length(dim(x)) != 2L) x <- r_order_vector(x)
+  op_call("diff", x, n = as_int(differences), axis = 0L)
+}
+
+#' @rdname tensor-base
+#' @export
+rep.pycg.tensor.Tensor <- function(x, ...) {
+  stop("rep() of a tensor: use op_tile(x, times) or op_repeat(x, each) ",
+       "for a tensor, or rep(as.array(x), ...) for R's values",
+       call. = FALSE)
+}
+
+#' @rdname tensor-base
+#' @export
+unique.pycg.tensor.Tensor <- function(x, incomparables = FALSE, ...) {
+  stop("unique() of a tensor: use unique(as.array(x)) for R's values ",
+       "(no op keeps R's order of first appearance)", call. = FALSE)
+}
+
+#' @rdname tensor-base
 #' @export
 as.character.pycg.tensor.Tensor <- function(x, ...) {
   as.character(tensor_to_r(x))

@@ -275,3 +275,15 @@ test_each_backend("a comparison's NA survives [, [[, t(), rev(), aperm() and dim
   dim(d) <- c(3, 2)
   expect_identical(as.array(d), d_r)
 })
+
+test_each_backend("diff() is base R's; rep() and unique() name the way out", {
+  x_r <- c(3, 7, 4, 10, 2)
+  m_r <- matrix(c(1, 4, 9, 2, 8, 5), 3)
+  expect_equal(as.vector(diff(tensor(x_r))), diff(x_r))
+  expect_equal(as.vector(diff(tensor(x_r), differences = 2)),
+               diff(x_r, differences = 2))
+  expect_equal(as.array(diff(tensor(m_r))), diff(m_r))
+  expect_error(diff(tensor(x_r), lag = 2), "lag = 1 only")
+  expect_error(rep(tensor(x_r), 2), "rep\\(\\) of a tensor: use op_tile")
+  expect_error(unique(tensor(x_r)), "unique\\(\\) of a tensor: use unique\\(as.array")
+})
