@@ -31,6 +31,10 @@
 #' @param ... Further arguments, as for the base R function.
 #' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
 #' @param decreasing For `sort()`: largest first.
+#' @param trim For `mean()`: the fraction (0 to 0.5) of elements cut from
+#'   each end, as in base R.
+#' @param deparse.level For `cbind()`/`rbind()`: unused (they stop, naming
+#'   the ops to use).
 #' @param na.last For `sort()`: as in base R, `NA` drops the `NA`s (`NaN`s),
 #'   `TRUE` puts them last, `FALSE` first.
 #' @param perm For `aperm()`: the permutation of the axes, 1-based.

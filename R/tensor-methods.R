@@ -17,12 +17,16 @@
 #' exclude (keras3 counts them from the end), and one index on an array
 #' reads it in R's column-major order.
 #'
+#' `x[i] <- value`, `x[i, j] <- value` and `x[[i]] <- value` make a new
+#' tensor, as base R makes a modified copy (recorded on tapes for `x` and a
+#' tensor `value`); an index past the end, which would grow an R vector, is
+#' an error, and so is a fractional value into an integer tensor (base R
+#' would make it double). A [pycg_variable()] is changed by `v$assign()`.
+#'
 #' Exceptions, which stop with an error naming the way out: the Math
 #' generics `lgamma()`, `gamma()`, `digamma()`, `trigamma()`, `signif()`,
 #' `cummax()` and `cummin()` (no op computes them; use them on
-#' `as.array(x)`), and the replacement forms `x[i] <- value` and
-#' `x[[i]] <- value` (a tensor is not modified in place: use [op_where()],
-#' [op_scatter_update()] or [op_slice_update()]).
+#' `as.array(x)`).
 #'
 #' R's `NA`: a tensor holds `NA` as `NaN`, and a comparison with it keeps
 #' R's meaning wherever its result reaches R: `as.logical(x > 0)` is `NA`
@@ -47,6 +51,9 @@
 #' @param name For `$`: a method or attribute of the tensor; methods that
 #'   take arrays (such as a Variable's `assign()`) take R arrays.
 #' @param drop If `TRUE`, drop extents of length 1 from the result.
+#' @param value For `dim<-`: the new extents (R's column-major order); for
+#'   `[<-` and `[[<-`: the new values (R numbers or a tensor), recycled as
+#'   base R recycles them.
 #' @param na.rm If `TRUE`, `sum()`, `prod()`, `max()` and `min()` skip
 #'   `NaN` (an R `NA` becomes `NaN` in a tensor).
 #' @return R values for the conversions, tensors for the rest.
@@ -322,20 +329,34 @@ matrix_positions <- function(at, d) {
 #' @rdname tensor-methods
 #' @export
 `[<-.pycg.tensor.Tensor` <- function(x, ..., value) {
-  stop_immutable("[<-")
+  index <- as.list(sys.call())[-c(1L, 2L)]
+  index <- index[names(index) %||% rep("", length(index)) != "value"]
+  env <- parent.frame()
+  index <- lapply(unname(index), function(e) {
+    if (identical(e, quote(expr = ))) return(e)
+    i <- r_index(eval(e, env))
+    if (is_tensor(i)) tensor_to_r(i) else i
+  })
+  replace_at(x, index, value, "[<-")
 }
 
 #' @rdname tensor-methods
 #' @export
-`[[<-.pycg.tensor.Tensor` <- function(x, ..., value) {
-  stop_immutable("[[<-")
+`[[<-.pycg.tensor.Tensor` <- function(x, i, ..., value) {
+  index <- c(list(i), list(...))
+  ok <- vapply(index, function(a) is.numeric(a) && length(a) == 1L &&
+                 !is.na(a) && a >= 1 && a == trunc(a), NA)
+  if (!all(ok) || length(value) != 1L)
+    stop("`[[<-`: sets one element by 1-based positions to one value; use ",
+         "x[i] <- value for several", call. = FALSE)
+  replace_at(x, index, value, "[[<-")
 }
 
 stop_immutable <- function(what) {
-  stop("`", what, "`: a tensor is not modified in place; make a new one ",
-       "with op_where(mask, value, x), op_scatter_update() or ",
-       "op_slice_update() (v$assign() for a pycg_variable()), or modify the ",
-       "R array as.array(x)", call. = FALSE)
+  stop("`", what, "`: a pycg_variable() is changed by v$assign(); ",
+       "x[i] <- value makes a new tensor, so use it on tensors, or ",
+       "op_where(mask, value, x), op_scatter_update(), op_slice_update()",
+       call. = FALSE)
 }
 
 #' @rdname tensor-methods
