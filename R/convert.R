@@ -190,14 +190,15 @@ as_index <- function(x) {
 # Positions and class labels are whole numbers: a Date, a factor or text
 # would be read by as.integer() as something else, and NA has no place.
 check_positions <- function(x, expr) {
-  if (is.object(x) && !is.numeric(x) || is.character(x))
+  values <- if (is.list(x) && !is.object(x)) unlist(x) else x
+  if (!(is.numeric(values) || is.logical(values)) || is.object(values))
     stop_bad_input(x, expr, what = sprintf(
       " must be whole numbers (1-based positions or labels), not %s",
       describe_input(x)))
-  if (anyNA(x))
+  if (anyNA(values))
     stop_bad_input(x, expr, what = sprintf(
       " is NA at position %d; positions and labels must be whole numbers",
-      which(is.na(unlist(x)))[1L]))
+      which(is.na(values))[1L]))
 }
 
 # A condition from R: NA (and NaN) is neither TRUE nor FALSE, as in `if`.
