@@ -118,8 +118,8 @@ def test_shape_mismatch_names_the_op_and_both_shapes(backend, call, message):
     (lambda: ops.pad(m23(), 1, mode="median"), ValueError,
      "pycg.ops.pad: mode must be 'constant', 'reflect', 'symmetric', 'edge' "
      "or 'wrap'; got 'median'"),
-    (lambda: ops.where(m23()), ValueError,
-     "pycg.ops.where: pass both x1 and x2"),
+    (lambda: ops.where(m23(), 1.0), ValueError,
+     "pycg.ops.where: pass both x1 and x2, or neither"),
     (lambda: ops.norm(m23(), ord=2), ValueError,
      "pycg.ops.norm: ord=2 over 2 axes is not supported"),
     (lambda: len(pycg.constant(1.0)), TypeError,

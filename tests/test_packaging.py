@@ -62,7 +62,9 @@ def test_install_r_names_pycg_only_as_the_r_package():
     bare = re.compile(r"""(["'])pycg\s*(\[[^\]]*\])?\s*([<>=!~][^"']*)?\1""")
     for match in bare.finditer(code):
         before = code[:match.start()]
-        assert re.search(r"system\.file\([^()]*package\s*=\s*$", before), (
+        # (the package's own files and its R_user_dir are not pip's)
+        assert re.search(r"(system\.file\([^()]*package\s*=|"
+                         r"R_user_dir\()\s*$", before), (
             "R/install.R names `pycg` where pip could see it (on PyPI "
             "`pycg` is an unrelated project): "
             f"...{code[max(0, match.start() - 60):match.end()]}")

@@ -394,6 +394,10 @@ cases = {
     "an R gradient rule": pycg.r.function(
         "op_custom_gradient(function(x) tuple(x * 2, "
         "function(upstream) repeat {}))"),
+    "an R sleep": pycg.r.function("function(x) Sys.sleep(30)"),
+    "an R gradient rule sleeping": pycg.r.function(
+        "op_custom_gradient(function(x) tuple(x * 2, "
+        "function(upstream) Sys.sleep(30)))"),
 }
 x = pycg.constant([1.0, 2.0])
 for name, f in cases.items():
@@ -428,8 +432,11 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
     assert landed["an R gradient rule"][:2] == [
         "RInterrupt", "interrupted while pycg was running R code (in the "
         "gradient of fn)"]
+    assert landed["an R sleep"][0] == "KeyboardInterrupt"
+    assert landed["an R gradient rule sleeping"][0] == "RInterrupt"
+    assert len(landed) == 5
     assert all(float(v[2]) < 5 for v in landed.values())   # promptly
     states = [line for line in lines if line[1].startswith("recording")]
-    assert len(states) == 3
+    assert len(states) == 5
     assert all(s[1:] == ["recording: False", "next gradient: [2.0, 4.0]"]
                for s in states)

@@ -95,6 +95,30 @@ def _start():
     if not _received:
         raise ImportError(f"pycg.r: R started but did not hand over the "
                           f"bridge. {_INSTALL_HINT}")
+    _prompt_interrupts()
+
+
+def _libr():
+    """R's shared library, through ctypes.PyDLL (calls keep the GIL)."""
+    import ctypes
+    import platform
+
+    from rpy2 import situation
+    from rpy2.rinterface_lib import openrlib
+
+    return ctypes.PyDLL(situation.get_rlib_path(openrlib.R_HOME,
+                                                platform.system()))
+
+
+def _prompt_interrupts():
+    """R looks at a pending interrupt when its select() wakes up; the
+    signal may land on another of this process's threads, and then a
+    Sys.sleep(3) in R code called from Python wakes once, after 3 s. Waking
+    every 0.1 s (R_wait_usec, unless set) makes Ctrl-C prompt there too."""
+    import ctypes
+    wait = ctypes.c_int.in_dll(_libr(), "R_wait_usec")
+    if wait.value <= 0:
+        wait.value = 100_000
 
 
 def _eval_holding_the_gil(ri, code):
@@ -103,13 +127,10 @@ def _eval_holding_the_gil(ri, code):
     start-up, which attaches Python to R, is safe from the GC abort too.
     Returns R's error message, or None."""
     import ctypes
-    import platform
 
-    from rpy2 import situation
     from rpy2.rinterface_lib import openrlib
 
-    lib = ctypes.PyDLL(situation.get_rlib_path(openrlib.R_HOME,
-                                               platform.system()))
+    lib = _libr()
     lib.R_tryEvalSilent.restype = ctypes.c_void_p
     lib.R_tryEvalSilent.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                     ctypes.POINTER(ctypes.c_int)]

@@ -89,3 +89,46 @@ test_that("SIGINT stops a looping rule and reaches the prompt", {
   expect_length(returned, 1L)
   message(sprintf("SIGINT to return: %.3f s", returned - sent))
 })
+
+test_each_backend("time limits at random points leave no tape recording", {
+  # setTimeLimit() lands where an interrupt would: in R rules, forwards,
+  # Python ops and the backward pass, at random points of each run
+  rule <- op_custom_gradient(function(x) {
+    y <- x
+    for (i in 1:100) y <- op_sin(y) + 0.1 * x
+    tuple(y, function(upstream) {
+      g <- upstream
+      for (i in 1:100) g <- g * 0.99
+      g
+    })
+  })
+  f <- function(x) {
+    y <- op_sum(rule(x) * x)
+    for (i in 1:100) y <- y + op_sum(op_tanh(x * i))
+    y
+  }
+  took <- system.time(
+    reference <- as.numeric(pycg_grad(f)(c(0.3, -0.2))))[["elapsed"]]
+  set.seed(11)
+  outcomes <- character()
+  for (limit in stats::runif(30, 0.05, 1.5) * max(took, 0.01)) {
+    outcome <- tryCatch({
+      setTimeLimit(elapsed = limit, transient = TRUE)
+      g <- as.numeric(pycg_grad(f)(c(0.3, -0.2)))
+      setTimeLimit()
+      if (isTRUE(all.equal(g, reference))) "finished" else "wrong"
+    }, error = function(e) {
+      setTimeLimit()
+      if (grepl("time limit", conditionMessage(e))) "stopped" else
+        conditionMessage(e)
+    })
+    outcomes <- c(outcomes, outcome)
+    expect_false(pycg:::core_call("core.is_recording"))
+  }
+  message("time limits (", config_backend(), "): ",
+          paste(names(table(outcomes)), table(outcomes), collapse = ", "))
+  expect_true(all(outcomes %in% c("finished", "stopped")),
+              label = paste(unique(outcomes), collapse = "; "))
+  expect_true(any(outcomes == "stopped"))
+  expect_equal(as.numeric(pycg_grad(f)(c(0.3, -0.2))), reference)
+})

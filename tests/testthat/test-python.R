@@ -103,7 +103,9 @@ test_that("a .venv and pycg/ planted above the working directory are not used", 
   # the package from a library that is no virtual environment's
   lib <- tempfile("lib")
   dir.create(lib)
-  file.symlink(system.file(package = "pycg"), file.path(lib, "pycg"))
+  # (a copy: a link would resolve to the library it points into, which
+  # under make test is .venv/lib/R, a virtual environment's)
+  file.copy(system.file(package = "pycg"), lib, recursive = TRUE)
   res <- run_r(c(
     "Sys.unsetenv(c('RETICULATE_PYTHON', 'PYCG_PYTHON'))",
     paste0("Sys.setenv(PATH = paste0('", evil, "/bin:', Sys.getenv('PATH')),",
