@@ -123,7 +123,10 @@ recorded_environment_file <- function() {
 record_environment <- function(envname, python) {
   file <- recorded_environment_file()
   dir.create(dirname(file), recursive = TRUE, showWarnings = FALSE)
-  write.dcf(data.frame(envname = envname, python = python), file)
+  # (unfolded: write.dcf folds a long path onto a second line, which
+  # read.dcf then returns with the line break in it)
+  write.dcf(data.frame(envname = envname, python = python), file,
+            width = .Machine$integer.max)
 }
 
 # The recorded environment, list(envname, python), or NULL when none is.

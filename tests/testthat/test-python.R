@@ -116,7 +116,8 @@ test_that("a .venv and pycg/ planted above the working directory are not used", 
     "invisible(try(op_add(1, 2), silent = TRUE))",
     "if (reticulate::py_available(FALSE))",
     "  cat('python:', reticulate::py_config()$python, '\\n')"),
-    env = paste0("R_LIBS=", lib))
+    env = paste0("R_LIBS=", paste(c(lib, setdiff(.libPaths(), dirname(
+      system.file(package = "pycg")))), collapse = .Platform$path.sep)))
   expect_match(res$output, "location: [ ]", fixed = TRUE)
   expect_false(grepl(evil, res$output, fixed = TRUE), info = res$output)
   expect_false(file.exists(file.path(evil, "RAN")))
@@ -150,7 +151,9 @@ test_that("install_pycg() records the environment it installed into", {
   src <- tempfile()
   dir.create(src)
   file.create(file.path(src, "pyproject.toml"))
-  python <- fake_venv(tempfile("env"))
+  # (a long path, as R CMD check's temporary folders give: write.dcf
+  # folded it onto a second line, which came back with the line break)
+  python <- fake_venv(file.path(tempfile("env"), strrep("long-folder", 8)))
   config <- tempfile()
   res <- run_r(c(
     "utils::assignInNamespace('virtualenv_exists', function(...) TRUE,",
@@ -159,10 +162,12 @@ test_that("install_pycg() records the environment it installed into", {
            python, "', 'reticulate')"),
     "utils::assignInNamespace('py_install', function(...) NULL, 'reticulate')",
     paste0("pycg::install_pycg(envname = '/some/env', source = '", src, "')"),
-    "cat(readLines(pycg:::recorded_environment_file()), sep = '\\n')"),
+    "cat(readLines(pycg:::recorded_environment_file()), sep = '\\n')",
+    "cat('\\nread back: [', pycg:::recorded_environment()$python, ']\\n')"),
     env = paste0("R_USER_CONFIG_DIR=", config))
   expect_match(res$output, paste0("envname: /some/env\npython: ", python),
                fixed = TRUE)
+  expect_match(res$output, paste0("read back: [ ", python, " ]"), fixed = TRUE)
   expect_match(res$output, "Later R sessions use it too (recorded in",
                fixed = TRUE)
 })
