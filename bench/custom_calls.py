@@ -111,12 +111,14 @@ def main(argv=None):
     timed = measure({k: _warm(fn, args.budget) for k, fn in fns.items()},
                     budget=args.budget)
     base = timed["positional log1pexp(x)"].median
+    cpu = timed["positional log1pexp(x)"].cpu
     print(f"backend {args.backend}, {N} calls per step; us per element "
-          f"(median, spread), ratio to positional")
+          f"(median, spread), ratio to positional; CPU us, ratio")
     for k, t in timed.items():
         print(f"{k:36s} {t.median / N * 1e6:7.2f}  "
               f"({t.low / N * 1e6:.2f}-{t.high / N * 1e6:.2f})  "
-              f"{t.median / base:5.2f}x")
+              f"{t.median / base:5.2f}x  cpu {t.cpu / N * 1e6:6.2f} "
+              f"{t.cpu / cpu:5.2f}x")
 
 
 def _warm(fn, budget):

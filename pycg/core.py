@@ -54,24 +54,33 @@ class Rule:
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
-        one = self._one
-        if one is not None and not params:   # a unary op, the hot case
+        if self._one is not None:
             x = ins[0]
-            if x._id not in live:
-                return (None,)
-            direct = self.direct
-            if direct is not None and not tls.recording:
-                gv, ov = g._value, out._value
-                if type(gv) is type(ov) and gv.dtype is ov.dtype:
-                    value = direct(gv, ov, x._value)
-                    if value is not None:
-                        return (Tensor(value),)
-            return (one(g, out, x),)
+            return (self.one_input(g, out, x, params)
+                    if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
                     for fn, x in zip(self.fns, ins)]
         return [fn(g, out, *ins) if x._id in live else None
                 for fn, x in zip(self.fns, ins)]
+
+    def one_input(self, g, out, x, params):
+        """The gradient for the one input of a rule with one function (the
+        hot case of a chain; __call__ and the backward loop both take it):
+        the direct VJP on backend values while nothing records, else the
+        rule."""
+        if params:
+            return self._one(g, out, x, **params)
+        direct = self.direct
+        if direct is not None and not tls.recording:
+            gv, ov = g._value, out._value
+            t = type(gv)   # (a type in `typed` says its dtype: no reads)
+            if t is type(ov) and (t in _array["typed"] or
+                                  gv.dtype is ov.dtype):
+                value = direct(gv, ov, x._value)
+                if value is not None:
+                    return Tensor(value)
+        return self._one(g, out, x)
 
 
 RULES = {}
@@ -150,9 +159,9 @@ class Recorder:
 
 
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
-# classes of entry backwards whose entries have one input and one output,
-# and a method gradient(upstream, x, params) -> gradient or None: the loop
-# calls that, with no tuples (custom_gradient's lean entries)
+# classes of entry backwards with a method one_input(upstream, output, x,
+# params) -> gradient or None, for their entries of one input and one
+# output: the loop calls that, with no tuples (as Rule.one_input)
 UNARY_BACKWARDS = set()
 
 

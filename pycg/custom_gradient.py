@@ -253,7 +253,7 @@ class _LeanBackward:
     """The backward of every lean call of one function (one tensor input x,
     one tensor output, no variables read): the entry's params are that
     call's grad_fn. Same calls and checks as _Backward for that case; the
-    backward loop calls `gradient` (see core.UNARY_BACKWARDS)."""
+    backward loop calls `one_input` (see core.UNARY_BACKWARDS)."""
 
     broadcast = False
 
@@ -265,9 +265,9 @@ class _LeanBackward:
         self.labels = [self.label]
 
     def __call__(self, ups, ins, outs, grad_fn, live):
-        return (self.gradient(ups[0], ins[0], grad_fn),)
+        return (self.one_input(ups[0], outs[0], ins[0], grad_fn),)
 
-    def gradient(self, upstream, x, grad_fn):
+    def one_input(self, upstream, output, x, grad_fn):
         try:
             returned = grad_fn(x, upstream=upstream) if \
                 convention_of(grad_fn) == UPSTREAM else grad_fn(upstream)
