@@ -4,8 +4,9 @@ Below `pycg.ops` and above `pycg.tensor`; it never imports a backend or an
 op. Everything above reaches it by the functions here:
 
 - `Rule`, `RULES`, `defvjp`, `defvjp_each`: the VJP table of built-in ops;
-- `apply`, `apply_nograd`, `record`, `record_multi`: run a kernel and record
-  it on every recording tape that tracks one of its inputs;
+- `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
+  kernel and record it on every recording tape that tracks one of its
+  inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
 - (pycg.core_forward: what `custom_gradient` needs around a forward);
@@ -226,6 +227,16 @@ def record(rule, inputs, output, params=None):
                 rec.entries.append((rule, inputs, (output,), params))
                 ids.add(output._id)
                 break
+
+
+def record_one(backward_fn, x, output, params=None):
+    """record() for an entry of one input and one output (the hot case of
+    a chain: a unary op, a custom gradient of one tensor)."""
+    xid = x._id
+    for rec in tls.recorders:
+        if xid in rec.ids:
+            rec.entries.append((backward_fn, (x,), (output,), params))
+            rec.ids.add(output._id)
 
 
 def record_multi(backward_fn, inputs, outputs):
