@@ -203,13 +203,21 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     kernel_name = kernel_name or name
 
     def make(reflected):
-        def op(x1, x2):
-            if reflected:
-                x1, x2 = x2, x1
+        def run(x1, x2):   # (reflected: x2 OP x1)
             K = backends.active
-            t1, t2 = type(x1), type(x2)
-            if t1 is Tensor and t2 is Tensor:   # promote's fast case
-                v1, v2 = x1._value, x2._value
+            if type(x1) is Tensor and type(x2) in _NUMBERS:
+                v = x1._value   # (weak_value's hot case: its cache read)
+                c = K.weak_caches.get(type(v))
+                w = c.get(x2) if c is not None and x2 else None
+                if w is None:
+                    x1, w = weak_value(x1, x2, name, floating)
+                    v = x1._value
+                v1, v2, x1, x2 = (w, v, None, x1) if reflected else \
+                    (v, w, x1, None)
+            elif reflected:
+                return op(x2, x1)
+            elif type(x1) is Tensor and type(x2) is Tensor:
+                v1, v2 = x1._value, x2._value   # (promote's fast case)
                 tv = type(v1)   # (a float scalar type is its dtype)
                 if (tv is not type(v2) or tv not in K.float_types) and (
                         tv not in K.types or type(v2) not in K.types or
@@ -217,10 +225,7 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                         floating and not K.inexact(v1)):
                     x1, x2 = promote(x1, x2, name, floating)
                     v1, v2 = x1._value, x2._value
-            elif t1 is Tensor and t2 in _NUMBERS:
-                x1, v2 = weak_value(x1, x2, name, floating)
-                v1, x2 = x1._value, None
-            elif t2 is Tensor and t1 in _NUMBERS:
+            elif type(x2) is Tensor and type(x1) in _NUMBERS:
                 x2, v1 = weak_value(x2, x1, name, floating)
                 v2, x1 = x2._value, None
             else:
@@ -240,7 +245,7 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                 record(RULES[name], (Tensor(v1) if x1 is None else x1,
                                       Tensor(v2) if x2 is None else x2), out)
             return out
-        return op
+        return run
 
     op = make(False)
     op.__name__ = op.__qualname__ = name
