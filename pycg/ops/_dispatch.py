@@ -11,8 +11,9 @@ import numpy as np
 from pycg import backends, config
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
-from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
-                       record_one, saw_variable, tls)  # (ops take apply*)
+from pycg.core.recorder import (RULES, apply, apply_nograd,  # noqa: F401
+                                record, record_one, saw_variable,
+                                tls)  # (ops take apply* from here)
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.ops._named import raise_named

@@ -3,8 +3,8 @@ docstring for the entry shape). One reversed loop that asks each entry's
 backward for its input gradients: an entry of one input and one output
 through `one_input` (a built-in unary rule, a custom gradient's: the hot
 case of a scalar chain, with no tuples), any other through the call."""
-from pycg.core import (UNARY_BACKWARDS, Rule, _array, _numerics_check,
-                       live_ids, on_recording)
+from pycg.core.recorder import (UNARY_BACKWARDS, Rule, _array,
+                                _numerics_check, live_ids, on_recording)
 
 
 def backward(entries, seeds, source_ids, live=None):

@@ -3,7 +3,7 @@ function (`forward`): collect the variables read, pause a lone recording
 tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
 from pycg import structure
-from pycg.core import saw_variable, tls
+from pycg.core.recorder import saw_variable, tls
 from pycg.tensor import Tensor, Variable, _next_id
 
 
