@@ -32,8 +32,8 @@ def _backward(entries, seeds, source_ids, live):
             up = get(oid) if oid in source_ids else pop(oid, None)
             if up is None:
                 continue
-            if type(fn) is Rule and fn._one is not None or \
-                    type(fn) in UNARY_BACKWARDS:   # one input's gradient
+            if type(fn) is Rule and fn._one is not None or type(fn) in \
+                    UNARY_BACKWARDS and len(ins) == 1:   # one input's
                 x, broadcast = ins[0], fn.broadcast
                 if x._id not in live:
                     continue

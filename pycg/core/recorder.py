@@ -9,8 +9,8 @@ op. Everything above reaches it by the functions here:
   inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
-- (pycg.core_forward: what `custom_gradient` needs around a forward);
-- (pycg.core_backward: `backward`, the chain rule over a record).
+- (pycg.core.forward: what `custom_gradient` needs around a forward);
+- (pycg.core.backward: `backward`, the chain rule over a record).
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
 ``outputs`` is a tuple and ``backward(upstreams, inputs, outputs, params,
@@ -30,7 +30,7 @@ class _ThreadState(threading.local):
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
         self.recording = False  # recorders: whether an op must be recorded
-        self.branch = None   # the probe of a traced branch (core_forward)
+        self.branch = None   # the probe of a traced branch (core.forward)
 
 
 tls = _ThreadState()   # read `active`/`recording`; change through functions
@@ -47,6 +47,7 @@ class Rule:
     fn(upstream, output, *inputs, **params)."""
 
     __slots__ = ("name", "fns", "broadcast", "_one", "direct")
+    typed = frozenset()   # value types that say their dtype (see below)
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
@@ -76,7 +77,7 @@ class Rule:
         if direct is not None and not tls.recording:
             gv, ov = g._value, out._value
             t = type(gv)   # (a type in `typed` says its dtype: no reads)
-            if t is type(ov) and (t in _array["typed"] or
+            if t is type(ov) and (t in self.typed or
                                   gv.dtype is ov.dtype):
                 value = direct(gv, ov, x._value)
                 if value is not None:
@@ -130,7 +131,8 @@ def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
     value or None (use the rule), used while nothing records; `typed`:
     value types whose type alone says their dtype (NumPy's scalars)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
-                  unbroadcast=unbroadcast, typed=frozenset(typed))
+                  unbroadcast=unbroadcast)
+    Rule.typed = frozenset(typed)
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
 
@@ -161,8 +163,8 @@ class Recorder:
 
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
 # classes of entry backwards with a method one_input(upstream, output, x,
-# params) -> gradient or None, for their entries of one input and one
-# output: the loop calls that, with no tuples (as Rule.one_input)
+# params) -> gradient or None: for their entries of one input and one
+# output, the loop calls that, with no tuples (as Rule.one_input)
 UNARY_BACKWARDS = set()
 
 

@@ -1,6 +1,6 @@
 """custom_gradient's contracts: what the decorated function returns, and
 every gradient that grad_fn returns, checked against the input it belongs
-to (see custom_gradient_bind for how a call's inputs are bound)."""
+to (see pycg.custom.bind for how a call's inputs are bound)."""
 import numbers
 
 import numpy as np
