@@ -3,8 +3,8 @@ docstring for the entry shape). One reversed loop that asks each entry's
 backward for its input gradients: an entry of one input and one output
 through `one_input` (a built-in unary rule, a custom gradient's: the hot
 case of a scalar chain, with no tuples), any other through the call."""
-from pycg.core.recorder import (UNARY_BACKWARDS, Rule, _array,
-                                _numerics_check, live_ids, on_recording)
+from pycg.core.recorder import (UNARY_BACKWARDS, _array, _numerics_check,
+                                live_ids, on_recording)
 
 
 def backward(entries, seeds, source_ids, live=None):
@@ -28,16 +28,16 @@ def _backward(entries, seeds, source_ids, live):
     for fn, ins, outs, params in reversed(entries):
         x = None   # (set where one input's gradient is computed inline)
         if len(outs) == 1:   # the common case: one output, one upstream
-            oid = outs[0]._id
+            out = outs[0]
+            oid = out._id
             up = get(oid) if oid in source_ids else pop(oid, None)
             if up is None:
                 continue
-            if type(fn) is Rule and fn._one is not None or type(fn) in \
-                    UNARY_BACKWARDS and len(ins) == 1:   # one input's
-                x, broadcast = ins[0], fn.broadcast
+            if type(fn) in UNARY_BACKWARDS and len(ins) == 1:
+                x = ins[0]   # (a Rule, a custom gradient's Plan)
                 if x._id not in live:
                     continue
-                gx = fn.one_input(up, outs[0], x, params)
+                gx, broadcast = fn.one_input(up, out, x, params), fn.broadcast
             else:
                 ups = (up,)
         else:

@@ -56,7 +56,7 @@ class Rule:
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
-        if self._one is not None:
+        if len(ins) == 1:
             x = ins[0]
             return (self.one_input(g, out, x, params)
                     if x._id in live else None,)
@@ -67,12 +67,14 @@ class Rule:
                 for fn, x in zip(self.fns, ins)]
 
     def one_input(self, g, out, x, params):
-        """The gradient for the one input of a rule with one function (the
-        hot case of a chain; __call__ and the backward loop both take it):
-        the direct VJP on backend values while nothing records, else the
-        rule."""
+        """The gradient of an entry of one input (the hot case of a chain;
+        __call__ and the backward loop both take it): the direct VJP on
+        backend values while nothing records, else the rule."""
+        one = self._one
+        if one is None:   # (a rule of several inputs, given one)
+            one = next(iter(self.fns))
         if params:
-            return self._one(g, out, x, **params)
+            return one(g, out, x, **params)
         direct = self.direct
         if direct is not None and not tls.recording:
             gv, ov = g._value, out._value
@@ -82,7 +84,7 @@ class Rule:
                 value = direct(gv, ov, x._value)
                 if value is not None:
                     return Tensor(value)
-        return self._one(g, out, x)
+        return one(g, out, x)
 
 
 RULES = {}
@@ -164,8 +166,8 @@ class Recorder:
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
 # classes of entry backwards with a method one_input(upstream, output, x,
 # params) -> gradient or None: for their entries of one input and one
-# output, the loop calls that, with no tuples (as Rule.one_input)
-UNARY_BACKWARDS = set()
+# output, the loop calls that, with no tuples (Rule's, a custom gradient's)
+UNARY_BACKWARDS = {Rule}
 
 
 def push(recorder, index=None):

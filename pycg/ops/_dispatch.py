@@ -206,18 +206,10 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     def make(reflected):
         def run(x1, x2):   # (reflected: x2 OP x1)
             K = backends.active
-            if type(x1) is Tensor and type(x2) in _NUMBERS:
-                v = x1._value   # (weak_value's hot case: its cache read)
-                c = K.weak_caches.get(type(v))
-                w = c.get(x2) if c is not None and x2 else None
-                if w is None:
-                    x1, w = weak_value(x1, x2, name, floating)
-                    v = x1._value
-                v1, v2, x1, x2 = (w, v, None, x1) if reflected else \
-                    (v, w, x1, None)
-            elif reflected:
-                return op(x2, x1)
-            elif type(x1) is Tensor and type(x2) is Tensor:
+            t2 = type(x2)
+            if t2 is Tensor and type(x1) is Tensor:
+                if reflected:
+                    x1, x2 = x2, x1
                 v1, v2 = x1._value, x2._value   # (promote's fast case)
                 tv = type(v1)   # (a float scalar type is its dtype)
                 if (tv is not type(v2) or tv not in K.float_types) and (
@@ -226,6 +218,20 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                         floating and not K.inexact(v1)):
                     x1, x2 = promote(x1, x2, name, floating)
                     v1, v2 = x1._value, x2._value
+            elif (t2 is float or t2 is int) and type(x1) is Tensor:
+                v = x1._value   # (weak_value's hot case: its cache read)
+                c = K.weak_caches.get(type(v))
+                w = c.get(x2) if c is not None and x2 else None
+                if w is None:
+                    x1, w = weak_value(x1, x2, name, floating)
+                    v = x1._value
+                if reflected:
+                    v1, v2, x2 = w, v, x1
+                    x1 = None
+                else:
+                    v1, v2, x2 = v, w, None
+            elif reflected:
+                return op(x2, x1)
             elif type(x2) is Tensor and type(x1) in _NUMBERS:
                 x2, v1 = weak_value(x2, x1, name, floating)
                 v2, x1 = x2._value, None
