@@ -58,7 +58,7 @@ class Rule:
         g, out = ups[0], outs[0]
         if len(ins) == 1:
             x = ins[0]
-            return (self.one_input(g, out, x, params)
+            return (self.one_input(g, out, x, params, not tls.recording)
                     if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
@@ -66,17 +66,18 @@ class Rule:
         return [fn(g, out, *ins) if x._id in live else None
                 for fn, x in zip(self.fns, ins)]
 
-    def one_input(self, g, out, x, params):
+    def one_input(self, g, out, x, params, direct_ok):
         """The gradient of an entry of one input (the hot case of a chain;
         __call__ and the backward loop both take it): the direct VJP on
-        backend values while nothing records, else the rule."""
+        backend values where `direct_ok` (nothing records: a nested tape
+        needs the rule's recorded ops), else the rule."""
         one = self._one
         if one is None:   # (a rule of several inputs, given one)
             one = next(iter(self.fns))
         if params:
             return one(g, out, x, **params)
         direct = self.direct
-        if direct is not None and not tls.recording:
+        if direct is not None and direct_ok:
             gv, ov = g._value, out._value
             t = type(gv)   # (a type in `typed` says its dtype: no reads)
             if t is type(ov) and (t in self.typed or
@@ -165,8 +166,9 @@ class Recorder:
 
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
 # classes of entry backwards with a method one_input(upstream, output, x,
-# params) -> gradient or None: for their entries of one input and one
-# output, the loop calls that, with no tuples (Rule's, a custom gradient's)
+# params, direct_ok) -> gradient or None (direct_ok: nothing records): for
+# their entries of one input and one output, the loop calls that, with no
+# tuples (Rule's, a custom gradient's)
 UNARY_BACKWARDS = {Rule}
 
 

@@ -45,7 +45,7 @@ class Plan:
 
     def __call__(self, ups, ins, outs, grad_fn, live):
         if len(ins) == 1:
-            return (self.one_input(ups[0], outs[0], ins[0], grad_fn),)
+            return (self.one_input(ups[0], outs[0], ins[0], grad_fn, True),)
         try:
             returned = self._invoke(grad_fn, ups[0], ins)
         except Exception as e:
@@ -60,7 +60,7 @@ class Plan:
                 return returned
         return self._read(grad_fn, returned, ins, outs[0])
 
-    def one_input(self, upstream, output, x, grad_fn):
+    def one_input(self, upstream, output, x, grad_fn, direct_ok):
         try:
             returned = grad_fn(upstream) if \
                 convention_of(grad_fn) != UPSTREAM else \
