@@ -29,15 +29,16 @@ class Plan:
             slots
         self.ats = tuple(at for _, at, _ in slots)   # where each argument is
         self.at = self.ats[0] if len(slots) == 1 else None
+        self.in_order = self.ats == tuple(range(n))   # f(*args), in order
         self.positional = [i for i, s in enumerate(slots) if s[2]]
         self.labels = [label for label, _, _ in slots]
 
     def tensors(self, args, kwargs):
         """The arguments of a call of several, in f's parameter order, where
         all are tensors of the active backend; else None."""
+        xs = args if self.in_order else tuple([
+            args[at] if type(at) is int else kwargs[at] for at in self.ats])
         types = backends.active.types
-        xs = tuple(args[at] if type(at) is int else kwargs[at]
-                   for at in self.ats)
         for x in xs:
             if type(x) is not Tensor or type(x._value) not in types:
                 return None
@@ -47,13 +48,15 @@ class Plan:
         if len(ins) == 1:
             return (self.one_input(ups[0], outs[0], ins[0], grad_fn, True),)
         try:
-            returned = self._invoke(grad_fn, ups[0], ins)
+            returned = grad_fn(ups[0]) if \
+                convention_of(grad_fn) != UPSTREAM else \
+                self._invoke(grad_fn, ups[0], ins)
         except Exception as e:
             raise self._raised(e) from e
-        if type(returned) in (tuple, list) and len(returned) == len(ins):
+        if type(returned) is tuple and len(returned) == len(ins):
             K = backends.active
             for g, x in zip(returned, ins):
-                if g is not None and not (type(g) is Tensor and _fits(
+                if g is not None and (type(g) is not Tensor or not _fits(
                         K, g._value, x._value)):
                     break
             else:   # (each None or a gradient as it stands)
@@ -76,9 +79,7 @@ class Plan:
                 return returned
         return self._read(grad_fn, returned, (x,), output)[0]
 
-    def _invoke(self, grad_fn, upstream, ins):
-        if convention_of(grad_fn) != UPSTREAM:
-            return grad_fn(upstream)
+    def _invoke(self, grad_fn, upstream, ins):   # (the upstream= form)
         return grad_fn(*[ins[i] for i in self.positional], upstream=upstream)
 
     def _raised(self, e):
