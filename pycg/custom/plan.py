@@ -70,13 +70,9 @@ class Plan:
                 self._invoke(grad_fn, upstream, (x,))
         except Exception as e:
             raise self._raised(e) from e
-        if type(returned) is Tensor:   # (_fits, inline: the hot case)
-            K = backends.active
-            g, v = returned._value, x._value
-            t = type(g)
-            if t is type(v) and (t in K.float_types or
-                                 t in K.types and K.grad_like(g, v)):
-                return returned
+        if type(returned) is Tensor and \
+                _fits(backends.active, returned._value, x._value):
+            return returned
         return self._read(grad_fn, returned, (x,), output)[0]
 
     def _invoke(self, grad_fn, upstream, ins):   # (the upstream= form)
