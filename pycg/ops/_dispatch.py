@@ -182,7 +182,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
                     rec.ids.add(out._id)
         return out
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc or f"Elementwise {name}(x), differentiable."
+    op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
     return op
 
 
@@ -264,7 +264,6 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                 return out
         return op(other, self)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
     op.reflected = reflected
     return op
 

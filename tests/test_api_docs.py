@@ -1,0 +1,124 @@
+"""Every public name of pycg documents itself: a summary, `Args:` naming
+each parameter of its signature, `Returns:` (a class: its constructor's
+arguments), and its examples run; every op that answers differently from
+keras.ops by choice says so in its docstring."""
+import doctest
+import importlib
+import inspect
+import re
+
+import pytest
+
+import pycg
+from keras_differences import CHOSEN
+
+NAMESPACES = ["pycg.ops"]
+
+
+def _public():
+    out = []
+    for space in NAMESPACES:
+        module = importlib.import_module(space)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if not isinstance(value, str):
+                out.append((f"{space}.{name}", value))
+    return out
+
+
+PUBLIC = _public()
+CALLABLES = [(n, v) for n, v in PUBLIC if callable(v)]
+
+
+def _parameters(value):
+    target = value.__init__ if inspect.isclass(value) else value
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):
+        return []
+    return [("*" if p.kind is p.VAR_POSITIONAL else
+             "**" if p.kind is p.VAR_KEYWORD else "") + p.name
+            for p in sig.parameters.values() if p.name != "self"]
+
+
+def _section(doc, title):
+    """The lines of section `title` of a Google-style docstring."""
+    m = re.search(rf"^\s*{title}:\n((?:\s+.*\n?|\n)+?)(?=^\S|^\s*\w+:\n|\Z)",
+                  doc, re.M)
+    return m.group(1) if m else None
+
+
+@pytest.mark.parametrize("name,value", PUBLIC, ids=[n for n, _ in PUBLIC])
+def test_public_name_has_a_summary(name, value):
+    doc = inspect.getdoc(value) or ""
+    assert doc.strip(), f"{name} has no docstring"
+    first = doc.strip().splitlines()[0]
+    assert len(first) > 10 and not first.startswith(("Args", "Returns")), \
+        f"{name}: no summary line"
+
+
+@pytest.mark.parametrize("name,value", CALLABLES,
+                         ids=[n for n, _ in CALLABLES])
+def test_public_callable_documents_each_argument_and_its_result(name,
+                                                                value):
+    doc = inspect.getdoc(value) or ""
+    params = _parameters(value)
+    if params:
+        args = _section(doc, "Args")
+        assert args is not None, f"{name}: no Args section"
+        named = set(re.findall(r"^\s{0,8}(\*{0,2}\w+)(?: \(.*?\))?:", args,
+                               re.M))
+        missing = [p for p in params if p not in named]
+        assert missing == [], f"{name}: Args misses {missing}"
+    if not inspect.isclass(value):
+        assert _section(doc, "Returns") or _section(doc, "Yields"), \
+            f"{name}: no Returns section"
+
+
+def test_every_op_is_documented_once_not_by_a_placeholder():
+    texts = [getattr(pycg.ops, n).__doc__ for n in pycg.ops.__all__]
+    assert not [t for t in texts if "differentiable.\n" in t[:60]
+                and t.startswith("Elementwise ") and "(x)," in t]
+
+
+def _ops_with_chosen_differences():
+    names = set()
+    for rows in CHOSEN.values():
+        names.update(r.split("/")[0] for r in rows)
+    return sorted(names & set(pycg.ops.__all__))
+
+
+@pytest.mark.parametrize("name", _ops_with_chosen_differences())
+def test_a_chosen_keras_difference_is_in_the_ops_docstring(name):
+    doc = getattr(pycg.ops, name).__doc__
+    assert "Differs:" in doc, f"pycg.ops.{name} differs from keras.ops " \
+        "by choice (tests/keras_differences.py) and its docstring is silent"
+
+
+def _examples():
+    """The doctests in the public docstrings (the factories' ops and the
+    wrapped ones are not in their module's globals, so --doctest-modules
+    does not find them)."""
+    finder = doctest.DocTestFinder(recurse=False)
+    out, seen = [], set()
+    for name, value in PUBLIC:
+        if id(value) in seen or inspect.ismodule(value):
+            continue
+        seen.add(id(value))
+        for test in finder.find(value, name, globs={}):
+            if test.examples:
+                out.append(test)
+    return out
+
+
+EXAMPLES = _examples()
+
+
+@pytest.mark.parametrize("test", EXAMPLES, ids=[t.name for t in EXAMPLES])
+def test_public_docstring_example_runs(test):
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS |
+                                   doctest.NORMALIZE_WHITESPACE)
+    test.globs = {"np": __import__("numpy")}
+    report = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
