@@ -22,8 +22,26 @@ from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
 def function(f=None, *, jit_compile=False, reduce_retracing=False):
-    """Compile `f` into a TensorFlow graph (tensorflow backend).
+    """Compile `f` into a TensorFlow graph (tensorflow backend), as
+    tf.function; usable as ``@pycg.function`` or ``@pycg.function(...)``.
 
+    Args:
+        f: The function of tensors to compile (None: return a decorator
+            with the options below).
+        jit_compile: Compile the graph with XLA (tf.function's
+            jit_compile).
+        reduce_retracing: Trace once for inputs of any shape where it can
+            (tf.function's reduce_retracing).
+
+    Returns:
+        A callable with f's name and docstring; its ``trace_count`` counts
+        the traces.
+
+    Differs:
+        Unlike tf.function, the compiled function can be differentiated
+        from outside (pycg.grad of it runs f eagerly on the tape).
+
+    Example:
     >>> import pycg
     >>> from pycg import ops
     >>> @pycg.function

@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 from pycg import backends, config, ops
+from pycg.random import _samplers
 from pycg.random.seed_generator import draw_seed, generator
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
@@ -14,6 +15,20 @@ from pycg.tensor import Tensor, convert_to_tensor, is_float
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Samples from a normal distribution (keras.random.normal).
 
+    Args:
+        shape: The shape of the result, a tuple of ints.
+        mean: The distribution's mean (a number or a tensor that
+            broadcasts against shape).
+        stddev: Its standard deviation.
+        dtype: A float dtype (None: floatx, pycg.config.floatx()).
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A tensor of `shape` in `dtype`; differentiable in mean and stddev.
+
+    Example:
     >>> import pycg
     >>> x = pycg.random.normal((2, 3), seed=1)
     >>> x.shape, x.dtype.name
@@ -22,20 +37,33 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     True
     """
     shape, dtype = _shape(shape, "normal"), _float(dtype, "normal")
-    z = _host(_standard_normal, "normal", seed, shape, dtype)
+    z = _host(_samplers.standard_normal, "normal", seed, shape, dtype)
     return ops.add(ops.multiply(z, stddev), mean)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     """Samples from [minval, maxval) (keras.random.uniform).
 
+    Args:
+        shape: The shape of the result, a tuple of ints.
+        minval: The lower bound, included.
+        maxval: The upper bound, excluded.
+        dtype: A float dtype (None: floatx, pycg.config.floatx()).
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A tensor of `shape` in `dtype`; differentiable in minval and maxval.
+
+    Example:
     >>> import pycg
     >>> u = pycg.random.uniform((1000,), minval=2.0, maxval=3.0, seed=0)
     >>> bool((u.numpy() >= 2).all() and (u.numpy() < 3).all())
     True
     """
     shape, dtype = _shape(shape, "uniform"), _float(dtype, "uniform")
-    u = _host(_unit_uniform, "uniform", seed, shape, dtype)
+    u = _host(_samplers.unit_uniform, "uniform", seed, shape, dtype)
     numbers_only = all(isinstance(v, numbers.Real) and not isinstance(
         v, Tensor) for v in (minval, maxval))
     width = maxval - minval if numbers_only else ops.subtract(maxval, minval)
@@ -46,6 +74,19 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Normal samples, those more than two stddevs from the mean redrawn
     (keras.random.truncated_normal).
 
+    Args:
+        shape: The shape of the result, a tuple of ints.
+        mean: The distribution's mean.
+        stddev: Its standard deviation (before truncation).
+        dtype: A float dtype (None: floatx, pycg.config.floatx()).
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A tensor of `shape` in `dtype`; differentiable in mean and stddev.
+
+    Example:
     >>> import pycg
     >>> z = pycg.random.truncated_normal((1000,), seed=3)
     >>> bool(abs(z.numpy()).max() <= 2.0)
@@ -53,13 +94,26 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """
     shape = _shape(shape, "truncated_normal")
     dtype = _float(dtype, "truncated_normal")
-    z = _host(_truncated, "truncated_normal", seed, shape, dtype)
+    z = _host(_samplers.truncated, "truncated_normal", seed, shape, dtype)
     return ops.add(ops.multiply(z, stddev), mean)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers uniform on [minval, maxval) (keras.random.randint).
 
+    Args:
+        shape: The shape of the result, a tuple of ints.
+        minval: The lowest integer, included.
+        maxval: The upper bound, excluded.
+        dtype: An integer dtype.
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        An integer tensor of `shape` in `dtype`.
+
+    Example:
     >>> import pycg
     >>> pycg.random.randint((4,), 0, 1, seed=5).numpy().tolist()
     [0, 0, 0, 0]
@@ -74,13 +128,26 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     if hi <= lo:
         raise ValueError(f"pycg.random.randint: `maxval` ({hi}) must be "
                          f"greater than `minval` ({lo})")
-    return _host(_integers, "randint", seed, shape, dtype, lo=lo, hi=hi)
+    return _host(_samplers.integers, "randint", seed, shape, dtype, lo=lo, hi=hi)
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
     """Class indices drawn from each row of `logits` (batch, classes), as a
     (batch, num_samples) tensor (keras.random.categorical).
 
+    Args:
+        logits: Unnormalised log-probabilities, (batch, classes).
+        num_samples: How many draws per row.
+        dtype: The integer dtype of the indices.
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A (batch, num_samples) tensor of class indices in `dtype`; not
+        differentiable.
+
+    Example:
     >>> import pycg
     >>> pycg.random.categorical([[-1e9, 0.0]], 3, seed=2).numpy().tolist()
     [[1, 1, 1]]
@@ -95,13 +162,25 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
                          f"non-negative int, got {num_samples!r}")
     dtype = np.dtype(dtype)
     shape = (logits.shape[0], int(num_samples))
-    return _host(_gumbel_argmax, "categorical", seed, shape, dtype,
+    return _host(_samplers.gumbel_argmax, "categorical", seed, shape, dtype,
                  extra=[ops.stop_gradient(logits)])
 
 
 def shuffle(x, axis=0, seed=None):
     """`x` permuted uniformly at random along `axis` (keras.random.shuffle).
 
+    Args:
+        x: The tensor to shuffle.
+        axis: The axis along which to permute.
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A tensor of x's shape and dtype; the gradient flows back through the
+        permutation.
+
+    Example:
     >>> import pycg
     >>> y = pycg.random.shuffle(pycg.constant([1.0, 2.0, 3.0]), seed=7)
     >>> sorted(y.numpy().tolist())
@@ -112,7 +191,7 @@ def shuffle(x, axis=0, seed=None):
         raise ValueError(f"pycg.random.shuffle: `axis` must be an int in "
                          f"[{-x.ndim}, {x.ndim}), got {axis!r}")
     n = x.shape[axis]
-    perm = _host(_permutation, "shuffle", seed, (n,), np.dtype("int64"))
+    perm = _host(_samplers.permutation, "shuffle", seed, (n,), np.dtype("int64"))
     return ops.take(x, perm, axis=int(axis))
 
 
@@ -121,6 +200,19 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     1 / (1 - rate) (keras.random.dropout); the gradient is the same mask
     times scale.
 
+    Args:
+        inputs: A floating tensor.
+        rate: The probability of zeroing an entry, in [0, 1].
+        noise_shape: The shape of the mask, broadcast against inputs (None:
+            inputs' shape; a None entry takes inputs' length there).
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+
+    Returns:
+        A tensor of inputs' shape and dtype.
+
+    Example:
     >>> import pycg
     >>> y = pycg.random.dropout(pycg.ops.ones((1000,)), 0.25, seed=0)
     >>> sorted({round(v, 4) for v in y.numpy().tolist()})
@@ -135,53 +227,9 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
         raise TypeError(f"pycg.random.dropout: `inputs` must be floating, "
                         f"got {x.dtype.name}")
     shape = _noise_shape(noise_shape, x.shape)
-    scale = _host(_mask_scale, "dropout", seed, shape, x.dtype,
+    scale = _host(_samplers.mask_scale, "dropout", seed, shape, x.dtype,
                   keep=1.0 - float(rate))
     return ops.multiply(x, scale)
-
-
-# ---- the NumPy samplers: (generator, shape, dtype, *extra) -> array --------
-def _standard_normal(gen, shape, dtype):
-    return gen.standard_normal(shape, dtype=_drawn(dtype)).astype(dtype)
-
-
-def _unit_uniform(gen, shape, dtype):
-    u = gen.random(shape, dtype=_drawn(dtype)).astype(dtype)
-    return np.minimum(u, np.nextafter(dtype.type(1), dtype.type(0)))
-
-
-def _truncated(gen, shape, dtype):
-    z = gen.standard_normal(shape)
-    bad = np.abs(z) > 2
-    while bad.any():
-        z[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    return z.astype(dtype)
-
-
-def _integers(gen, shape, dtype, lo, hi):
-    return gen.integers(lo, hi, size=shape, dtype=np.int64).astype(dtype)
-
-
-def _gumbel_argmax(gen, shape, dtype, logits):
-    g = gen.gumbel(size=(shape[0], shape[1], logits.shape[1]))
-    scores = logits.astype(np.float64)[:, None, :] + g
-    return np.argmax(scores, axis=-1).astype(dtype)
-
-
-def _permutation(gen, shape, dtype):
-    return gen.permutation(shape[0]).astype(dtype)
-
-
-def _mask_scale(gen, shape, dtype, keep):
-    if keep == 0:
-        return np.zeros(shape, dtype)
-    mask = gen.random(shape) < keep
-    return (mask / keep).astype(dtype)
-
-
-def _drawn(dtype):
-    return dtype if dtype in (np.float32, np.float64) else np.float32
 
 
 # ---- plumbing --------------------------------------------------------------
