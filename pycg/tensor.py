@@ -6,6 +6,7 @@ it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 import itertools
 import numbers
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -231,7 +232,7 @@ class Variable(Tensor):
 _LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
-def convert_to_tensor(value, dtype=None):
+def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     """A Tensor on the active backend. Python floats become
     `config.floatx()` (float32), Python ints int32, NumPy arrays keep their
     dtype; a Tensor given another dtype is cast (its gradient flows).
@@ -286,7 +287,7 @@ def _moved(t, K):
     return moved
 
 
-def constant(value, dtype=None):
+def constant(value: Any, dtype: Any = None) -> Tensor:
     """A Tensor holding `value` (tf.constant; see convert_to_tensor).
 
     Args:

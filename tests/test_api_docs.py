@@ -4,8 +4,11 @@ arguments), and its examples run; every op that answers differently from
 keras.ops by choice says so in its docstring."""
 import doctest
 import importlib
+import importlib.util
 import inspect
+import pathlib
 import re
+import tomllib
 
 import pytest
 
@@ -126,3 +129,40 @@ def test_public_docstring_example_runs(test):
     report = []
     runner.run(test, out=report.append)
     assert runner.failures == 0, "".join(report)
+
+
+def test_pycg_is_marked_as_typed_and_the_marker_is_packaged():
+    root = pathlib.Path(pycg.__file__).parent
+    assert (root / "py.typed").is_file()
+    with open(root.parent / "pyproject.toml", "rb") as f:
+        hatch = tomllib.load(f)["tool"]["hatch"]["build"]["targets"]
+    assert hatch["wheel"]["packages"] == ["pycg"]   # (the whole folder)
+    assert "exclude" not in hatch["wheel"] and "pycg" in \
+        hatch["sdist"]["include"]
+
+
+def test_the_ops_stub_is_generated_from_the_ops():
+    spec = importlib.util.spec_from_file_location(
+        "ops_stub", pathlib.Path(pycg.__file__).parent.parent / "tools" /
+        "ops_stub.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(module.STUB) as f:
+        assert f.read() == module.stub(), "run python tools/ops_stub.py"
+
+
+def test_the_type_checker_reads_the_public_types(tmp_path):
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text(
+        "import pycg\nfrom pycg import ops\n"
+        "y: pycg.Tensor = ops.sum(ops.ones((2,)), axis=0)\n"
+        "n: int = ops.ndim(y)\n"
+        "bad: str = ops.exp(1.0)\n"
+        "pycg.random.normal((2,), seed='one')\n")
+    out, _, status = api.run([str(user), "--cache-dir", str(tmp_path / "c"),
+                              "--follow-imports", "silent"])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 2, out
+    assert "user.py:5:" in errors[0] and "Tensor" in errors[0]
+    assert "user.py:6:" in errors[1] and "seed" in errors[1]

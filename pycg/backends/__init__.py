@@ -10,7 +10,7 @@ import types
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy")
-active = None
+active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
@@ -108,4 +108,4 @@ def for_value(value):
     return load("tensorflow")
 
 
-load("numpy")  # always there, cheap: `backends.numpy` is used by tensor.py
+numpy = load("numpy")  # always there, cheap: `backends.numpy` (tensor.py)

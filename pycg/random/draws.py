@@ -2,17 +2,30 @@
 per draw, see seed_generator.py) through the backend's host call; the
 affine parts (mean, stddev, minval, maxval), shuffle's gather and dropout's
 mask-times-scale are pycg ops, so they differentiate."""
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pycg import backends, config, ops
+from pycg import backends, ops
 from pycg.random import _samplers
+from pycg.random._arguments import (as_shape, float_dtype, int_bound,
+                                    is_count, mask_shape)
 from pycg.random.seed_generator import draw_seed, generator
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    from pycg._typing import ArrayLike, DTypeLike, Shape
+    from pycg.random.seed_generator import SeedGenerator
+    Seed = int | SeedGenerator | None
+
+
+def normal(shape: Shape, mean: ArrayLike = 0.0, stddev: ArrayLike = 1.0,
+           dtype: DTypeLike = None, seed: Seed = None) -> Tensor:
     """Samples from a normal distribution (keras.random.normal).
 
     Args:
@@ -36,12 +49,13 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     >>> bool((x.numpy() == pycg.random.normal((2, 3), seed=1).numpy()).all())
     True
     """
-    shape, dtype = _shape(shape, "normal"), _float(dtype, "normal")
+    shape, dtype = as_shape(shape, "normal"), float_dtype(dtype, "normal")
     z = _host(_samplers.standard_normal, "normal", seed, shape, dtype)
     return ops.add(ops.multiply(z, stddev), mean)
 
 
-def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+def uniform(shape: Shape, minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0,
+            dtype: DTypeLike = None, seed: Seed = None) -> Tensor:
     """Samples from [minval, maxval) (keras.random.uniform).
 
     Args:
@@ -62,15 +76,21 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     >>> bool((u.numpy() >= 2).all() and (u.numpy() < 3).all())
     True
     """
-    shape, dtype = _shape(shape, "uniform"), _float(dtype, "uniform")
+    shape, dtype = as_shape(shape, "uniform"), float_dtype(dtype, "uniform")
     u = _host(_samplers.unit_uniform, "uniform", seed, shape, dtype)
-    numbers_only = all(isinstance(v, numbers.Real) and not isinstance(
-        v, Tensor) for v in (minval, maxval))
-    width = maxval - minval if numbers_only else ops.subtract(maxval, minval)
+    width: Any
+    if isinstance(minval, numbers.Real) and isinstance(maxval, numbers.Real) \
+            and not isinstance(minval, Tensor) \
+            and not isinstance(maxval, Tensor):
+        width = maxval - minval   # (Python numbers: the draw's dtype stays)
+    else:
+        width = ops.subtract(maxval, minval)
     return ops.add(ops.multiply(u, width), minval)
 
 
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+def truncated_normal(shape: Shape, mean: ArrayLike = 0.0,
+                     stddev: ArrayLike = 1.0, dtype: DTypeLike = None,
+                     seed: Seed = None) -> Tensor:
     """Normal samples, those more than two stddevs from the mean redrawn
     (keras.random.truncated_normal).
 
@@ -92,13 +112,14 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     >>> bool(abs(z.numpy()).max() <= 2.0)
     True
     """
-    shape = _shape(shape, "truncated_normal")
-    dtype = _float(dtype, "truncated_normal")
+    shape = as_shape(shape, "truncated_normal")
+    dtype = float_dtype(dtype, "truncated_normal")
     z = _host(_samplers.truncated, "truncated_normal", seed, shape, dtype)
     return ops.add(ops.multiply(z, stddev), mean)
 
 
-def randint(shape, minval, maxval, dtype="int32", seed=None):
+def randint(shape: Shape, minval: int, maxval: int, dtype: DTypeLike = "int32",
+            seed: Seed = None) -> Tensor:
     """Integers uniform on [minval, maxval) (keras.random.randint).
 
     Args:
@@ -118,12 +139,12 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     >>> pycg.random.randint((4,), 0, 1, seed=5).numpy().tolist()
     [0, 0, 0, 0]
     """
-    shape = _shape(shape, "randint")
+    shape = as_shape(shape, "randint")
     dtype = np.dtype(dtype)
     if dtype.kind not in "iu":
         raise ValueError(f"pycg.random.randint: `dtype` must be an integer "
                          f"dtype, got {dtype.name}")
-    lo, hi = (_int_bound(v, name, "randint")
+    lo, hi = (int_bound(v, name, "randint")
               for v, name in ((minval, "minval"), (maxval, "maxval")))
     if hi <= lo:
         raise ValueError(f"pycg.random.randint: `maxval` ({hi}) must be "
@@ -131,7 +152,8 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     return _host(_samplers.integers, "randint", seed, shape, dtype, lo=lo, hi=hi)
 
 
-def categorical(logits, num_samples, dtype="int32", seed=None):
+def categorical(logits: ArrayLike, num_samples: int,
+                dtype: DTypeLike = "int32", seed: Seed = None) -> Tensor:
     """Class indices drawn from each row of `logits` (batch, classes), as a
     (batch, num_samples) tensor (keras.random.categorical).
 
@@ -157,7 +179,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         raise ValueError(
             f"pycg.random.categorical: `logits` must be 2-D (batch_size, "
             f"num_classes), got shape {logits.shape}")
-    if not _is_count(num_samples):
+    if not is_count(num_samples):
         raise ValueError(f"pycg.random.categorical: `num_samples` must be a "
                          f"non-negative int, got {num_samples!r}")
     dtype = np.dtype(dtype)
@@ -166,7 +188,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
                  extra=[ops.stop_gradient(logits)])
 
 
-def shuffle(x, axis=0, seed=None):
+def shuffle(x: ArrayLike, axis: int = 0, seed: Seed = None) -> Tensor:
     """`x` permuted uniformly at random along `axis` (keras.random.shuffle).
 
     Args:
@@ -195,7 +217,9 @@ def shuffle(x, axis=0, seed=None):
     return ops.take(x, perm, axis=int(axis))
 
 
-def dropout(inputs, rate, noise_shape=None, seed=None):
+def dropout(inputs: ArrayLike, rate: float,
+            noise_shape: Sequence[int | None] | None = None,
+            seed: Seed = None) -> Tensor:
     """Zero each entry with probability `rate`, scale the rest by
     1 / (1 - rate) (keras.random.dropout); the gradient is the same mask
     times scale.
@@ -226,7 +250,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     if not is_float(x.dtype):
         raise TypeError(f"pycg.random.dropout: `inputs` must be floating, "
                         f"got {x.dtype.name}")
-    shape = _noise_shape(noise_shape, x.shape)
+    shape = mask_shape(noise_shape, x.shape)
     scale = _host(_samplers.mask_scale, "dropout", seed, shape, x.dtype,
                   keep=1.0 - float(rate))
     return ops.multiply(x, scale)
@@ -242,50 +266,3 @@ def _host(sampler, who, seed, shape, dtype, extra=(), **params):
         return np.asarray(out, dtype=dtype).reshape(shape)
     inputs = [pair._value] + [convert_to_tensor(e)._value for e in extra]
     return Tensor(backends.active.host_call(run, inputs, dtype, shape))
-
-
-def _shape(shape, who):
-    if isinstance(shape, numbers.Integral) and not isinstance(shape, bool):
-        shape = (shape,)
-    try:
-        shape = tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        shape = None
-    if shape is None or any(d < 0 for d in shape):
-        raise ValueError(f"pycg.random.{who}: `shape` must be a tuple of "
-                         f"non-negative ints")
-    return shape
-
-
-def _float(dtype, who):
-    dtype = np.dtype(dtype or config.floatx())
-    if not is_float(dtype):
-        raise ValueError(f"pycg.random.{who}: `dtype` must be a floating "
-                         f"dtype, got {dtype.name}")
-    return dtype
-
-
-def _int_bound(v, name, who):
-    if isinstance(v, Tensor):
-        v = v.numpy()
-    if not isinstance(v, (numbers.Integral, np.integer)) or \
-            isinstance(v, bool):
-        raise ValueError(f"pycg.random.{who}: `{name}` must be an int, got "
-                         f"{type(v).__name__} {v!r:.40}")
-    return int(v)
-
-
-def _is_count(n):
-    return isinstance(n, numbers.Integral) and not isinstance(n, bool) \
-        and n >= 0
-
-
-def _noise_shape(noise_shape, shape):
-    if noise_shape is None:
-        return tuple(shape)
-    noise_shape = tuple(noise_shape)
-    if len(noise_shape) != len(shape):
-        raise ValueError(f"pycg.random.dropout: `noise_shape` {noise_shape} "
-                         f"must have one entry per axis of `inputs` {shape}")
-    return tuple(d if n is None else int(n)
-                 for n, d in zip(noise_shape, shape))

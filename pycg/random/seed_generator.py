@@ -60,7 +60,7 @@ class SeedGenerator:
         return f"<pycg.random.SeedGenerator state={state}>"
 
 
-_global = []
+_global: list[SeedGenerator] = []
 
 
 def global_seed_generator():
