@@ -18,6 +18,7 @@ export TF_CPP_MIN_LOG_LEVEL := 3
 demo: setup
 	$(PY) -m pycg
 	Rscript tools/render-docs.R $(DOCS)
+	$(PY) tools/render-pydocs.py $(DOCS)
 
 test: setup lint
 	$(PY) -m pytest -q tests pycg

@@ -44,8 +44,9 @@ def __getattr__(name):
     if name == "r":
         import importlib
         return importlib.import_module("pycg.r")
-    if name == "function":
+    if name == "function":   # (kept once loaded, so pdoc finds it too)
         from pycg.compile import function
+        globals()["function"] = function
         return function
     where = (f"; the ops live in pycg.ops: use pycg.ops.{name}"
              if name in ops.__all__ else "")

@@ -99,8 +99,17 @@ def _parameter(op, p):
             kind not in ("Any", "Axis", "DTypeLike"):
         kind += " | None"
     star = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
-    default = " = ..." if p.default is not p.empty else ""
+    default = "" if p.default is p.empty else f" = {_literal(p.default)}"
     return f"{star}{p.name}: {kind}{default}"
+
+
+def _literal(value):
+    """A default as the stub writes it: the value where it is a literal."""
+    simple = (type(None), bool, int, float, str)
+    if isinstance(value, simple) or isinstance(value, tuple) and all(
+            isinstance(v, simple) for v in value):
+        return repr(value)
+    return "..."
 
 
 def _signature(name, fn):

@@ -1,5 +1,6 @@
-"""The types pycg's public annotations are written in (a stub only: read by
-type checkers and pdoc, never imported at run time)."""
+"""The types pycg's public annotations are written in (imported only by
+type checkers and pdoc: the modules that use them import it under
+typing.TYPE_CHECKING)."""
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
