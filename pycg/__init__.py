@@ -7,8 +7,9 @@ _backends.set_default_backend()
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
 from pycg.custom.decorator import custom_gradient  # noqa: E402
-from pycg.api.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
-                             jvp, value_and_grad, vjp)
+from pycg.api.forward import jacfwd, jvp  # noqa: E402
+from pycg.api.functional import (grad, hessian, jacobian, jacrev,  # noqa
+                                 value_and_grad, vjp)
 from pycg.ops import stop_gradient  # noqa: E402
 from pycg.custom.signature import with_signature  # noqa: E402
 from pycg.api.tape import GradientTape  # noqa: E402

@@ -1,4 +1,7 @@
 """check_gradients: the tape against central finite differences."""
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from pycg import ops
@@ -18,7 +21,9 @@ _STEPS = {
 }
 
 
-def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
+def check_gradients(f: Callable[..., Any], *args: Any, order: int = 1,
+                    eps: float | None = None, rtol: float | None = None,
+                    atol: float | None = None) -> None:
     """Compare pycg's gradients of `f` at `args` (and, with order=2, its
     second derivatives) with central finite differences.
 

@@ -12,6 +12,8 @@ value does not retrace; ints, bools, strings and None stay Python values
 import functools
 import warnings
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +23,8 @@ from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
-def function(f=None, *, jit_compile=False, reduce_retracing=False):
+def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
+             reduce_retracing: bool = False) -> Any:
     """Compile `f` into a TensorFlow graph (tensorflow backend), as
     tf.function; usable as ``@pycg.function`` or ``@pycg.function(...)``.
 

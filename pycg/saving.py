@@ -16,6 +16,7 @@ import math
 import os
 import zipfile
 import zlib
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -23,7 +24,9 @@ from pycg._errors import Api, Dtype, Shape, Value, user_error
 from pycg.tensor import Variable
 
 
-def save_variables(path, variables):
+def save_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> str:
     """Write `variables` (a list of Variables, named by their `name` or by
     position as variable_0, variable_1, ...; or a dict name -> Variable) to
     `path` as .npz.
@@ -52,7 +55,9 @@ def save_variables(path, variables):
     return os.fspath(path)
 
 
-def load_variables(path, variables):
+def load_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> Sequence[Variable] | Mapping[str, Variable]:
     """Assign the values saved in `path` to `variables` (named as in
     save_variables). The names must be the same set, and each value's shape
     and dtype must be the variable's. Returns the variables.

@@ -15,7 +15,7 @@ import pytest
 import pycg
 from keras_differences import CHOSEN
 
-NAMESPACES = ["pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
+NAMESPACES = ["pycg", "pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
 
 
 def _public():

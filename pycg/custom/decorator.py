@@ -60,8 +60,8 @@ from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import (_as_output, _split_result,
                                          _wrapped, check_gradient,
                                          match_gradients)
-from pycg.custom.conventions import (UPSTREAM, VARIABLES,
-                                              convention_of)
+from pycg.custom.conventions import (DECORATOR_ARGS, UPSTREAM, VARIABLES,
+                                     convention_of)
 from pycg.tensor import Tensor
 
 
@@ -115,7 +115,7 @@ def custom_gradient(f):
 
 # help(pycg.custom_gradient) shows the conventions (this module's tables)
 if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
-    custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
+    custom_gradient.__doc__ += DECORATOR_ARGS + textwrap.indent(__doc__, "    ")
 
 
 def _tensorflow_route(args, kwargs):

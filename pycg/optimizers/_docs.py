@@ -1,5 +1,6 @@
 """The arguments every pycg optimizer shares with Keras 3's BaseOptimizer,
 written once and added to each optimizer's `Args:` by `shared_args`."""
+from pycg.api._docs import with_args
 
 SHARED = """\
         weight_decay: Decoupled weight decay (None: none): before each
@@ -19,8 +20,4 @@ SHARED = """\
 def shared_args(doc):
     """`doc` (an optimizer's docstring) with SHARED at the end of its
     `Args:` section."""
-    head, args, rest = doc.partition("    Args:\n")
-    own, blank, tail = rest.partition("\n\n")
-    if not blank:   # (Args is the last section)
-        return head + args + own.rstrip() + "\n" + SHARED
-    return head + args + own + "\n" + SHARED + "\n" + tail
+    return with_args(doc, SHARED)

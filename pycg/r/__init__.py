@@ -47,6 +47,7 @@ call. The package also holds the Python half of the R package
 codec both directions share (pycg/r/codec.py).
 """
 import os
+from typing import Any
 
 from pycg.r import _session
 from pycg.r._bridge import RError, RFunction, RWarning, invoke
@@ -59,7 +60,7 @@ def _dispatch(op, *args):
     return invoke(_session.dispatcher(), (op,) + args, {})
 
 
-def eval(code):
+def eval(code: str) -> Any:
     """The value of R code (the last expression's), converted to Python;
     the code runs in R's global environment.
 
@@ -77,7 +78,7 @@ def eval(code):
     return _dispatch("eval", _text(code, "eval"))
 
 
-def function(code):
+def function(code: str) -> RFunction:
     """An R function from R code whose value is a function.
 
     Args:
@@ -101,7 +102,7 @@ def function(code):
     return fn
 
 
-def call(name, *args, **kwargs):
+def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call the R function `name` (``"sum"``, ``"pkg::fun"``, or one defined
     in R's global environment) with `args` and `kwargs`.
 
@@ -121,7 +122,7 @@ def call(name, *args, **kwargs):
     return _lookup(_text(name, "call"))(*args, **kwargs)
 
 
-def source(path):
+def source(path: str | os.PathLike[str]) -> dict[str, RFunction]:
     """Run an R file and return the functions it defines, by name, as a
     dict of `RFunction`s. The file runs in an environment of its own (its
     parent R's global one), like a Python module.
