@@ -1,10 +1,16 @@
 """pycg: custom gradients in every published convention, with a tape-based
-reverse-mode autodiff on TensorFlow or NumPy kernels."""
+reverse-mode autodiff on TensorFlow or NumPy kernels.
+
+help(pycg.custom_gradient) shows the calling conventions it accepts;
+help(pycg.conventions), those and the choices pycg makes where TensorFlow,
+Keras, JAX, NumPy and R differ; help(pycg.ops.<name>) an op's arguments,
+result and differences.
+"""
 from pycg import backends as _backends
 
 _backends.set_default_backend()
 
-from pycg import config, debug, ops  # noqa: E402
+from pycg import config, conventions, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
 from pycg.custom.decorator import custom_gradient  # noqa: E402
 from pycg.api.forward import jacfwd, jvp  # noqa: E402
@@ -19,7 +25,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GradientTape", "Tensor", "Variable", "check_gradients", "config",
-    "constant", "convert_to_tensor", "custom_gradient", "debug", "grad",
+    "constant", "conventions", "convert_to_tensor", "custom_gradient",
+    "debug", "grad",
     "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
     "value_and_grad", "vjp", "with_signature", "__version__",
 ]

@@ -7,6 +7,7 @@ import importlib
 import importlib.util
 import inspect
 import pathlib
+import pydoc
 import re
 import tomllib
 
@@ -166,3 +167,26 @@ def test_the_type_checker_reads_the_public_types(tmp_path):
     assert status == 1 and len(errors) == 2, out
     assert "user.py:5:" in errors[0] and "Tensor" in errors[0]
     assert "user.py:6:" in errors[1] and "seed" in errors[1]
+
+
+def _normalised(text):
+    return " ".join(text.split())
+
+
+def test_the_choices_in_help_are_the_readmes():
+    readme = (pathlib.Path(pycg.__file__).parent.parent /
+              "README.md").read_text()
+    section = readme.split("## Choices where the peers differ\n", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    doc = pycg.conventions.__doc__.split("==============================\n",
+                                         1)[1]
+    doc = doc.split("custom_gradient's calling conventions", 1)[0]
+    assert _normalised(doc) == _normalised(section)
+
+
+def test_help_of_pycg_conventions_shows_the_tables_and_the_choices():
+    text = pydoc.render_doc(pycg.conventions, renderer=pydoc.plaintext)
+    assert "Choices where the peers differ" in text
+    assert "Dividing two integer or bool operands gives floatx" in text
+    assert "grad_fn's signature" in text and "grad_fn returns" in text
+    assert "help(pycg.conventions)" in pycg.__doc__
