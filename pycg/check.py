@@ -1,4 +1,7 @@
 """check_gradients: the tape against central finite differences."""
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from pycg import ops
@@ -18,7 +21,9 @@ _STEPS = {
 }
 
 
-def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
+def check_gradients(f: Callable[..., Any], *args: Any, order: int = 1,
+                    eps: float | None = None, rtol: float | None = None,
+                    atol: float | None = None) -> None:
     """Compare pycg's gradients of `f` at `args` (and, with order=2, its
     second derivatives) with central finite differences.
 
@@ -30,6 +35,22 @@ def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
     Raises AssertionError naming `f`, showing both and the gradient of f
     itself (of the sum of its output, as TensorFlow's tape gives it).
 
+    Args:
+        f: The function to check: tensors in, one tensor out.
+        *args: The point: numbers or arrays (taken as float64).
+        order: 1 (gradients) or 2 (also second derivatives).
+        eps: The finite-difference step (None: by the dtype, see above).
+        rtol: The relative tolerance (None: by the dtype).
+        atol: The absolute tolerance (None: by the dtype).
+
+    Returns:
+        None, when every gradient agrees (else AssertionError).
+
+    Differs:
+        TensorFlow's tf.test.compute_gradient returns both Jacobians for
+        the caller to compare; autograd's check_grads, like this, raises.
+
+    Example:
     >>> import pycg
     >>> pycg.check_gradients(lambda x: pycg.ops.sin(x) * x, 0.7, order=2)
     """

@@ -28,7 +28,12 @@ _depth = [0]
 
 class RError(RuntimeError):
     """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes."""
+    the R condition's classes.
+
+    Args:
+        message: R's message.
+        classes: The R condition's classes (``"simpleError"``, ...).
+    """
 
     def __init__(self, message, classes=()):
         super().__init__(message)
@@ -43,7 +48,15 @@ class RFunction:
     """An R function, callable from Python: arguments go to R by the rules
     of pycg.r, the result comes back the same way. Its signature mirrors the
     R formals (``...`` is ``*args``), so `pycg.custom_gradient` reads an R
-    ``grad`` function the way it reads a Python one."""
+    ``grad`` function the way it reads a Python one. pycg.r makes them
+    (pycg.r.function, pycg.r.call's lookups, pycg.r.source).
+
+    Args:
+        bridged: The R function, as the R session's bridge holds it.
+        name: Its name (None: ``<R function>``).
+        signature: An inspect.Signature mirroring the R formals (None: the
+            default ``(*args, **kwargs)``).
+    """
 
     def __init__(self, bridged, name, signature=None):
         self._bridged = bridged
