@@ -6,12 +6,12 @@ _backends.set_default_backend()
 
 from pycg import config, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
-from pycg.custom_gradient import custom_gradient  # noqa: E402
-from pycg.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
+from pycg.custom.decorator import custom_gradient  # noqa: E402
+from pycg.api.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
                              jvp, value_and_grad, vjp)
 from pycg.ops import stop_gradient  # noqa: E402
-from pycg.signature import with_signature  # noqa: E402
-from pycg.tape import GradientTape  # noqa: E402
+from pycg.custom.signature import with_signature  # noqa: E402
+from pycg.api.tape import GradientTape  # noqa: E402
 from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
 
 __version__ = "0.1.0"
@@ -27,7 +27,7 @@ from pycg.saving import load_variables, save_variables  # noqa: E402
 
 __all__ += ["load_variables", "optimize", "optimizers", "random",
             "save_variables"]
-from pycg.interop_tf import to_tensorflow  # noqa: E402
+from pycg.interop.tensorflow import to_tensorflow  # noqa: E402
 
 __all__ += ["to_tensorflow", "function"]
 

@@ -3,8 +3,8 @@ import numpy as np
 
 from pycg import ops
 from pycg.backends import finfo
-from pycg.custom_gradient_bind import name_of
-from pycg.tape import GradientTape
+from pycg.custom.bind import name_of
+from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 # narrowest precision that flows -> (eps, rtol, atol) for order 1 and 2:

@@ -16,8 +16,8 @@ import weakref
 import numpy as np
 
 from pycg import backends, structure
-from pycg.core import tls
-from pycg.signature import with_signature
+from pycg.core.recorder import tls
+from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 

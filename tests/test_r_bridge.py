@@ -385,7 +385,8 @@ def test_an_r_custom_gradient_compiles_into_one_graph():
 INTERRUPTS = """
 import os, signal, threading, time
 import pycg, pycg.r
-from pycg import core, ops
+from pycg import ops
+from pycg.core import recorder as core
 
 cases = {
     "an R loop": pycg.r.function("function(x) repeat {}"),

@@ -58,7 +58,7 @@ def test_what_a_tape_tracks_is_what_its_roots_reach(backend):
     # the backward loop takes the tape's ids as the live set when the
     # sources include every root (pycg.core.Recorder.roots); that holds
     # only if the ids are exactly what the roots reach through the entries
-    from pycg import core
+    from pycg.core import recorder as core
     x, w = pycg.constant([0.5, -1.0]), pycg.Variable([2.0, 3.0])
     c = pycg.constant([1.0, 1.0])
     with pycg.GradientTape(persistent=True) as tape:

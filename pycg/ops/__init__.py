@@ -5,9 +5,9 @@
 0.6931471...
 """
 from pycg import backends as _backends
-from pycg import core as _core
-from pycg import core_gc as _core_gc
-from pycg.custom_gradient import custom_gradient
+from pycg.core import recorder as _core
+from pycg.core import gc_policy as _core_gc
+from pycg.custom.decorator import custom_gradient
 from pycg.ops import vjps as _vjps
 from pycg.ops import _dispatch
 from pycg.ops._dispatch import cast, register_stack as _register_stack

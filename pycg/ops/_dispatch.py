@@ -11,7 +11,7 @@ import numpy as np
 from pycg import backends, config
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
-from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
+from pycg.core.recorder import (RULES, apply, apply_nograd, record,  # noqa: F401
                        saw_variable, tls)  # (ops take apply* from here)
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401

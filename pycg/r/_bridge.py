@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from pycg.r import _interrupts, _session, codec
-from pycg.signature import make_signature
+from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
 _R_INT_MAX = 2 ** 31 - 1

@@ -5,9 +5,10 @@ import numbers
 
 import numpy as np
 
-from pycg import backends, core, structure
+from pycg import backends, structure
+from pycg.core import recorder as core
 from pycg._errors import Shape, TypeOf, Value, user_error
-from pycg.custom_gradient_bind import _leaf
+from pycg.custom.bind import _leaf
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 

@@ -11,8 +11,10 @@ import warnings
 
 import numpy as np
 
-from pycg import core, core_backward, ops, structure
-from pycg._explain import explain as _explain
+from pycg import ops, structure
+from pycg.core import recorder as core
+from pycg.core import backward as core_backward
+from pycg.api.explain import explain as _explain
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 

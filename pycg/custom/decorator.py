@@ -51,14 +51,16 @@ traced control flow in ``pycg.function``), the call becomes one
 import functools
 import textwrap
 
-from pycg import backends, core, core_forward, structure
-from pycg.core import tls
-from pycg.core_forward import forward_lean
-from pycg.custom_gradient_bind import Signature, bind_inputs, name_of
-from pycg.custom_gradient_check import (_as_output, _split_result,
+from pycg import backends, structure
+from pycg.core import recorder as core
+from pycg.core import forward as core_forward
+from pycg.core.recorder import tls
+from pycg.core.forward import forward_lean
+from pycg.custom.bind import Signature, bind_inputs, name_of
+from pycg.custom.contracts import (_as_output, _split_result,
                                          _wrapped, check_gradient,
                                          match_gradients)
-from pycg.custom_gradient_convention import (UPSTREAM, VARIABLES,
+from pycg.custom.conventions import (UPSTREAM, VARIABLES,
                                               convention_of)
 from pycg.tensor import Tensor
 

@@ -2,7 +2,7 @@
 docstring for the entry shape). One reversed loop; a built-in unary op's
 rule is inlined (the hot case of a scalar chain), everything else is
 asked for its input gradients through the entry's backward function."""
-from pycg.core import (UNARY_BACKWARDS, Rule, _array, _numerics_check,
+from pycg.core.recorder import (UNARY_BACKWARDS, Rule, _array, _numerics_check,
                        live_ids, on_recording, tls)
 from pycg.tensor import Tensor
 

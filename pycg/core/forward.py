@@ -5,7 +5,7 @@ path, for one tensor input under one recording tape and nothing else
 watching (`forward_lean`), which does the same and records the call
 without the bookkeeping."""
 from pycg import structure
-from pycg.core import _refresh, saw_variable, tls
+from pycg.core.recorder import _refresh, saw_variable, tls
 from pycg.tensor import Tensor, Variable, _next_id
 
 

@@ -14,10 +14,11 @@ import functools
 
 import numpy as np
 
-from pycg import backends, core_forward, structure
+from pycg import backends, structure
+from pycg.core import forward as core_forward
 from pycg.backends._tf_import import import_tensorflow
-from pycg.custom_gradient_bind import name_of
-from pycg.tape import GradientTape
+from pycg.custom.bind import name_of
+from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "

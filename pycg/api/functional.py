@@ -8,7 +8,7 @@ differentiated at ``argnums=(0, 1)`` has two gradients, as in JAX.
 import numpy as np
 
 from pycg import ops, structure
-from pycg.tape import GradientTape
+from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
