@@ -446,7 +446,8 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
 PYTHON_INTERRUPTS = """
 import itertools, os, signal, subprocess, threading, time
 import pycg, pycg.r
-from pycg import core, ops
+from pycg import ops
+from pycg.core import recorder as core
 
 def spin():
     start = time.monotonic()
