@@ -46,8 +46,7 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
                                   has_aux = isTRUE(has_aux)))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    do.call(py_call, c(list(transformed), r_arguments(list(...), caller),
-                       list(.caller = caller)))
+    py_apply(transformed, r_arguments(list(...), caller), caller)
   }
 }
 
@@ -95,12 +94,11 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
                      signature = py_signature(f))
-  args <- c(list(interop()$call_core, "check_gradients", py_f),
-            lapply(list(...), as_py),
+  args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
-                 atol = atol, .caller = list(name = "check_gradients",
-                                             args = names(formals(f)))))
-  do.call(py_call, args)
+                 atol = atol))
+  py_apply(interop()$call_core, args,
+           list(name = "check_gradients", args = names(formals(f))))
   invisible(TRUE)
 }
 
@@ -157,7 +155,7 @@ pycg_function <- function(f, jit_compile = FALSE) {
   compiled <- core_call("function", py_f, jit_compile = isTRUE(jit_compile))
   call <- guard(compiled)
   g <- function(...) {
-    do.call(py_call, c(list(call), lapply(list(...), as_py)))
+    py_apply(call, lapply(list(...), as_py))
   }
   attr(g, "trace_count") <- function() {
     reticulate::py_to_r(reticulate::py_get_attr(compiled, "trace_count"))
