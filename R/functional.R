@@ -80,10 +80,13 @@ r_arguments <- function(args, caller) {
 #'   defaults suited to the narrowest floating dtype computed inside `f` (a
 #'   function that casts to float32 gets a float32 step).
 #' @return `TRUE`, invisibly, when the gradients agree; otherwise an error
-#'   naming the argument and the largest difference. For a non-scalar output
+#'   naming the argument, saying what was compared and the largest
+#'   difference, and printing, as R prints arrays, the gradient
+#'   [pycg_grad()] gives and its finite differences. For a non-scalar output
 #'   the values compared are the gradient of `sum(f(...) * v)` for a fixed
-#'   random `v` (every entry of the Jacobian counts); the error then also
-#'   shows `f`'s own gradient (of the sum of its output).
+#'   random `v` (every entry of the Jacobian counts); the gradients printed
+#'   are then those of the sum of `f`'s output. For `order = 2`, what is
+#'   compared and printed is a Hessian-vector product.
 #' @examplesIf pycg_available()
 #' check_gradients(function(x) op_sum(op_tanh(x)),
 #'                 op_convert_to_tensor(c(0.5, -1), dtype = "float64"))

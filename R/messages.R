@@ -111,7 +111,18 @@ r_fact <- function(kind, value) {
     type = r_type_names[[value]] %||% value,
     repr = if (is.null(value)) "NULL" else
       paste(deparse(unlist(value)), collapse = ""),
+    array = paste0("    ", utils::capture.output(print(fact_array(value))),
+                   collapse = "\n"),
     as.character(value))
+}
+
+# An Array fact, list(shape, values in row-major order), as an R array.
+fact_array <- function(value) {
+  shape <- as.integer(unlist(value[[1L]]))
+  values <- as.numeric(unlist(value[[2L]]))
+  if (length(shape) < 2L)
+    return(if (length(shape)) array(values, shape) else values)
+  aperm(array(values, rev(shape)))
 }
 
 r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
