@@ -18,7 +18,7 @@ NAMES = ("tensorflow", "numpy")
 OPTIONAL = frozenset((
     "activate", "log_softmax", "bool_add", "bool_maximum", "bool_minimum",
     "bool_multiply", "tf_tensor", "foreign", "tensorflow_differentiates"))
-active = None
+active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
@@ -116,4 +116,4 @@ def for_value(value):
     return load("tensorflow")
 
 
-load("numpy")  # always there, cheap: `backends.numpy` is used by tensor.py
+numpy = load("numpy")  # always there, cheap: `backends.numpy` (tensor.py)

@@ -109,6 +109,7 @@ from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
 from pycg.ops._operators import install as _install_operators
 from pycg.ops._named import naming_errors as _naming_errors
 from pycg.ops._named import wraps_errors as _wraps_errors
+from pycg.ops import _docs
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
                          _dispatch.DIRECT_VJPS,
@@ -123,4 +124,5 @@ __all__ = sorted(n for n, v in list(globals().items())
                  and v is not custom_gradient)
 globals().update({n: _naming_errors(n, globals()[n]) for n in __all__
                   if _wraps_errors(globals()[n])})
+_docs.attach(globals(), __all__)
 
