@@ -10,17 +10,8 @@ import pytest
 
 import pycg
 from pycg import ops
-from r_bridge_helpers import r_env, require_r, run_python
-
-LOG1PEXP = """
-op_custom_gradient(function(x) {
-  e <- op_exp(x)
-  grad <- function(..., upstream = NULL) {
-    upstream <- upstream %||% ..1
-    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
-  }
-  tuple(op_log(1 + e), grad)
-})"""
+from support.log1pexp_case import R_LOG1PEXP as LOG1PEXP
+from support.r_bridge_helpers import r_env, require_r, run_python
 
 
 @pytest.fixture(scope="module")

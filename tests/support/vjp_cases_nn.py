@@ -6,7 +6,7 @@ import numpy as np
 import tensorflow as tf
 
 from pycg import ops
-from vjp_case import Case, normal, off_zero, positive, uniform, unary
+from support.vjp_case import Case, normal, off_zero, positive, uniform, unary
 
 
 def away_from(*kinks):
