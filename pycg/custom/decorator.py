@@ -111,10 +111,14 @@ def custom_gradient(f):
             except BaseException:
                 core_forward.drop(marks)
                 raise
-        if inputs is None and type(output) is Tensor and not seen:
+        if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
-            if xs is None:   # (record* record where a tape tracks x)
+            if seen:   # variables read: inputs after the call's tensors
+                variables = tuple(seen.values())
+                core.record(plan, ((x,) if xs is None else xs) + variables,
+                            output, (grad_fn, variables))
+            elif xs is None:   # (record* record where a tape tracks x)
                 core.record_one(plan, x, output, grad_fn)
             else:
                 core.record(plan, xs, output, grad_fn)
