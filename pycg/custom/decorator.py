@@ -58,6 +58,7 @@ from pycg.core.recorder import tls
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
+from pycg.custom.conventions import DECORATOR_ARGS
 from pycg.tensor import Tensor
 
 
@@ -134,7 +135,7 @@ def custom_gradient(f):
 
 # help(pycg.custom_gradient) shows the conventions (this module's tables)
 if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
-    custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
+    custom_gradient.__doc__ += DECORATOR_ARGS + textwrap.indent(__doc__, "    ")
 
 
 def _plan(f, plans, args, kwargs):

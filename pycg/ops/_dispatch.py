@@ -192,7 +192,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
             record_one(RULES[name], x, out)
         return out
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc or f"Elementwise {name}(x), differentiable."
+    op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
     return op
 
 
@@ -260,7 +260,6 @@ def binary(name, kernel_name=None, grad=True, floating=False):
 
     op = make(False)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
     op.reflected = make(True)
     return op
 
