@@ -151,9 +151,10 @@ def _plan(f, plans, args, kwargs):
 
 
 def _route(decorated, plan, args, kwargs):
-    """A call that is not one tensor of the active backend: (its result,
-    None) where TensorFlow differentiates it (one op carrying the rule),
-    else (None, its bound inputs)."""
+    """A call whose arguments are not all tensors of the active backend, or
+    made inside traced control flow: (its result, None) where TensorFlow
+    differentiates it (one op carrying the rule), else (None, its bound
+    inputs)."""
     if tls.branch is not None and core_forward.in_branch():
         return core_forward.branch_call(decorated, [
             a for a in structure.flatten((args, kwargs))
