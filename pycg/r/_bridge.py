@@ -27,8 +27,10 @@ _depth = [0]
 
 
 class RError(RuntimeError):
-    """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes."""
+    """An error signalled by R code that a Python program called through
+    pycg.r (Python hosts R); `classes` holds the R condition's classes.
+    (R code that Python calls back while R hosts Python raises
+    pycg.r.interop.RCallbackError instead.)"""
 
     def __init__(self, message, classes=()):
         super().__init__(message)
