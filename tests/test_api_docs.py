@@ -19,11 +19,23 @@ from keras_differences import CHOSEN
 NAMESPACES = ["pycg", "pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
 
 
+# public modules without __all__: their names are what they define
+SUBMODULES = ["pycg.config", "pycg.debug", "pycg.optimize",
+              "pycg.optimizers.schedules"]
+
+
+def _names(module):
+    if hasattr(module, "__all__"):
+        return module.__all__
+    return [n for n, v in vars(module).items() if not n.startswith("_")
+            and getattr(v, "__module__", None) == module.__name__]
+
+
 def _public():
     out = []
-    for space in NAMESPACES:
+    for space in NAMESPACES + SUBMODULES:
         module = importlib.import_module(space)
-        for name in module.__all__:
+        for name in _names(module):
             value = getattr(module, name)
             if not isinstance(value, str):
                 out.append((f"{space}.{name}", value))
