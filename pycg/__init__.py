@@ -20,24 +20,11 @@ from pycg.ops import stop_gradient  # noqa: E402
 from pycg.custom.signature import with_signature  # noqa: E402
 from pycg.api.tape import GradientTape  # noqa: E402
 from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "GradientTape", "Tensor", "Variable", "check_gradients", "config",
-    "constant", "conventions", "convert_to_tensor", "custom_gradient",
-    "debug", "grad",
-    "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
-    "value_and_grad", "vjp", "with_signature", "__version__",
-]
 from pycg import optimize, optimizers, random  # noqa: E402
 from pycg.saving import load_variables, save_variables  # noqa: E402
-
-__all__ += ["load_variables", "optimize", "optimizers", "random",
-            "save_variables"]
 from pycg.interop.tensorflow import to_tensorflow  # noqa: E402
 
-__all__ += ["to_tensorflow", "function"]
+__version__ = "0.1.0"
 
 # TensorFlow's dtype names, usable wherever pycg takes a dtype (`bool` stays
 # out of __all__, so that `from pycg import *` keeps Python's bool).
@@ -45,7 +32,16 @@ _DTYPES = ("bfloat16", "float16", "float32", "float64", "complex64",
           "complex128", "int8", "int16", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "bool")
 globals().update({_name: _name for _name in _DTYPES})
-__all__ += [_name for _name in _DTYPES if _name != "bool"]
+
+__all__ = [
+    "GradientTape", "Tensor", "Variable", "check_gradients", "config",
+    "constant", "conventions", "convert_to_tensor", "custom_gradient",
+    "debug", "function",
+    "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "load_variables",
+    "ops", "optimize", "optimizers", "random", "save_variables",
+    "stop_gradient", "to_tensorflow", "value_and_grad", "vjp",
+    "with_signature", "__version__",
+    *(_name for _name in _DTYPES if _name != "bool")]
 
 
 def __getattr__(name):

@@ -10,6 +10,14 @@ import types
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy")
+# A backend is a package pycg/backends/<name>/ with the same topic files as
+# the others (docs/architecture.md) and the same kernel names, apart from
+# these, which a backend may offer (the ops check for them, or call them
+# only on their own backend): a hook run at each switch, fused kernels,
+# bool versions of arithmetic kernels, the bridge to TensorFlow's autodiff.
+OPTIONAL = frozenset((
+    "activate", "log_softmax", "bool_add", "bool_maximum", "bool_minimum",
+    "bool_multiply", "tf_tensor", "foreign", "tensorflow_differentiates"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)

@@ -17,14 +17,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from pycg.r import _session, codec
+from pycg.r import _interrupts, _session, codec
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
 _R_INT_MAX = 2 ** 31 - 1
 _next_key = itertools.count().__next__
 _pending = {}  # Python exceptions on their way through R, by key
-_depth = [0]
 
 
 class RError(RuntimeError):
@@ -76,12 +75,12 @@ def invoke(bridged, args, kwargs, name="R code"):
     """bridged(*args, **kwargs) in R, holding the R lock; `name` says what
     R ran, in the message of an interrupt taken there."""
     with _session.LOCK:
-        _depth[0] += 1
+        _interrupts.IN_R[0] += 1
         try:
             return _reply(bridged(*encode_call(args, kwargs)), name)
         finally:
-            _depth[0] -= 1
-            if not _depth[0]:
+            _interrupts.IN_R[0] -= 1
+            if not _interrupts.IN_R[0]:
                 _pending.clear()
 
 
