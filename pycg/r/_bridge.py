@@ -13,6 +13,7 @@ functions `RFunction`s, and Python objects come back as themselves.
 import itertools
 import numbers
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class RError(RuntimeError):
         classes: The R condition's classes (``"simpleError"``, ...).
     """
 
-    def __init__(self, message, classes=()):
+    def __init__(self, message: str, classes: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.classes = tuple(classes)
 
