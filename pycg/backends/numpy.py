@@ -297,3 +297,4 @@ def linspace(start, stop, num, endpoint, dtype):
 from pycg.backends._numpy_state import (  # noqa: E402,F401
     assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._numpy_more import *  # noqa: E402,F401,F403
+from pycg.backends._numpy_conv import *  # noqa: E402,F401,F403

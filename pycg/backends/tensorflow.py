@@ -281,3 +281,4 @@ from pycg.backends._tensorflow_state import (  # noqa: E402,F401
     assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
 from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403
 from pycg.backends._tensorflow_edges import *  # noqa: E402,F401,F403
+from pycg.backends._tensorflow_conv import *  # noqa: E402,F401,F403
