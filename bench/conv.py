@@ -12,6 +12,8 @@ with TF_ENABLE_ONEDNN_OPTS=0, and say which.
 
     PYTHONPATH=$PWD .venv/bin/python bench/run.py --workloads conv,pool
 """
+import os
+
 import numpy as np
 
 from bench._peers import on_backend, pycg_function, tf
@@ -123,12 +125,52 @@ def pool_implementations(kind):
     return _rows(_pycg_pool(kind), _tf_pool(kind))
 
 
-def onednn():
-    """Whether TensorFlow runs its oneDNN CPU kernels in this process."""
-    import os
-    setting = os.environ.get("TF_ENABLE_ONEDNN_OPTS")
-    if setting is not None:
-        return setting not in ("0", "false", "False")
-    flags = open("/proc/cpuinfo").read() if os.path.exists(
-        "/proc/cpuinfo") else ""
-    return " avx512f " in flags or " avx512_vnni " in flags
+def main():
+    """Standalone: the rows of (d) and (e), interleaved over many rounds,
+    with the wall-clock median and the median CPU time of the whole process
+    (all its threads: steadier than wall time when other processes load
+    the machine) per call."""
+    import argparse
+    import random
+    import statistics
+    import time
+    p = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=30)
+    args = p.parse_args()
+    races = [("conv2d 3x3 'same'", conv_implementations(), conv_data())] + [
+        (f"2x2 {kind} pool", pool_implementations(kind), pool_data())
+        for kind in ("max", "average")]
+    print(f"TF_ENABLE_ONEDNN_OPTS={os.environ.get('TF_ENABLE_ONEDNN_OPTS', 'unset')}"
+          f", OPENBLAS_NUM_THREADS="
+          f"{os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}, load "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    for title, impls, arrays in races:
+        fns = {key: make(*arrays) for key, _, make, _ in impls}
+        wall = {k: [] for k in fns}
+        cpu = {k: [] for k in fns}
+        for fn in fns.values():
+            for _ in range(3):
+                fn()
+        order = list(fns)
+        for _ in range(args.rounds):
+            random.shuffle(order)
+            for k in order:
+                fns[k]()
+                c0, t0 = time.process_time(), time.perf_counter()
+                for _ in range(3):
+                    fns[k]()
+                wall[k].append((time.perf_counter() - t0) / 3)
+                cpu[k].append((time.process_time() - c0) / 3)
+        ref_w = statistics.median(wall["tf_eager"])
+        ref_c = statistics.median(cpu["tf_eager"])
+        print(f"\n{title}: ms per call (x TF eager); quartiles of wall")
+        for k in fns:
+            w, c = statistics.median(wall[k]), statistics.median(cpu[k])
+            q = statistics.quantiles(wall[k], n=4)
+            print(f"  {k:14s} wall {w * 1e3:7.2f} ({w / ref_w:.2f}x) "
+                  f"[{q[0] * 1e3:.1f}-{q[2] * 1e3:.1f}]  process CPU "
+                  f"{c * 1e3:7.2f} ({c / ref_c:.2f}x)")
+
+
+if __name__ == "__main__":   # PYTHONPATH=$PWD python bench/conv.py
+    main()

@@ -84,6 +84,10 @@ def conv_input_grad(g, kernel, shape, strides, pads, dilation, groups):
     d = g.ndim - 2
     size, f, cg = kernel.shape[:d], kernel.shape[-1], kernel.shape[-2]
     fg = f // groups
+    if all(s == 1 for s in strides):   # a full correlation with the kernel
+        return _unpadded(conv(g, _flipped(kernel, groups), strides, tuple(
+            ((k - 1) * r, (k - 1) * r) for k, r in zip(size, dilation)),
+            dilation, groups), pads, shape)
     out = g.shape[1:1 + d]
     cols = [_matmul(g[..., i * fg:(i + 1) * fg].reshape(-1, fg),
                     kernel[..., i * fg:(i + 1) * fg].reshape(-1, fg).T
@@ -97,6 +101,18 @@ def conv_input_grad(g, kernel, shape, strides, pads, dilation, groups):
     for j, sl in _offsets(size, strides, dilation, out):
         xp[sl] += cols[lead + j]
     return _unpadded(xp, pads, shape)
+
+
+def _flipped(kernel, groups):
+    """(spatial..., C / groups, F) -> reversed in space, (spatial...,
+    F / groups, C): the kernel of conv's transpose, group by group."""
+    d = kernel.ndim - 2
+    cg, f = kernel.shape[-2:]
+    k = kernel[(slice(None, None, -1),) * d].reshape(
+        kernel.shape[:d] + (cg, groups, f // groups))
+    k = np.moveaxis(k, d, -1)   # (spatial..., groups, F / groups, cg)
+    return np.moveaxis(k, d, d + 1).reshape(kernel.shape[:d] + (
+        f // groups, groups * cg))
 
 
 def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
