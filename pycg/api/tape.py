@@ -19,8 +19,21 @@ from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
 class GradientTape:
-    """Records operations for reverse-mode differentiation.
+    """Records operations for reverse-mode differentiation
+    (tf.GradientTape: watch, gradient, jacobian, batch_jacobian,
+    stop_recording, reset, watched_variables).
 
+    Args:
+        persistent: Allow several gradient() calls (a non-persistent tape
+            is spent by its first).
+        watch_accessed_variables: Watch every trainable Variable read
+            while recording (else only what `watch` names).
+
+    Differs:
+        As in TensorFlow, a source the target does not depend on has
+        gradient None (unconnected_gradients="zero" gives zeros).
+
+    Example:
     >>> import pycg
     >>> x = pycg.constant(3.0)
     >>> with pycg.GradientTape() as tape:
@@ -30,7 +43,8 @@ class GradientTape:
     6.0
     """
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
+    def __init__(self, persistent: bool = False,
+                 watch_accessed_variables: bool = True) -> None:
         self._persistent = bool(persistent)
         self._rec = core.Recorder(bool(watch_accessed_variables))
         self._state = "new"   # new -> recording -> exited; used when spent

@@ -1,7 +1,6 @@
 """Where pycg meets TensorFlow's own autodiff: a pycg tensor converted for
 TensorFlow, TensorFlow's values among pycg's arguments, and whether
-TensorFlow records or traces (names of the tensorflow backend, through
-_tensorflow_more)."""
+TensorFlow records or traces (names of the tensorflow backend alone)."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record as _record

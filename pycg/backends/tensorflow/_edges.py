@@ -1,11 +1,8 @@
 """TensorFlow kernels where TensorFlow's own answer differs from NumPy's at
 edge inputs: NaN in arg extrema, bools in arithmetic, complex numbers in
-isnan/isfinite; star-imported by backends/tensorflow.py."""
+isnan/isfinite (gathered last by the package, over the topic files)."""
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
-
-__all__ = ["argmax", "argmin", "bool_add", "bool_maximum", "bool_multiply",
-           "bool_minimum", "isnan", "isfinite"]
 
 
 def argmax(x, axis=None, keepdims=False):

@@ -1,25 +1,12 @@
-"""TensorFlow kernels of the NumPy-namespace, math and linalg ops (keras.ops
-numpy/math/linalg names); star-imported by backends/tensorflow.py."""
+"""TensorFlow kernels of the special functions, integer and bit ops,
+sorting and searching, Fourier transforms, complex parts and dimensions
+known only while tracing (keras.ops math names). exp2 and erfinv of half
+types and erf of huge float64 values need help first."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
 
-from pycg.backends._tensorflow_autodiff import (  # noqa: F401
-    foreign, tensorflow_differentiates, tf_tensor)
-from pycg.backends._tensorflow_fixes import erfinv, exp2  # noqa: F401
-
 tnp = tf.experimental.numpy
-
-__all__ = [
-    "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "trunc", "erfc",
-    "erfinv", "i0", "i1", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
-    "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
-    "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
-    "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
-    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
-    "dynamic_dim", "slice_axis", "pad_axis", "sum_to", "log_softmax",
-    "power", "tf_tensor", "foreign", "tensorflow_differentiates"]
 
 arccosh = tf.math.acosh
 arcsinh = tf.math.asinh
@@ -40,21 +27,6 @@ left_shift = tf.bitwise.left_shift
 right_shift = tf.bitwise.right_shift
 nextafter = tf.math.nextafter
 logical_xor = tf.math.logical_xor
-log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
-
-
-_SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
-           tf.uint64: tf.int64}
-
-
-def power(x, y):
-    # (TensorFlow's Pow has no unsigned kernels: through a signed type, the
-    # product wrapping as the unsigned one would)
-    signed = _SIGNED.get(x.dtype)
-    if signed is None:
-        return _gen._pow(x, y)
-    return tf.cast(_gen._pow(tf.cast(x, signed), tf.cast(y, signed)),
-                   x.dtype)
 
 
 def signbit(x):
@@ -128,56 +100,6 @@ def bincount(x, weights, minlength):
                             else weights.dtype)
 
 
-# ---- decompositions: several outputs packed into one array ---------------
-def _flat_last2(x):
-    return tf.reshape(x, tf.concat([tf.shape(x)[:-2], [-1]], 0))
-
-
-def svd_packed(x, full_matrices):
-    s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
-    return tf.concat([_flat_last2(u), s, _flat_last2(tf.linalg.adjoint(v))],
-                     -1)
-
-
-def qr_packed(x, mode):
-    q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
-    return tf.concat([_flat_last2(q), _flat_last2(r)], -1)
-
-
-def eigh_packed(x):
-    w, v = tf.linalg.eigh(x)
-    return tf.concat([w[..., None, :], v], -2)
-
-
-def eig(x):
-    return tf.linalg.eig(x)
-
-
-def lu_factor(x):
-    lu, perm = tf.linalg.lu(x)
-    # tf gives the permutation; LAPACK pivots swap row j with row piv[j]
-    return lu, tf.numpy_function(_perm_to_pivots, [perm], tf.int32)
-
-
-def _perm_to_pivots(perm):
-    perm = np.asarray(perm)
-    piv = np.zeros(perm.shape, np.int32)
-    for idx in np.ndindex(perm.shape[:-1]):
-        p = list(perm[idx])
-        rows = list(range(len(p)))
-        pos = {r: i for i, r in enumerate(rows)}
-        for j, target in enumerate(p):
-            k = pos[target]
-            piv[idx + (j,)] = k
-            rows[j], rows[k] = rows[k], rows[j]
-            pos[rows[j]], pos[rows[k]] = j, k
-    return piv
-
-
-def solve_triangular(a, b, lower):
-    return tf.linalg.triangular_solve(a, b, lower=lower)
-
-
 # ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
 _FFT = {1: (tf.signal.fft, tf.signal.ifft), 2: (tf.signal.fft2d,
                                                  tf.signal.ifft2d)}
@@ -210,7 +132,6 @@ real = tf.math.real
 imag = tf.math.imag
 conj = tf.math.conj
 angle = tf.math.angle
-__all__ += ["real", "imag", "conj", "angle"]
 
 
 def view(x, dtype):
@@ -226,7 +147,6 @@ def view(x, dtype):
     return tf.bitcast(tf.reshape(x, shape), dtype)
 
 
-__all__ += ["view"]
 
 
 # ---- dimensions unknown while tracing (None in a static shape) -------------
@@ -251,3 +171,18 @@ def sum_to(g, shape):
         tf.constant([], tf.int32)
     axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(g))
     return tf.reshape(tf.reduce_sum(g, axes), shape)
+
+
+def exp2(x):   # (tnp.exp2 converts a bfloat16 tensor through NumPy)
+    return tf.math.pow(tf.constant(2, x.dtype), x)
+
+
+def erfinv(x):   # (no half kernel on CPU: through float32, as Keras)
+    if x.dtype in (tf.float16, tf.bfloat16):
+        return tf.cast(tf.math.erfinv(tf.cast(x, tf.float32)), x.dtype)
+    return tf.math.erfinv(x)
+
+
+def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
+    return _gen.erf(tf.clip_by_value(x, -6.0, 6.0) if x.dtype == tf.float64
+                    else x)   # (erf(6) is 1 in float64)

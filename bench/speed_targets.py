@@ -1,10 +1,10 @@
-"""Issue 15's speed targets, each measured side by side with its peers in
-one process (interleaved medians, bench._timing.measure), and where pycg's
+"""pycg's speed targets (BENCHMARKS.md), each measured side by side with its
+peers in one process (interleaved medians, bench._timing.measure), and where pycg's
 microseconds per op go (bench/profile_chain.py) against a minimal Python
 tape doing the same chain on the same NumPy kernels.
 
-    .venv/bin/python bench/issue15.py --json OUT    # this checkout's pycg
-    .venv/bin/python bench/issue15.py --before DIR  # DIR's pycg, then this
+    .venv/bin/python bench/speed_targets.py --json OUT    # this checkout's pycg
+    .venv/bin/python bench/speed_targets.py --before DIR  # DIR's pycg, then this
                                                     # one: a Markdown table
 
 --before runs this script twice, back to back, in fresh processes: once
@@ -180,16 +180,16 @@ def main(argv=None):
 
 
 def compare(before_dir):
-    from bench import issue15_report
+    from bench import speed_targets_report
     results = {}
     for label, under in (("before", before_dir), ("after", "")):
-        path = f"/tmp/issue15_{label}.json"
+        path = f"/tmp/speed_targets_{label}.json"
         env = dict(os.environ, PYCG_UNDER_TEST=under)
         subprocess.run([sys.executable, __file__, "--json", path], env=env,
                        check=True)
         with open(path) as f:
             results[label] = json.load(f)
-    print("\n".join(issue15_report.tables(results["before"],
+    print("\n".join(speed_targets_report.tables(results["before"],
                                           results["after"])))
 
 

@@ -1,24 +1,16 @@
-"""NumPy kernels of the NumPy-namespace, math and linalg ops (keras.ops
-numpy/math/linalg names); star-imported by backends/numpy.py."""
+"""NumPy kernels of the special functions, integer and bit ops, sorting and
+searching, Fourier transforms, complex parts and dimensions known only
+while tracing (keras.ops math names)."""
 import math
 
 import numpy as np
-
-__all__ = [
-    "arccosh", "arcsinh", "arctanh", "cbrt", "exp2", "trunc", "erfc",
-    "erfinv", "i0", "i1", "isinf", "isneginf", "isposinf", "signbit", "gcd", "lcm",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert",
-    "left_shift", "right_shift", "nextafter", "logical_xor", "argsort",
-    "top_k_indices", "cumprod", "isin", "searchsorted", "bincount",
-    "svd_packed", "qr_packed", "eigh_packed", "eig", "lu_factor",
-    "solve_triangular", "fft_pair", "ifft_pair", "to_complex_pair",
-    "floor_divide"]
 
 arccosh = np.arccosh
 arcsinh = np.arcsinh
 arctanh = np.arctanh
 cbrt = np.cbrt
 exp2 = np.exp2
+_erf = np.frompyfunc(math.erf, 1, 1)
 _erfc = np.frompyfunc(math.erfc, 1, 1)
 isinf = np.isinf
 isneginf = np.isneginf
@@ -48,6 +40,10 @@ def floor_divide(x, y):
 
 def trunc(x):
     return x if x.dtype.kind in "iub" else np.trunc(x)
+
+
+def erf(x):
+    return np.asarray(_erf(x), dtype=np.asarray(x).dtype)[()]
 
 
 def erfc(x):
@@ -140,57 +136,6 @@ def bincount(x, weights, minlength):
     return np.bincount(x, weights, minlength)
 
 
-# ---- decompositions: several outputs packed into one array ---------------
-def svd_packed(x, full_matrices):
-    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    batch = x.shape[:-2]
-    return np.concatenate([u.reshape(batch + (-1,)), s,
-                           vh.reshape(batch + (-1,))], axis=-1)
-
-
-def qr_packed(x, mode):
-    q, r = np.linalg.qr(x, mode=mode)
-    batch = x.shape[:-2]
-    return np.concatenate([q.reshape(batch + (-1,)),
-                           r.reshape(batch + (-1,))], axis=-1)
-
-
-def eigh_packed(x):
-    w, v = np.linalg.eigh(x)
-    return np.concatenate([w[..., None, :], v], axis=-2)
-
-
-def eig(x):
-    # complex always, as TensorFlow's (NumPy's is real when every eigenvalue
-    # is): complex64 for float32 and complex128 for float64
-    w, v = np.linalg.eig(x)
-    dtype = np.result_type(x.dtype, np.complex64)
-    return w.astype(dtype), v.astype(dtype)
-
-
-def lu_factor(x):
-    """LAPACK getrf: (lu, 0-based pivots) of a square matrix or a batch."""
-    a = np.array(x, dtype=x.dtype)
-    n = a.shape[-1]
-    piv = np.zeros(a.shape[:-1], np.int32)
-    for idx in np.ndindex(a.shape[:-2]):
-        m = a[idx]
-        for j in range(n):
-            p = j + int(np.argmax(np.abs(m[j:, j])))
-            piv[idx + (j,)] = p
-            if p != j:
-                m[[j, p]] = m[[p, j]]
-            if m[j, j] != 0:
-                m[j + 1:, j] /= m[j, j]
-                m[j + 1:, j + 1:] -= np.outer(m[j + 1:, j], m[j, j + 1:])
-    return a, piv
-
-
-def solve_triangular(a, b, lower):
-    a = np.tril(a) if lower else np.triu(a)
-    return np.linalg.solve(a, b)
-
-
 # ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
 def to_complex_pair(z):
     return z[0] + 1j * z[1]
@@ -213,14 +158,12 @@ real = np.real
 imag = np.imag
 conj = np.conj
 angle = np.angle
-__all__ += ["real", "imag", "conj", "angle"]
 
 
 def view(x, dtype):
     return np.ascontiguousarray(x).view(dtype)
 
 
-__all__ += ["view"]
 
 
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
@@ -247,4 +190,3 @@ def sum_to(g, shape):
     return np.sum(g, axis=axes).reshape(shape) if axes else g.reshape(shape)
 
 
-__all__ += ["dynamic_dim", "slice_axis", "pad_axis", "sum_to"]

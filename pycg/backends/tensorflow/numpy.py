@@ -1,64 +1,15 @@
-"""TensorFlow kernels. Values are tf.Tensor (eager, or symbolic inside
-tf.function), so they run wherever TensorFlow places them (a GPU when there
-is one)."""
+"""TensorFlow kernels of the elementwise, reduction, shape and creation ops
+(keras.ops numpy names)."""
 import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
+from tensorflow.python.ops import gen_array_ops as _gen_array
+from tensorflow.python.ops import gen_math_ops as _gen
 
-from pycg import backends as _registry
-
-tf = _registry.import_tensorflow()  # quietly: see _tf_import.py
-
-from tensorflow.python.ops import gen_math_ops as _gen  # noqa: E402
-from tensorflow.python.framework.ops import EagerTensor  # noqa: E402
-from tensorflow.python.ops import gen_array_ops as _gen_array  # noqa: E402
-from tensorflow.python.ops import gen_nn_ops as _gen_nn  # noqa: E402
-
-from pycg.backends._tf_fast import _FLOAT_ENUMS, _int32  # noqa: E402
-from pycg.backends._tf_fast import fast as _fast  # noqa: E402
-from pycg.backends._tf_fast import (  # noqa: E402, F401
-    complex_dtypes, dtype_key, float_dtypes, grad_like, inexact, scalar,
-    scalar_like, weak_caches, weak_scalar)
+from pycg.backends.tensorflow._fast import _FLOAT_ENUMS, _int32, scalar
+from pycg.backends.tensorflow._fast import fast as _fast
 
 tnp = tf.experimental.numpy
-name = "tensorflow"
-out_of_memory = (MemoryError, tf.errors.ResourceExhaustedError)
-
-
-# named, not found by making a tensor: importing pycg must leave TensorFlow's
-# context unstarted, or tf.distribute.MultiWorkerMirroredStrategy() fails
-types = frozenset((EagerTensor,))
-float_types = frozenset()   # (an EagerTensor's type says nothing of its dtype)
-
-
-def owns(value):
-    return type(value) in types or isinstance(value, tf.Tensor)
-
-
-# ---- conversion ---------------------------------------------------------
-def convert(value, dtype=None):
-    if isinstance(value, tf.Tensor):
-        return value if dtype is None else tf.cast(value, dtype)
-    return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
-
-
-def cast(x, dtype):
-    return tf.cast(x, dtype)
-
-
-def stop_gradient(x):  # a TF op only where tf.gradients sees it (traced)
-    return x if type(x) in types else tf.stop_gradient(x)
-
-
-def to_numpy(x):
-    if not hasattr(x, "numpy"):
-        raise TypeError(
-            "pycg: this tensor is symbolic (inside pycg.function / "
-            "tf.function) and has no value yet; use pycg ops on it instead "
-            "of converting it to NumPy")
-    return x.numpy()
-
-
-def dtype_of(x):
-    return np.dtype(x.dtype.as_numpy_dtype)
 
 
 # ---- elementwise ----------------------------------------------------------
@@ -92,14 +43,6 @@ floor = _gen.floor
 ceil = _gen.ceil
 reciprocal = _fast("Reciprocal", _gen.reciprocal)
 rsqrt = _fast("Rsqrt", _gen.rsqrt)
-sigmoid = _fast("Sigmoid", _gen.sigmoid)
-softplus = tf.math.softplus
-relu = tf.nn.relu
-from pycg.backends._tensorflow_fixes import erf  # noqa: E402,F401
-real = tf.math.real
-imag = tf.math.imag
-conj = tf.math.conj
-
 logical_not = _gen.logical_not
 add = _fast("AddV2", _gen.add_v2, 2)
 subtract = _fast("Sub", _gen.sub, 2)
@@ -111,21 +54,12 @@ minimum = _fast("Minimum", _gen.minimum, 2)
 arctan2 = _gen.atan2
 
 
-# TensorFlow's fused gradient kernels
-tanh_grad = _fast("TanhGrad", _gen.tanh_grad, 2)
-sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad, 2)
-relu_grad = _fast("ReluGrad", _gen_nn.relu_grad, 2)
-sqrt_grad = _fast("SqrtGrad", _gen.sqrt_grad, 2)   # (0 where dy is 0)
-rsqrt_grad = _fast("RsqrtGrad", _gen.rsqrt_grad, 2)
-reciprocal_grad = _fast("ReciprocalGrad", _gen.reciprocal_grad, 2)
-
-
 _real_div = _fast("RealDiv", _gen.real_div, 2)
 
 
 def divide(x, y):
     # (an eager tensor's dtype enum first: reading x.dtype costs ~0.1 us)
-    if type(x) is EagerTensor and x._datatype_enum() in _FLOAT_ENUMS or \
+    if type(x) is _EagerTensor and x._datatype_enum() in _FLOAT_ENUMS or \
             x.dtype.is_floating:
         return _real_div(x, y)
     return tf.math.truediv(x, y)
@@ -225,30 +159,6 @@ def scatter_flat(values, positions, size):
         flat, tf.reshape(positions, [-1]), size)
 
 
-# ---- linear algebra -------------------------------------------------------
-def matmul(a, b, transpose_a=False, transpose_b=False):
-    """2-D floats through the generated op (TF's C fast path when eager)."""
-    if a.dtype.is_floating and a.shape.rank == 2 and b.shape.rank == 2:
-        return _gen.mat_mul(a, b, transpose_a=transpose_a,
-                            transpose_b=transpose_b)
-    return tf.linalg.matmul(a, b, transpose_a=transpose_a,
-                            transpose_b=transpose_b)
-
-
-def einsum(subscripts, *operands):
-    return tf.einsum(subscripts, *operands)
-
-
-cholesky = tf.linalg.cholesky
-inv = tf.linalg.inv
-solve = tf.linalg.solve
-det = tf.linalg.det
-
-
-def slogdet(x):
-    return tf.linalg.slogdet(x)
-
-
 # ---- creation -------------------------------------------------------------
 def zeros(shape, dtype):
     return tf.zeros(shape, dtype=dtype)
@@ -277,8 +187,15 @@ def linspace(start, stop, num, endpoint, dtype):
     return tf.cast(tnp.linspace(start, stop, num, endpoint=endpoint), dtype)
 
 
-from pycg.backends._tensorflow_state import (  # noqa: E402,F401
-    assign, assign_add, assign_sub, host_call, outside_graph, read, variable)
-from pycg.backends._tensorflow_more import *  # noqa: E402,F401,F403
-from pycg.backends._tensorflow_edges import *  # noqa: E402,F401,F403
-from pycg.backends._tensorflow_conv import *  # noqa: E402,F401,F403
+_SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
+           tf.uint64: tf.int64}
+
+
+def power(x, y):
+    # (TensorFlow's Pow has no unsigned kernels: through a signed type, the
+    # product wrapping as the unsigned one would)
+    signed = _SIGNED.get(x.dtype)
+    if signed is None:
+        return _gen._pow(x, y)
+    return tf.cast(_gen._pow(tf.cast(x, signed), tf.cast(y, signed)),
+                   x.dtype)

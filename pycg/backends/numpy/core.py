@@ -1,14 +1,16 @@
-"""The numpy backend's value types and dtypes, and Python numbers as
-scalars of a value's dtype (cached: a NumPy scalar costs ~0.2 us to make).
-Imported by pycg.backends.numpy, whose names they are."""
+"""The numpy backend's value types and dtypes, conversion, Python numbers
+as scalars of a value's dtype (cached: a NumPy scalar costs ~0.2 us to
+make), variables (storage that assign() replaces) and host calls (a NumPy
+function of concrete values)."""
+import contextlib
 import operator
 
 import numpy as np
 
-from pycg.backends import EXTRA_FLOATS
+from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
-                     + EXTRA_FLOATS)
+                     + _EXTRA_FLOATS)
 complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
 
 
@@ -91,3 +93,55 @@ def grad_like(g, x):
     t = type(g)   # (a float scalar's type is its dtype, its shape ())
     return t is type(x) and (t in float_types or g.dtype is x.dtype and
                              g.dtype in float_dtypes and g.shape == x.shape)
+
+
+# ---- conversion ---------------------------------------------------------
+def convert(value, dtype=None):
+    return np.asarray(value, dtype=dtype)
+
+
+def cast(x, dtype):
+    return np.asarray(x).astype(dtype, copy=False)
+
+
+def to_numpy(x):
+    return np.asarray(x)
+
+
+def stop_gradient(x):
+    return x
+
+
+def dtype_of(x):
+    return x.dtype
+
+
+# ---- variables: storage that assign() replaces ---------------------------
+def variable(value):
+    return np.array(value)
+
+
+def read(store):
+    return store
+
+
+def assign(store, value):
+    return np.array(value, dtype=store.dtype)
+
+
+def assign_add(store, delta):
+    return np.array(store + delta, dtype=store.dtype)
+
+
+def assign_sub(store, delta):
+    return np.array(store - delta, dtype=store.dtype)
+
+
+# ---- host calls: a NumPy function of concrete values ----------------------
+def host_call(fn, args, dtype, shape):
+    return fn(*[np.asarray(a) for a in args])
+
+
+def outside_graph():
+    """A context where new variables are created eagerly (no graphs here)."""
+    return contextlib.nullcontext()

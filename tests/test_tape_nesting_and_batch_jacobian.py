@@ -1,4 +1,4 @@
-"""GradientTape behaviours pinned by issue 13: a persistent tape records its
+"""GradientTape nesting and batch_jacobian: a persistent tape records its
 own backward pass, re-entry is refused, batch_jacobian.
 Expected values are closed forms or TensorFlow's own GradientTape."""
 import numpy as np

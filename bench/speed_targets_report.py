@@ -1,4 +1,4 @@
-"""Markdown tables for bench/issue15.py: the targets before and after, and
+"""Markdown tables for bench/speed_targets.py: the targets before and after, and
 where the microseconds per op go."""
 
 N = 100

@@ -1,20 +1,35 @@
-"""TensorFlow kernels of convolution and pooling, channels last (the layout
-every CPU kernel accepts, with or without oneDNN): Conv2D, Conv3D, their
-backprop ops, MaxPool, AvgPool and their gradients. Where TensorFlow's CPU
-kernels refuse a configuration they are composed: 1-D runs as 2-D, a
-dilated kernel is spread with zeros (the backprop ops and Conv3D take no
-dilation on CPU), groups run one after another (the backprop ops and Conv3D
-take none), 3-D pooling is 2-D pooling then 1-D pooling (MaxPool3D takes
-no float64; a box max or mean is separable), and pads TensorFlow cannot
-express are applied with tf.pad. Star-imported by backends/tensorflow.py."""
+"""TensorFlow kernels of the activations and their fused gradients
+(TanhGrad, SigmoidGrad, ReluGrad, SqrtGrad, ...), and of convolution and
+pooling, channels last (the layout every CPU kernel accepts, with or without
+oneDNN): Conv2D, Conv3D, their backprop ops, MaxPool, AvgPool and their
+gradients. Where TensorFlow's CPU kernels refuse a configuration they are
+composed: 1-D runs as 2-D, a dilated kernel is spread with zeros (the
+backprop ops and Conv3D take no dilation on CPU), groups run one after
+another (the backprop ops and Conv3D take none), 3-D pooling is 2-D pooling
+then 1-D pooling (MaxPool3D takes no float64; a box max or mean is
+separable), and pads TensorFlow cannot express are applied with tf.pad."""
 import tensorflow as tf
+from tensorflow.python.ops import gen_math_ops as _gen
 from tensorflow.python.ops import gen_nn_ops as _nn
 
-__all__ = ["conv", "conv_input_grad", "conv_filter_grad", "max_pool",
-           "max_pool_grad", "max_pool_grad_grad", "avg_pool",
-           "avg_pool_grad"]
+from pycg.backends.tensorflow._fast import fast as _fast
+
+sigmoid = _fast("Sigmoid", _gen.sigmoid)
+softplus = tf.math.softplus
+relu = tf.nn.relu
+log_softmax = tf.nn.log_softmax   # (fused; numpy composes it in ops.nn)
 
 
+# TensorFlow's fused gradient kernels
+tanh_grad = _fast("TanhGrad", _gen.tanh_grad, 2)
+sigmoid_grad = _fast("SigmoidGrad", _gen.sigmoid_grad, 2)
+relu_grad = _fast("ReluGrad", _nn.relu_grad, 2)
+sqrt_grad = _fast("SqrtGrad", _gen.sqrt_grad, 2)   # (0 where dy is 0)
+rsqrt_grad = _fast("RsqrtGrad", _gen.rsqrt_grad, 2)
+reciprocal_grad = _fast("ReciprocalGrad", _gen.reciprocal_grad, 2)
+
+
+# ---- convolution ---------------------------------------------------------------
 def _same_pads(shape, size, strides, dilation):
     pads = []
     for n, k, s, d in zip(shape, size, strides, dilation):

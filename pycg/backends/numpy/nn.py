@@ -1,19 +1,77 @@
-"""NumPy kernels of convolution and pooling, channels last: windows as a
-stride-trick view of the padded input, a convolution as one im2col copy and
-one BLAS matmul per group, its transpose as a matmul and one strided add per
-kernel offset. Pads are (before, after) per spatial dimension; a negative
-`after` drops trailing cells that no window reaches. Star-imported by
-backends/numpy.py."""
+"""NumPy kernels of the activations and their fused gradients (the ones
+TensorFlow has as kernels: TanhGrad, SigmoidGrad, ReluGrad, SqrtGrad, ...),
+and of convolution and pooling, channels last: windows as a stride-trick
+view of the padded input, a convolution as one im2col copy and one BLAS
+matmul per group, its input transpose as the full correlation with the
+flipped kernel (stride 1) or a matmul and one strided add per kernel offset.
+Pads are (before, after) per spatial dimension; a negative `after` drops
+trailing cells that no window reaches."""
 import itertools
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
-
-__all__ = ["conv", "conv_input_grad", "conv_filter_grad", "max_pool",
-           "max_pool_grad", "max_pool_grad_grad", "avg_pool",
-           "avg_pool_grad"]
+from numpy.lib.stride_tricks import as_strided as _as_strided
 
 
+def sigmoid(x):
+    if x.dtype.kind == "c":   # (|x| would lose the phase)
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)[()]
+    # exp of a non-positive number only: no overflow warning at either end
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)[()]
+
+
+def softplus(x):
+    return (np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype)
+
+
+def relu(x):
+    return np.maximum(x, np.zeros((), x.dtype))
+
+
+_ones = {}   # dtype -> 1 of that dtype (dtype.type(1) costs 0.2 us)
+
+
+def _one(dt):
+    one = _ones.get(dt)
+    if one is None:
+        one = _ones[dt] = dt.type(1)
+    return one
+
+
+def tanh_grad(y, dy):
+    one = _ones.get(y.dtype) or _one(y.dtype)
+    return dy * (one - y * y)
+
+
+def relu_grad(dy, x):
+    return np.where(x > 0, dy, np.zeros((), dy.dtype))[()]
+
+
+def sigmoid_grad(y, dy):
+    return dy * y * (_one(y.dtype) - y)
+
+
+# TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad: 0 where dy is 0, even
+# where the local derivative is infinite (the guard idiom where(c, f(x), 0))
+def _zero_at_zero(dy, d):
+    return np.where(dy == 0, np.zeros((), d.dtype), d)[()]
+
+
+def sqrt_grad(y, dy):   # (numbers as y's dtype: bfloat16 * 0.5 is float32)
+    return _zero_at_zero(dy, dy * y.dtype.type(0.5) / np.conj(y))
+
+
+def rsqrt_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, dy * y.dtype.type(-0.5) * (c * c * c))
+
+
+def reciprocal_grad(y, dy):
+    c = np.conj(y)
+    return _zero_at_zero(dy, -dy * (c * c))
+
+
+# ---- convolution ---------------------------------------------------------------
 def _matmul(a, b):
     if a.dtype.kind == "V":   # (bfloat16: BLAS in float32)
         return np.matmul(a.astype(np.float32), b.astype(np.float32)
@@ -51,7 +109,7 @@ def _windows(xp, size, strides, dilation):
     """View (N, out..., size..., C) of every window of xp."""
     st = xp.strides
     out = _out(xp.shape[1:-1], size, strides, dilation)
-    return as_strided(
+    return _as_strided(
         xp, (xp.shape[0],) + out + tuple(size) + (xp.shape[-1],),
         (st[0],) + tuple(a * s for a, s in zip(st[1:-1], strides))
         + tuple(a * d for a, d in zip(st[1:-1], dilation)) + (st[-1],),
