@@ -198,10 +198,21 @@ def _pool_pads(shape, size, strides, padding):
     return tuple(pads)
 
 
+def _reduce_windows(ufunc, xp, size, strides):
+    """ufunc folded over the window offsets, one strided slice each (several
+    times faster than reducing the window axes of a stride-trick view)."""
+    ones = (1,) * len(size)
+    out = None
+    for _, sl in _offsets(size, strides, ones,
+                          _out(xp.shape[1:-1], size, strides, ones)):
+        out = xp[sl].copy() if out is None else ufunc(out, xp[sl], out=out)
+    return out
+
+
 def max_pool(x, size, strides, padding):
     pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    w = _windows(_padded(x, pads, -np.inf), size, strides, (1,) * len(size))
-    return np.max(w, axis=tuple(range(x.ndim - 1, 2 * x.ndim - 3)))
+    return _reduce_windows(np.maximum, _padded(x, pads, -np.inf), size,
+                           strides)
 
 
 def _winners(x, y, size, strides, padding):
@@ -246,8 +257,7 @@ def _inverse_counts(shape, size, strides, padding, dtype):
 
 def avg_pool(x, size, strides, padding):
     pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    w = _windows(_padded(x, pads), size, strides, (1,) * len(size))
-    total = np.sum(w, axis=tuple(range(x.ndim - 1, 2 * x.ndim - 3)))
+    total = _reduce_windows(np.add, _padded(x, pads), size, strides)
     return total * _inverse_counts(x.shape, size, strides, padding, x.dtype)
 
 
