@@ -14,7 +14,7 @@ import tomllib
 import pytest
 
 import pycg
-from keras_differences import CHOSEN
+from support.keras_differences import CHOSEN
 
 NAMESPACES = ["pycg", "pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
 
@@ -112,7 +112,7 @@ def _ops_with_chosen_differences():
 def test_a_chosen_keras_difference_is_in_the_ops_docstring(name):
     doc = getattr(pycg.ops, name).__doc__
     assert "Differs:" in doc, f"pycg.ops.{name} differs from keras.ops " \
-        "by choice (tests/keras_differences.py) and its docstring is silent"
+        "by choice (tests/support/keras_differences.py) and its docstring is silent"
 
 
 def _examples():

@@ -113,10 +113,14 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             except BaseException:
                 core_forward.drop(marks)
                 raise
-        if inputs is None and type(output) is Tensor and not seen:
+        if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
-            if xs is None:   # (record* record where a tape tracks x)
+            if seen:   # variables read: inputs after the call's tensors
+                variables = tuple(seen.values())
+                core.record(plan, ((x,) if xs is None else xs) + variables,
+                            output, (grad_fn, variables))
+            elif xs is None:   # (record* record where a tape tracks x)
                 core.record_one(plan, x, output, grad_fn)
             else:
                 core.record(plan, xs, output, grad_fn)
@@ -149,9 +153,10 @@ def _plan(f, plans, args, kwargs):
 
 
 def _route(decorated, plan, args, kwargs):
-    """A call that is not one tensor of the active backend: (its result,
-    None) where TensorFlow differentiates it (one op carrying the rule),
-    else (None, its bound inputs)."""
+    """A call whose arguments are not all tensors of the active backend, or
+    made inside traced control flow: (its result, None) where TensorFlow
+    differentiates it (one op carrying the rule), else (None, its bound
+    inputs)."""
     if tls.branch is not None and core_forward.in_branch():
         return core_forward.branch_call(decorated, [
             a for a in structure.flatten((args, kwargs))

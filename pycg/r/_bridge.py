@@ -27,8 +27,10 @@ _pending = {}  # Python exceptions on their way through R, by key
 
 
 class RError(RuntimeError):
-    """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes.
+    """An error signalled by R code that a Python program called through
+    pycg.r (Python hosts R); `classes` holds the R condition's classes.
+    (R code that Python calls back while R hosts Python raises
+    pycg.r.interop.RCallbackError instead.)
 
     Args:
         message: R's message.

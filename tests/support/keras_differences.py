@@ -1,5 +1,5 @@
 """Where pycg.ops and keras.ops (on TensorFlow) give different answers, as
-found by tests/keras_sweep.py: each row is "name/kind/what", on both pycg
+found by tests/support/keras_sweep.py: each row is "name/kind/what", on both pycg
 backends, or "name/kind/what@backend" on one. tests/test_ops_keras_sweep.py
 fails on a row listed in neither table and on a listed row that no longer
 differs, so the tables stay the truth.
