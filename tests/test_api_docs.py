@@ -209,13 +209,18 @@ def test_help_of_pycg_conventions_shows_the_tables_and_the_choices():
     assert "help(pycg.conventions)" in pycg.__doc__
 
 
-TAPE_METHODS = ["watch", "gradient", "jacobian", "batch_jacobian",
-                "stop_recording", "reset", "watched_variables", "explain"]
+METHODS = [(pycg.GradientTape, n) for n in (
+    "watch", "gradient", "jacobian", "batch_jacobian", "stop_recording",
+    "reset", "watched_variables", "explain")] + [
+    (pycg.optimizers.Optimizer, n) for n in (
+        "apply", "apply_gradients", "build", "build_slots", "add_slots",
+        "slot_index", "update_step", "exclude_from_weight_decay")]
 
 
-@pytest.mark.parametrize("name", TAPE_METHODS)
-def test_gradient_tape_methods_document_their_arguments(name):
-    method = getattr(pycg.GradientTape, name)
+@pytest.mark.parametrize("cls,name", METHODS,
+                         ids=[f"{c.__name__}.{n}" for c, n in METHODS])
+def test_public_methods_document_their_arguments(cls, name):
+    method = getattr(cls, name)
     doc = inspect.getdoc(method)
     params = _parameters(method)
     if params:
