@@ -8,9 +8,8 @@ tensors as `{INDEX_KEY: tensor}`, tuples as `{TUPLE_KEY: [...]}`; `to_r`
 answers codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
-returns a `Failure` instead of raising, so R re-raises a short R error.
-Ops and pycg functions are named by strings: every Python object R passes
-costs reticulate an R-level S3 dispatch.
+returns a `Failure` instead of raising, so R re-raises a short R error. Ops
+are named by strings: each Python object R passes costs an S3 dispatch.
 """
 import functools
 import traceback
