@@ -54,12 +54,12 @@ guard <- function(fn) {
 # pycg objects need no conversion: answering reticulate's r_to_py()
 # dispatch here saves it a search along the class vector for every argument.
 #' @rawNamespace S3method(reticulate::r_to_py, pycg.tensor.Tensor)
-#' @rawNamespace S3method(reticulate::r_to_py, pycg.tape.GradientTape)
+#' @rawNamespace S3method(reticulate::r_to_py, pycg.api.tape.GradientTape)
 r_to_py.pycg.tensor.Tensor <- function(x, convert = FALSE) {
   x
 }
 
-r_to_py.pycg.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
+r_to_py.pycg.api.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
 
 # ---- R functions called from Python ------------------------------------------
 

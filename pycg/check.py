@@ -1,13 +1,15 @@
 """check_gradients: the tape against central finite differences."""
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from pycg import ops
 from pycg._errors import Api, Arg, Array, Position, Shape, user_error
 from pycg.backends import finfo
-from pycg.custom_gradient_bind import name_of
-from pycg.tape import GradientTape
+from pycg.custom.bind import name_of
+from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 # narrowest precision that flows -> (eps, rtol, atol) for order 1 and 2:
@@ -21,7 +23,9 @@ _STEPS = {
 }
 
 
-def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
+def check_gradients(f: Callable[..., Any], *args: Any, order: int = 1,
+                    eps: float | None = None, rtol: float | None = None,
+                    atol: float | None = None) -> None:
     """Compare pycg's gradients of `f` at `args` (and, with order=2, its
     second derivatives) with central finite differences.
 
@@ -34,6 +38,22 @@ def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
     compared, and showing f's gradient (of the sum of its output, as
     pycg.grad gives it) and its finite differences.
 
+    Args:
+        f: The function to check: tensors in, one tensor out.
+        *args: The point: numbers or arrays (taken as float64).
+        order: 1 (gradients) or 2 (also second derivatives).
+        eps: The finite-difference step (None: by the dtype, see above).
+        rtol: The relative tolerance (None: by the dtype).
+        atol: The absolute tolerance (None: by the dtype).
+
+    Returns:
+        None, when every gradient agrees (else AssertionError).
+
+    Differs:
+        TensorFlow's tf.test.compute_gradient returns both Jacobians for
+        the caller to compare; autograd's check_grads, like this, raises.
+
+    Example:
     >>> import pycg
     >>> pycg.check_gradients(lambda x: pycg.ops.sin(x) * x, 0.7, order=2)
     """

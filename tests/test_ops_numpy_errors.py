@@ -3,7 +3,7 @@ the op and the argument, says what was expected and what arrived."""
 import numpy as np
 import pytest
 
-from keras_inputs import I, IDS, TALL, V, W, X, X3
+from support.keras_inputs import I, IDS, TALL, V, W, X, X3
 from pycg import ops
 
 

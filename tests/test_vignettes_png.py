@@ -14,7 +14,7 @@ import zlib
 
 import pytest
 
-from r_bridge_helpers import ROOT, r_env, require_r
+from support.r_bridge_helpers import ROOT, r_env, require_r
 
 KNIT = r"""
 args <- commandArgs(trailingOnly = TRUE)
