@@ -104,7 +104,8 @@ render_facts <- function(template, facts, caller = NULL) {
 r_fact <- function(kind, value) {
   switch(kind,
     op = paste0("op_", value),
-    api = translate_message(paste0("pycg.", value)),
+    api = if (grepl("^optimizers\\.\\w+\\.apply$", value)) "optimizer_apply"
+      else translate_message(paste0("pycg.", value)),
     arg = sprintf("`%s`", value),
     axis = , position = as.character(if (value >= 0) value + 1L else value),
     shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,

@@ -6,6 +6,7 @@ from typing import Any
 import numpy as np
 
 from pycg._state import var_key
+from pycg.optimizers import _messages as messages
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
@@ -20,23 +21,16 @@ class Checks:
     def _check_variables(self, variables):
         for i, v in enumerate(variables):
             if not isinstance(v, Variable):
-                raise TypeError(
-                    f"{self._who}.apply: variable {i} is a "
-                    f"{type(v).__name__}, not a pycg.Variable; optimizers "
-                    f"update Variables in place")
+                raise messages.not_a_variable(self._who, v, i)
             if not is_float(v.dtype):
-                raise TypeError(f"{self._who}.apply: variable {_label(v, i)} "
-                                f"has dtype {v.dtype.name}; optimizers update "
-                                f"floating variables")
+                raise messages.not_floating(self._who, v, i)
         return variables
 
     def _check_known(self, variables):
         for i, v in enumerate(variables):
             if var_key(v) not in self._index:
-                raise ValueError(
-                    f"{self._who}.apply: variable {_label(v, i)} is not one "
-                    f"of the {len(self._variables)} variables this optimizer "
-                    f"was built with; use a new optimizer for new variables")
+                raise messages.not_built_with(self._who, v, i,
+                                              len(self._variables))
 
     def _present(self, grads, variables):
         kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
@@ -54,23 +48,16 @@ class Checks:
     def _check_gradient(self, g, v, i):
         if isinstance(g, Tensor):
             if g.dtype != v.dtype:
-                raise TypeError(
-                    f"{self._who}.apply: the gradient for variable "
-                    f"{_label(v, i)} has dtype {g.dtype.name} but the "
-                    f"variable has {v.dtype.name}; cast the gradient")
+                raise messages.gradient_dtype(self._who, g, v, i)
             g = convert_to_tensor(g)
         else:
             try:
                 g = convert_to_tensor(np.asarray(g), v.dtype)
             except (TypeError, ValueError) as e:
-                raise TypeError(f"{self._who}.apply: the gradient for "
-                                f"variable {_label(v, i)} is not numeric "
-                                f"({e})") from None
+                raise messages.gradient_not_numeric(self._who, v, i,
+                                                    e) from None
         if g.shape != v.shape:
-            raise ValueError(
-                f"{self._who}.apply: the gradient for variable "
-                f"{_label(v, i)} has shape {g.shape} but the variable has "
-                f"shape {v.shape}")
+            raise messages.gradient_shape(self._who, g, v, i)
         return g
 
 

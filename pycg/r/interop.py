@@ -34,9 +34,8 @@ _hosted.apply()
 
 
 class RCallbackError(Exception):
-    """An R error in R code that Python called back while R hosts Python
-    (a rule, a forward; R re-signals the original). pycg.r.RError is the
-    other direction: R code called by a Python program."""
+    """An R error in R code that Python called back while R hosts Python (a
+    rule; R re-signals it). pycg.r.RError: R called by a Python program."""
 
 
 class RCallbackInterrupt(KeyboardInterrupt):

@@ -164,3 +164,19 @@ test_each_backend("Variable, op_solve, op_rearrange and saving messages are R's"
     "^pycg_save_variables: two variables are named \"w\"; names must be ",
     "unique \\(pass a named list to rename\\)$"))
 })
+
+test_each_backend("optimizer_apply() errors name R's positions and R's function", {
+  opt <- optimizer_sgd(0.1)
+  a <- pycg_variable(c(1, 2))
+  b <- pycg_variable(c(1, 2, 3), name = "b")
+  # the second variable of the R list is variable 2 (was Python's 1)
+  expect_error(optimizer_apply(opt, list(c(1, 1), c(1, 1)), list(a, b)),
+               paste0("^optimizer_apply: the gradient for variable 2 ",
+                      "\\(\"b\"\\) has shape c\\(2\\) but the variable has ",
+                      "shape c\\(3\\)$"))
+  expect_error(optimizer_apply(opt, list(c(1, 1), 3), list(a, 5)),
+               paste0("^optimizer_apply: variable 2 is a double, not a ",
+                      "pycg_variable\\(\\); optimizers update Variables in ",
+                      "place$"))
+  expect_identical(as.array(a), array(c(1, 2)))  # nothing applied
+})
