@@ -1,7 +1,7 @@
 """Every convolution and pooling configuration pycg's ops accept (data
 formats, paddings, strides, dilations, groups, output paddings, 1 to 3
 spatial dimensions), as data, and a check of pycg's value and gradients for
-each against tests/conv_reference.py on both backends.
+each against tests/support/conv_reference.py on both backends.
 
 Run as a script (tests/test_cpu_portability.py does, once with oneDNN off
 and once on, since TensorFlow reads TF_ENABLE_ONEDNN_OPTS at import): prints

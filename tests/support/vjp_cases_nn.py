@@ -8,7 +8,7 @@ from tensorflow.python.ops import gen_nn_ops as tf_nn
 
 from pycg import ops
 from pycg.ops import _conv_primitives as P
-from vjp_case import Case, normal, off_zero, positive, uniform, unary
+from support.vjp_case import Case, normal, off_zero, positive, uniform, unary
 
 
 def away_from(*kinks):
