@@ -56,10 +56,12 @@ class Tensor(PythonValue):
 
     @property
     def shape(self):
+        """The shape, a tuple of ints (as NumPy's; TensorShape in TF)."""
         return tuple(self._value.shape)
 
     @property
     def dtype(self):
+        """The dtype, a NumPy dtype (equal to its name: ``== "float32"``)."""
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
@@ -67,18 +69,13 @@ class Tensor(PythonValue):
 
     @property
     def ndim(self):
+        """The number of axes (0 for a scalar)."""
         return len(self._value.shape)
 
     @property
     def size(self):
+        """The number of elements, an int."""
         return int(np.prod(self.shape, dtype=np.int64))
-
-    def numpy(self):
-        return np.asarray(backend_of(self._value).to_numpy(self._value))
-
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
-        return a if dtype is None else a.astype(dtype)
 
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)

@@ -1,16 +1,15 @@
 """The Python half of the R package (R/convert.R is the other): the
 functions its wrappers call through reticulate, in a Python that R hosts.
 
-reticulate 1.28 refuses NumPy 2 for its own array conversion, so arrays
-travel as pycg/r/codec.py writes them: R sends `{ARRAY_KEY: bytearray,
-"shape": [...], "kind": "double" | "integer" | "logical" | "complex"}`,
-1-based index tensors as `{INDEX_KEY: tensor}` and tuples as `{TUPLE_KEY:
-[...]}`; `to_r` answers codec.to_r's `(bytearray, shape, kind)`.
+reticulate 1.28 refuses NumPy 2 for its array conversion, so arrays travel
+as pycg/r/codec.py writes them: R sends `{ARRAY_KEY: bytearray, "shape":
+[...], "kind": "double"|"integer"|"logical"|"complex"}`, 1-based index
+tensors as `{INDEX_KEY: tensor}`, tuples as `{TUPLE_KEY: [...]}`; `to_r`
+answers codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
-returns a `Failure` instead of raising, so R re-raises a short R error.
-Ops and pycg functions are named by strings, because every Python object R
-passes as an argument costs reticulate an R-level S3 dispatch.
+returns a `Failure` instead of raising, so R re-raises a short R error. Ops
+are named by strings: each Python object R passes costs an S3 dispatch.
 """
 import functools
 import traceback
