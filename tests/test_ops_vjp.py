@@ -406,7 +406,7 @@ SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
                 "irfft", "logdet", "pinv", "segment_max", "jvp",
                 # convolution and pooling: the rules of the primitives are
-                # each other's transposes (tests/vjp_cases_nn.py)
+                # each other's transposes (tests/support/vjp_cases_nn.py)
                 "conv", "depthwise_conv", "conv_transpose", "max_pool",
                 "average_pool", "_conv", "_conv_input_grad",
                 "_conv_filter_grad", "_max_pool_grad", "_max_pool_grad_grad",

@@ -11,6 +11,7 @@ import numpy as np
 
 from pycg.ops import _conv_primitives as P
 from pycg.ops._dispatch import as_tensor, result_dtype
+from pycg.ops._floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.linalg import matmul
@@ -84,7 +85,10 @@ def window(op, shape, size, strides, padding, dilation):
 
 
 def _floats(op, inputs, kernel):
-    x, k = as_tensor(inputs, op), as_tensor(kernel, op)
+    """Both as one real float dtype (complex refused: TensorFlow's kernels
+    take none, and Keras' conv raises for it)."""
+    x = real_only(as_tensor(inputs, op), op)
+    k = real_only(as_tensor(kernel, op), op)
     dt = result_dtype(x.dtype, k.dtype, "float32") if \
         not is_float(x.dtype) or not is_float(k.dtype) else \
         result_dtype(x.dtype, k.dtype)
@@ -156,7 +160,7 @@ def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
                        "channels_last" if data_format is None else
                        data_format, dilation_rate)
     y = channels_last(op, y, data_format)
-    w = as_tensor(pointwise_kernel, op)
+    w = real_only(as_tensor(pointwise_kernel, op), op)
     if w.shape[:-2] != (1,) * (y.ndim - 2) or w.shape[-2] != y.shape[-1]:
         raise ValueError(
             f"pycg.ops.{op}: pointwise_kernel must have shape "

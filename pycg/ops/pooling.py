@@ -5,13 +5,14 @@ cells never win a max and are not counted in a mean (TensorFlow's rule)."""
 from pycg import config
 from pycg.ops import _conv_primitives as P
 from pycg.ops._dispatch import as_tensor
+from pycg.ops._floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.convolution import _ints, _padding, channels_last, restore, window
 from pycg.ops.creation import cast
 
 
 def _pool(op, inputs, pool_size, strides, padding, data_format):
-    x = as_tensor(inputs, op)
+    x = real_only(as_tensor(inputs, op), op)
     if not is_float(x.dtype):
         x = cast(x, config.floatx())
     x = channels_last(op, x, data_format)

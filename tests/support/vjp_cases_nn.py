@@ -248,7 +248,7 @@ CASES = {
              lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
              (normal(1, 5, 3, 2),))],
     # the recorded primitives under them (2-D, explicit pads; the other
-    # ranks, layouts and dilations: tests/conv_configurations.py)
+    # ranks, layouts and dilations: tests/support/conv_configurations.py)
     "_conv": Case(lambda x, k: P.conv(x, k, *CONV),
                   lambda x, k: tf.nn.conv2d(x, k, (1, 2, 1, 1), TF_PADS),
                   (normal(1, 4, 3, 2), normal(2, 2, 2, 3))),
