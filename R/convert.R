@@ -183,6 +183,32 @@ as_axis <- function(axis, arg = "axis") {
   if (length(axis) == 1L) axis else as.list(axis)
 }
 
+# A permutation of axes (transpose()): 1-based R axes to a list of Python
+# ones, a list even for one axis.
+as_axes <- function(axes, arg = "axes") {
+  if (is.null(axes) || inherits(axes, "python.builtin.object"))
+    return(axes)
+  as.list(as_axis(axes, arg))
+}
+
+# An option that is TRUE or FALSE (NULL: Python's default). reticulate would
+# pass NA as True, and 1 or "yes" on to Python, so they are errors here.
+as_flag <- function(x, arg = as.character(substitute(x))) {
+  if (is.null(x) || isTRUE(x) || isFALSE(x) ||
+      inherits(x, "python.builtin.object"))
+    return(x)
+  stop_arg(arg, "must be TRUE or FALSE, not ", describe_value(x))
+}
+
+# A dtype: its name ("float32", "int32", ...), a Python dtype, or NULL.
+as_dtype <- function(dtype, arg = "dtype") {
+  if (is.null(dtype) || inherits(dtype, "python.builtin.object") ||
+      (is.character(dtype) && length(dtype) == 1L && !is.na(dtype)))
+    return(dtype)
+  stop_arg(arg, "must be a dtype name such as \"float32\", or NULL; not ",
+           describe_value(dtype))
+}
+
 # An error about argument `arg` of the R function the user called.
 stop_arg <- function(arg, ...) {
   stop(calling_function(), ": `", arg, "` ", ..., call. = FALSE)
@@ -207,6 +233,13 @@ as_shape <- function(shape, arg = "shape") {
     else if (is.na(d)) NULL
     else as.integer(d)
   })
+}
+
+# histogram()'s `range`: a pair of numbers, or NULL.
+as_range <- function(range) {
+  if (is.null(range) || inherits(range, "python.builtin.object"))
+    return(range)
+  as.list(as.numeric(range))
 }
 
 # Lengths per batch element (ctc): a 1-d int32 array even for one element.
