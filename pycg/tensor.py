@@ -12,7 +12,8 @@ import numpy as np
 
 from pycg import backends
 from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
-                                 check_numeric, default_dtype, scalar)
+                                 check_numeric, default_dtype, scalar,
+                                 variable_shape_error)
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
@@ -55,10 +56,12 @@ class Tensor(PythonValue):
 
     @property
     def shape(self):
+        """The shape, a tuple of ints (as NumPy's; TensorShape in TF)."""
         return tuple(self._value.shape)
 
     @property
     def dtype(self):
+        """The dtype, a NumPy dtype (equal to its name: ``== "float32"``)."""
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
@@ -66,18 +69,13 @@ class Tensor(PythonValue):
 
     @property
     def ndim(self):
+        """The number of axes (0 for a scalar)."""
         return len(self._value.shape)
 
     @property
     def size(self):
+        """The number of elements, an int."""
         return int(np.prod(self.shape, dtype=np.int64))
-
-    def numpy(self):
-        return np.asarray(backend_of(self._value).to_numpy(self._value))
-
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
-        return a if dtype is None else a.astype(dtype)
 
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)
@@ -176,9 +174,8 @@ class Variable(Tensor):
         across threads, as a TensorFlow resource variable's."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
-            raise ValueError(
-                f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"{self._who()} has shape {self.shape}")
+            raise variable_shape_error("assign", "value", new.shape, self,
+                                       " but {who} has shape {to}")
         return self._update("assign", new)
 
     def assign_add(self, delta):
@@ -194,10 +191,9 @@ class Variable(Tensor):
         shape = delta.shape
         if shape and shape != self.shape and not broadcasts(shape,
                                                             self.shape):
-            raise ValueError(
-                f"pycg.Variable.{method}: delta has shape {shape}, "
-                f"which does not broadcast to the shape {self.shape} of "
-                f"{self._who()}")
+            raise variable_shape_error(
+                method, "delta", shape, self,
+                ", which does not broadcast to the shape {to} of {who}")
         return delta
 
     def _update(self, kernel, value):
@@ -207,9 +203,6 @@ class Variable(Tensor):
                 self._move(K)
             self._store = getattr(K, kernel)(self._store, value._value)
         return self
-
-    def _who(self):
-        return f"variable {self.name!r}" if self.name else "the variable"
 
     # A copy (shallow or deep) or an unpickled variable is a new variable
     # with the same value, dtype, trainable and name, and its own storage.

@@ -1,7 +1,10 @@
 """A Tensor as a Python value: ``len``, iteration, ``bool``, ``float``,
 ``int``, an index, ``item``, ``tolist``, ``format`` and ``round`` as NumPy's
 arrays and scalars allow, and copies."""
+import numpy as np
+
 from pycg import backends
+from pycg.tensor_convert import backend_of
 
 
 class PythonValue:
@@ -9,6 +12,18 @@ class PythonValue:
     reads the value through ``_to_concrete`` (an error while tracing)."""
 
     __slots__ = ()
+
+    def numpy(self):
+        """The value as a NumPy array (tf.Tensor.numpy).
+
+        Returns:
+            A NumPy array (a 0-d one for a scalar).
+        """
+        return np.asarray(backend_of(self._value).to_numpy(self._value))
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
 
     def __len__(self):
         if not self.shape:

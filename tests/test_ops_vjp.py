@@ -404,7 +404,13 @@ SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 # NumPy-namespace, math and linalg ops
                 "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
-                "irfft", "logdet", "pinv", "segment_max", "jvp"]
+                "irfft", "logdet", "pinv", "segment_max", "jvp",
+                # convolution and pooling: the rules of the primitives are
+                # each other's transposes (tests/vjp_cases_nn.py)
+                "conv", "depthwise_conv", "conv_transpose", "max_pool",
+                "average_pool", "_conv", "_conv_input_grad",
+                "_conv_filter_grad", "_max_pool_grad", "_max_pool_grad_grad",
+                "_avg_pool_grad"]
 
 
 def _first(name):

@@ -476,10 +476,12 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
         "KeyboardInterrupt", "interrupted in <R function>, run by pycg.r"]
     assert landed["an R loop calling ops"][0] == "KeyboardInterrupt"
     assert landed["an R gradient rule"][:2] == [
-        "RCallbackInterrupt", "interrupted while pycg was running R code (in the "
+        "RCallbackInterrupt", "interrupted while pycg was running R code (in "
+        "the "
         "gradient of fn)"]
     assert landed["an R sleep"][0] == "KeyboardInterrupt"
-    assert landed["an R gradient rule sleeping"][0] == "RCallbackInterrupt"
+    assert landed["an R gradient rule sleeping"][0] == \
+        "RCallbackInterrupt"
     assert len(landed) == 5
     assert all(float(v[2]) < 5 for v in landed.values())   # promptly
     states = [line for line in lines if line[1].startswith("recording")]

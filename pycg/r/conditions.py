@@ -12,6 +12,7 @@ directions of the border.
   callback, a KeyboardInterrupt (never caught by ``except Exception``).
 - `RWarning`: a warning signalled by R code that Python ran.
 """
+from collections.abc import Iterable
 
 
 class RError(RuntimeError):
@@ -23,7 +24,7 @@ class RError(RuntimeError):
         classes: The R condition's classes (``"simpleError"``, ...).
     """
 
-    def __init__(self, message, classes=()):
+    def __init__(self, message: str, classes: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.classes = tuple(classes)
 

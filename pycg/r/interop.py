@@ -6,9 +6,8 @@ as_py() writes it; the rules are in its header); `to_r` answers
 codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
-returns a `Failure` instead of raising, so R re-raises a short R error.
-Ops and pycg functions are named by strings, because every Python object R
-passes as an argument costs reticulate an R-level S3 dispatch.
+returns a `Failure` instead of raising, so R re-raises a short R error. Ops
+are named by strings: each Python object R passes costs an S3 dispatch.
 """
 import functools
 import traceback

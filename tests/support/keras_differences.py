@@ -19,7 +19,7 @@ CHOSEN = {
         ["argmax/edges/value", "argmin/edges/value", "argsort/edges/value",
          "sort/edges/value", "unique/edges/value"],
     "IEEE 754 and NumPy at infinities, where Keras' formulas differ: "
-    "hypot(inf, nan) is inf, isclose(-inf, inf) is False, nextafter(inf, 1) "
+    "hypot(-inf, inf) is inf, isclose(-inf, inf) is False, nextafter(inf, 1) "
     "is the largest float, nancumsum and nancumprod carry an inf":
         ["hypot/edges/value", "isclose/edges/value", "nextafter/edges/value",
          "nancumsum/edges/value", "nancumprod/edges/value"],

@@ -61,7 +61,7 @@ def _wrap(text, first, rest):
     return "\n".join(lines)
 
 
-def compose(fn, entry):
+def compose(fn, entry, name):
     """fn's docstring from its `entry` (a glossary.Doc)."""
     own = (_wrap(entry.summary, "", "") if entry.summary
            else inspect.cleandoc(fn.__doc__ or ""))
@@ -69,7 +69,8 @@ def compose(fn, entry):
     example = entry.example or (example and ">>> " + example)
     parts = [own.strip(), "", "Args:"]
     for p in parameters(fn):
-        text = entry.args.get(p.lstrip("*")) or glossary.ARGS[p.lstrip("*")]
+        bare = p.lstrip("*")
+        text = entry.args.get(bare) or glossary.arg_text(name, bare)
         parts.append(_wrap(f"{p}: {text}", "    ", "        "))
     parts += ["", "Returns:", _wrap(entry.returns, "    ", "    ")]
     if entry.differs:
@@ -81,13 +82,17 @@ def compose(fn, entry):
 
 
 def attach(namespace, names):
-    """Give each op in `names` its composed docstring (an alias, the same
-    function under two names, is documented once, under its first)."""
+    """Give each op in `names` its composed docstring, and the function it
+    wraps, if any (an alias, the same function under two names, is
+    documented once, under its first)."""
     table = entries()
     done = set()
     for name in names:
         fn = namespace[name]
         if id(fn) in done or name not in table:
             continue
-        fn.__doc__ = compose(fn, table[name])
-        done.add(id(fn))
+        doc = compose(fn, table[name], name)
+        while fn is not None:   # (the wrapped function too: pdoc reads it)
+            fn.__doc__ = doc
+            done.add(id(fn))
+            fn = getattr(fn, "__wrapped__", None)

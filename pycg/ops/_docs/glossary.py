@@ -30,6 +30,11 @@ ARGS = {
     "axis": "The axis (or tuple of axes) to work along; negative counts "
             "from the last. None: every axis (the flattened tensor).",
     "axes": "The axes to work along; negative counts from the last.",
+    # (ops whose axis is one int, or one int with None for the flattened
+    # tensor, read these instead; see AXIS_ONE and AXIS_ONE_OR_FLAT)
+    "axis:one": "The axis, an int; negative counts from the last.",
+    "axis:one_or_flat": "The axis, an int; negative counts from the last. "
+                        "None: the flattened tensor.",
     "axis1": "The first axis of the plane (negative counts from the last).",
     "axis2": "The second axis of the plane (negative counts from the last).",
     "keepdims": "Keep each reduced axis as an axis of length 1, so the "
@@ -126,3 +131,22 @@ ARGS = {
            "(NumPy's rules).",
     "bins": "The bins (see the summary).",
 }
+
+AXIS_ONE = frozenset(
+    "linspace logspace geomspace diff trapezoid stack split array_split "
+    "unstack softmax log_softmax glu sparsemax normalize layer_normalization "
+    "rms_normalization categorical_crossentropy sparse_categorical_crossentropy "
+    "one_hot multi_hot batch_normalization associative_scan argpartition "
+    "concatenate".split())
+AXIS_ONE_OR_FLAT = frozenset(
+    "argmax argmin nanargmax nanargmin cumsum cumprod nancumsum nancumprod "
+    "sort argsort take take_along_axis repeat append unique".split())
+
+
+def arg_text(op, param):
+    """The glossary's text for `param` of the op `op`."""
+    if param == "axis" and op in AXIS_ONE:
+        return ARGS["axis:one"]
+    if param == "axis" and op in AXIS_ONE_OR_FLAT:
+        return ARGS["axis:one_or_flat"]
+    return ARGS[param]
