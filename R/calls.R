@@ -85,10 +85,10 @@ call_name <- function(label) {
 # back (py_call()); the user's code alone runs with them allowed, so Ctrl-C
 # and setTimeLimit() reach a runaway rule. No R condition crosses Python's
 # frames: an error, interrupt or time limit is caught here and returned as a
-# marker that Python raises (RCallbackError, RCallbackInterrupt); Python
-# unwinds, its tapes exit, and raise_failure() signals the condition again
-# in R. `where()` gives the prefix of an error's message, e.g. "in the
-# gradient of f".
+# marker that Python raises (RCallbackError, RCallbackInterrupt:
+# pycg/r/conditions.py); Python unwinds, its tapes exit, and
+# raise_failure() signals the condition again in R. `where()`
+# gives the prefix of an error's message, e.g. "in the gradient of f".
 # `name`: the name `fn` is called by (or a function giving it); `inputs`:
 # names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
 # applied to the result, with interrupts held back.
@@ -156,7 +156,7 @@ r_condition <- function(cond, kind, where) {
   .pycg$r_calls <- NULL
   .pycg$r_error <- cond
   list(`__pycg_r_condition__` = kind, message = conditionMessage(cond),
-       where = if (!is.null(where)) where())
+       where = if (!is.null(where)) where(), classes = as.list(class(cond)))
 }
 
 # R formals as the data of pycg.with_signature: list(name, kind) per

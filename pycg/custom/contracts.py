@@ -222,11 +222,14 @@ def _as_output(name, o):
 
 
 def _wrapped(e, message):
-    """The same exception type with `message`, when the type allows it."""
+    """The same exception type with `message` and `e`'s attributes (an
+    RError's R classes), when the type allows it."""
     try:
-        return type(e)(message)
+        new = type(e)(message)
     except Exception:
         return RuntimeError(message)
+    new.__dict__.update(vars(e))
+    return new
 
 
 def split_variables(name, convention, returned, variables):

@@ -30,13 +30,19 @@ by reference; numbers, strings and None as R scalars; NumPy arrays of
 numbers, booleans or complex numbers as R vectors (1-d) and arrays of the
 same shape and elements (an array of strings is refused: pass a list); lists
 and tuples as R lists, dicts as named lists; Python callables as R
-functions. R -> Python: numbers, vectors and arrays become pycg tensors (a
-2 x 3 R matrix is a (2, 3) tensor with the same elements; a length-1 vector
-a 0-d tensor); strings str (a character vector a list of str); lists list,
-or dict when every element is named; functions `RFunction`; NULL None;
-Python objects themselves. An R error raises `RError` with R's message, an
-R warning is issued as an `RWarning`; a Python exception raised by a
-callback inside R comes out as itself.
+functions. R -> Python, by the same rules as the arguments of the R
+package's ops: a length-1 number (double, integer, logical or complex)
+becomes a Python number (NA_real_ nan), as reticulate's r_to_py() does;
+other vectors and arrays pycg tensors (a 2 x 3 R matrix is a (2, 3) tensor
+with the same elements); strings str (a character vector a list of str);
+unnamed lists list, lists with every element named (each name once) dict,
+tuple() tuple; functions `RFunction`; NULL None; Python objects themselves.
+Integer and logical NA, NA strings, lists named in part or with a repeated
+name, data frames and environments raise `RError` (R's message says why).
+An R error raises `RError` with R's message (`RCallbackError`, one of them,
+when it comes from an R function that pycg called back, e.g. a gradient
+rule), an R warning is issued as an `RWarning`; a Python exception raised by
+a callback inside R comes out as itself.
 
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
@@ -50,10 +56,11 @@ import os
 from typing import Any
 
 from pycg.r import _session
-from pycg.r._bridge import RError, RFunction, RWarning, invoke
+from pycg.r._bridge import RFunction, invoke
+from pycg.r.conditions import RCallbackError, RError, RWarning
 
-__all__ = ["RError", "RFunction", "RWarning", "call", "eval", "function",
-           "source"]
+__all__ = ["RCallbackError", "RError", "RFunction", "RWarning", "call", "eval",
+           "function", "source"]
 
 
 def _dispatch(op, *args):

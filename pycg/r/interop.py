@@ -1,11 +1,9 @@
 """The Python half of the R package (R/convert.R is the other): the
 functions its wrappers call through reticulate, in a Python that R hosts.
 
-reticulate 1.28 refuses NumPy 2 for its array conversion, so arrays travel
-as pycg/r/codec.py writes them: R sends `{ARRAY_KEY: bytearray, "shape":
-[...], "kind": "double"|"integer"|"logical"|"complex"}`, 1-based index
-tensors as `{INDEX_KEY: tensor}`, tuples as `{TUPLE_KEY: [...]}`; `to_r`
-answers codec.to_r's `(bytearray, shape, kind)`.
+R values arrive in the envelope of pycg/r/envelope.py (R/convert.R's
+as_py() writes it; the rules are in its header); `to_r` answers
+codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
 returns a `Failure` instead of raising, so R re-raises a short R error. Ops
@@ -18,32 +16,16 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg._errors import Arg, facts_of, user_error
-from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
-from pycg.r.na import symbolic
+from pycg._errors import facts_of
+from pycg.r import _hosted, arith, codec, envelope, na  # noqa: F401 R calls
+from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
-ARRAY_KEY = "__pycg_r_array__"
-INDEX_KEY = "__pycg_r_index__"
-TUPLE_KEY = "__pycg_r_tuple__"
 CONDITION_KEY = "__pycg_r_condition__"
 
 _hosted.apply()
-
-
-class RCallbackError(Exception):
-    """An R error in R code that Python called back while R hosts Python (a
-    rule; R re-signals it). pycg.r.RError: R called by a Python program."""
-
-
-class RCallbackInterrupt(KeyboardInterrupt):
-    """An interrupt or time limit taken in R code that Python called back
-    while R hosts Python: Python
-    unwinds (tapes exit), then R re-signals it at the top. A
-    KeyboardInterrupt, so that a Python caller's `except Exception` (pycg.r,
-    a training loop) never swallows it."""
 
 
 class Failure:
@@ -82,33 +64,7 @@ def _guarded(fn):
     return guarded
 
 
-def _decode(x):
-    if type(x) is dict:
-        if ARRAY_KEY in x:
-            return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
-        if INDEX_KEY in x:
-            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]),
-                               x.get("arg", "indices"))
-        if TUPLE_KEY in x:
-            return tuple(_decode(v) for v in x[TUPLE_KEY])
-        return {k: _decode(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_decode(v) for v in x]
-    if type(x) is tuple:
-        return tuple(_decode(v) for v in x)
-    return x
-
-
-def _zero_based(index, arg):
-    """A tensor of R's 1-based positions as 0-based ones; a position below 1
-    (which Python would read from the end) is an error."""
-    if not symbolic(index) and index.size and \
-            pycg.ops.min(index).numpy() < 1:
-        raise user_error(IndexError,
-                         "{arg} holds {value}: positions are 1-based (1 is "
-                         "the first); to leave elements out use x[-i]",
-                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
-    return pycg.ops.subtract(index, 1)
+_decode = envelope.decode
 
 
 to_r = _guarded(codec.to_r)
@@ -188,7 +144,7 @@ def _r_value(x, name):
     frames). An interrupt's message says where it landed."""
     if type(x) is dict and CONDITION_KEY in x:
         if x[CONDITION_KEY] != "interrupt":
-            raise RCallbackError(x["message"])
+            raise RCallbackError(x["message"], x.get("classes") or ())
         where = x.get("where") or f"in the R function {name}"
         raise RCallbackInterrupt(f"{x['message']} ({where})")
     return x

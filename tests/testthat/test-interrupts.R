@@ -59,7 +59,7 @@ test_that("SIGINT stops a looping rule and reaches the prompt", {
     sprintf("writeLines(as.character(Sys.getpid()), '%s')", pid_file),
     "withCallingHandlers(df(c(1, 2)), interrupt = function(e) {",
     "  cat(sprintf('returned at %.6f\\n', as.numeric(Sys.time())))",
-    "  cat('recording:', pycg:::core_call('core.is_recording'), '\\n')",
+    "  cat('recording:', pycg:::core_call('core.recorder.is_recording'), '\\n')",
     "})",
     "cat('not reached\\n')"), script)
   lib <- paste(.libPaths(), collapse = .Platform$path.sep)
