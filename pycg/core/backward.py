@@ -25,7 +25,7 @@ def _backward(entries, seeds, source_ids, live):
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
     get, pop = grads.get, grads.pop
-    direct_ok = not tls.recording   # (a nested tape needs recorded ops)
+    direct_ok = not tls.recorders   # (a nested tape needs recorded ops)
     for fn, ins, outs, params in reversed(entries):
         x = None   # (set where one input's gradient is computed inline)
         if len(outs) == 1:   # the common case: one output, one upstream

@@ -25,8 +25,7 @@ def forward(f, args, kwargs):
     alone = len(recs) == 1
     if alone:
         marks = ()
-        t.recorders = []
-        t.recording = False   # (still active: the watcher)
+        t.recorders = []   # (still active: the watcher)
         first = _next_id()
     else:
         marks = [(r, len(r.entries)) for r in recs]
@@ -42,7 +41,7 @@ def forward(f, args, kwargs):
         else:
             watchers.remove(seen)
         if alone:   # (active stayed True, as the caller found it)
-            t.recorders, t.recording = recs, True
+            t.recorders = recs
     if alone and seen and recs[0].watch_accessed:
         for v in seen.values():
             recs[0].track(v)

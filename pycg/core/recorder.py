@@ -26,19 +26,18 @@ from pycg.tensor import Tensor, Variable
 
 class _ThreadState(threading.local):
     def __init__(self):
-        self.recorders = []  # recording tapes' records, innermost last
+        self.recorders = []  # recording tapes' records, innermost last (an
+        # op records where it is not empty; a paused tape: swapped for [])
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
-        self.recording = False  # recorders: whether an op must be recorded
         self.branch = None   # the probe of a traced branch (core.forward)
 
 
-tls = _ThreadState()   # read `active`/`recording`; change through functions
+tls = _ThreadState()   # read `active`/`recorders`; change through functions
 
 
 def _refresh():
-    tls.recording = bool(tls.recorders)
-    tls.active = tls.recording or bool(tls.watchers)
+    tls.active = bool(tls.recorders) or bool(tls.watchers)
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -47,7 +46,6 @@ class Rule:
     fn(upstream, output, *inputs, **params)."""
 
     __slots__ = ("name", "fns", "broadcast", "_one", "direct")
-    typed = frozenset()   # value types that say their dtype (see below)
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
@@ -58,7 +56,7 @@ class Rule:
         g, out = ups[0], outs[0]
         if len(ins) == 1:
             x = ins[0]
-            return (self.one_input(g, out, x, params, not tls.recording)
+            return (self.one_input(g, out, x, params, not tls.recorders)
                     if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
@@ -71,21 +69,19 @@ class Rule:
         __call__ and the backward loop both take it): the direct VJP on
         backend values where `direct_ok` (nothing records: a nested tape
         needs the rule's recorded ops), else the rule."""
-        one = self._one
-        if one is None:   # (a rule of several inputs, given one)
-            one = next(iter(self.fns))
-        if params:
-            return one(g, out, x, **params)
         direct = self.direct
-        if direct is not None and direct_ok:
+        if direct is not None and direct_ok and not params:
             gv, ov = g._value, out._value
-            t = type(gv)   # (a type in `typed` says its dtype: no reads)
-            if t is type(ov) and (t in self.typed or
-                                  gv.dtype is ov.dtype):
+            t = type(gv)   # (a type in _TYPED says its dtype: no reads)
+            if t is type(ov) and (t in _TYPED or gv.dtype is ov.dtype):
                 value = direct(gv, ov, x._value)
                 if value is not None:
                     return Tensor(value)
-        return one(g, out, x)
+        one = self._one or next(iter(self.fns))   # (several inputs, one given)
+        return one(g, out, x, **params) if params else one(g, out, x)
+
+
+_TYPED = set()   # value types whose type says their dtype (NumPy's scalars)
 
 
 RULES = {}
@@ -135,7 +131,8 @@ def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
     value types whose type alone says their dtype (NumPy's scalars)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
                   unbroadcast=unbroadcast)
-    Rule.typed = frozenset(typed)
+    _TYPED.clear()
+    _TYPED.update(typed)
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
 
@@ -213,7 +210,7 @@ def apply(name, kernel, inputs, params=None):
     """Run kernel(*values, **params) and record it under rule `name`."""
     vals = [x._value for x in inputs]
     out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if tls.recording:
+    if tls.recorders:
         record(RULES[name], inputs, out, params)
     return out
 

@@ -53,8 +53,8 @@ import textwrap
 
 from pycg import backends, structure
 from pycg.core import forward as core_forward
-from pycg.core import recorder as core
-from pycg.core.recorder import tls
+from pycg.core.forward import drop, forward
+from pycg.core.recorder import record, record_one, tls
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
@@ -101,7 +101,7 @@ def custom_gradient(f):
             x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
         if not active:   # nothing records: f's output is all that matters
             return _split_result(plan.name, f(*args, **kwargs))[0]
-        result, seen, first, marks = core_forward.forward(f, args, kwargs)
+        result, seen, first, marks = forward(f, args, kwargs)
         if type(result) is tuple and len(result) == 2 and \
                 callable(result[1]):
             output, grad_fn = result
@@ -109,21 +109,21 @@ def custom_gradient(f):
             try:
                 output, grad_fn = _split_result(plan.name, result)
             except BaseException:
-                core_forward.drop(marks)
+                drop(marks)
                 raise
         if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
             if seen:   # variables read: inputs after the call's tensors
                 variables = tuple(seen.values())
-                core.record(plan, ((x,) if xs is None else xs) + variables,
-                            output, (grad_fn, variables))
+                record(plan, ((x,) if xs is None else xs) + variables,
+                       output, (grad_fn, variables))
             elif xs is None:   # (record* record where a tape tracks x)
-                core.record_one(plan, x, output, grad_fn)
+                record_one(plan, x, output, grad_fn)
             else:
-                core.record(plan, xs, output, grad_fn)
+                record(plan, xs, output, grad_fn)
             return output
-        if not tls.recording:
+        if not tls.recorders:
             return output
         if inputs is None:
             inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
