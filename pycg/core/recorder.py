@@ -210,8 +210,9 @@ def apply(name, kernel, inputs, params=None):
     """Run kernel(*values, **params) and record it under rule `name`."""
     vals = [x._value for x in inputs]
     out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if tls.recorders:
-        record(RULES[name], inputs, out, params)
+    recorders = tls.recorders
+    if recorders:
+        record(recorders, RULES[name], inputs, out, params)
     return out
 
 
@@ -220,10 +221,11 @@ def apply_nograd(kernel, inputs, params=None):
     return Tensor(kernel(*vals, **params) if params else kernel(*vals))
 
 
-def record(rule, inputs, output, params=None):
-    """Record a single-output op (inputs are plain tensors: ops read
-    Variables through saw_variable first)."""
-    for rec in tls.recorders:
+def record(recorders, rule, inputs, output, params=None):
+    """Record a single-output op on each of `recorders` (tls.recorders, read
+    once by the caller) that tracks one of its inputs (plain tensors: ops
+    read Variables through saw_variable first)."""
+    for rec in recorders:
         ids = rec.ids
         for x in inputs:
             if x._id in ids:
@@ -232,11 +234,11 @@ def record(rule, inputs, output, params=None):
                 break
 
 
-def record_one(backward_fn, x, output, params=None):
+def record_one(recorders, backward_fn, x, output, params=None):
     """record() for an entry of one input and one output (the hot case of
     a chain: a unary op, a custom gradient of one tensor)."""
     xid = x._id
-    for rec in tls.recorders:
+    for rec in recorders:
         if xid in rec.ids:
             rec.entries.append((backward_fn, (x,), (output,), params))
             rec.ids.add(output._id)

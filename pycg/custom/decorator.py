@@ -111,19 +111,20 @@ def custom_gradient(f):
             except BaseException:
                 drop(marks)
                 raise
+        recorders = tls.recorders   # (record* record where one tracks x)
         if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
             if seen:   # variables read: inputs after the call's tensors
                 variables = tuple(seen.values())
-                record(plan, ((x,) if xs is None else xs) + variables,
-                       output, (grad_fn, variables))
-            elif xs is None:   # (record* record where a tape tracks x)
-                record_one(plan, x, output, grad_fn)
+                record(recorders, plan, ((x,) if xs is None else xs) +
+                       variables, output, (grad_fn, variables))
+            elif xs is None:
+                record_one(recorders, plan, x, output, grad_fn)
             else:
-                record(plan, xs, output, grad_fn)
+                record(recorders, plan, xs, output, grad_fn)
             return output
-        if not tls.recorders:
+        if not recorders:
             return output
         if inputs is None:
             inputs = bind_inputs(plan.name, plan.slots, args, kwargs)

@@ -188,8 +188,9 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
             out = Tensor(getattr(K, kernel_name)(v))
         except Exception as e:   # (a dtype the kernel has no version of)
             raise_named(name, e)
-        if tls.recorders:
-            record_one(RULES[name], x, out)
+        recorders = tls.recorders
+        if recorders:
+            record_one(recorders, RULES[name], x, out)
         return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
@@ -252,9 +253,10 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                     explain_failure(name, v1, v2)
                     raise_named(name, e)
                 out = Tensor(out)
-            if grad and tls.recorders:
-                record(RULES[name], (Tensor(v1) if x1 is None else x1,
-                                      Tensor(v2) if x2 is None else x2), out)
+            if grad and (recorders := tls.recorders):
+                record(recorders, RULES[name], (
+                    Tensor(v1) if x1 is None else x1,
+                    Tensor(v2) if x2 is None else x2), out)
             return out
         return run
 
