@@ -4,7 +4,7 @@ backward for its input gradients: an entry of one input and one output
 through `one_input` (a built-in unary rule, a custom gradient's: the hot
 case of a scalar chain, with no tuples), any other through the call."""
 from pycg.core.recorder import (UNARY_BACKWARDS, _array, _numerics_check,
-                                live_ids, on_recording, tls)
+                                live_ids, on_recording, state)
 
 
 def backward(entries, seeds, source_ids, live=None):
@@ -25,7 +25,7 @@ def _backward(entries, seeds, source_ids, live):
     grads = dict(seeds)
     check = _numerics_check[0] if _numerics_check else None
     get, pop = grads.get, grads.pop
-    direct_ok = not tls.recorders   # (a nested tape needs recorded ops)
+    direct_ok = not state().recorders   # (a nested tape needs recorded ops)
     for fn, ins, outs, params in reversed(entries):
         x = None   # (set where one input's gradient is computed inline)
         if len(outs) == 1:   # the common case: one output, one upstream

@@ -54,7 +54,7 @@ import textwrap
 from pycg import backends, structure
 from pycg.core import forward as core_forward
 from pycg.core.forward import drop, forward
-from pycg.core.recorder import record, record_one, tls
+from pycg.core.recorder import record, record_one, state
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
@@ -91,9 +91,10 @@ def custom_gradient(f):
             xs, x = None, args[at] if type(at) is int else kwargs[at]
         else:
             xs = x = plan.tensors(args, kwargs)
-        active = tls.active
+        s = state()
+        active = s.active
         if xs is None and type(x) is not Tensor or (
-                tls.branch is not None if active else xs is None and
+                s.branch is not None if active else xs is None and
                 type(x._value) not in backends.active.types):
             routed, inputs = _route(decorated, plan, args, kwargs)
             if inputs is None:   # TensorFlow differentiates: its op
@@ -111,7 +112,7 @@ def custom_gradient(f):
             except BaseException:
                 drop(marks)
                 raise
-        recorders = tls.recorders   # (record* record where one tracks x)
+        recorders = s.recorders   # (record* record where one tracks x)
         if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
@@ -156,7 +157,7 @@ def _route(decorated, plan, args, kwargs):
     made inside traced control flow: (its result, None) where TensorFlow
     differentiates it (one op carrying the rule), else (None, its bound
     inputs)."""
-    if tls.branch is not None and core_forward.in_branch():
+    if state().branch is not None and core_forward.in_branch():
         return core_forward.branch_call(decorated, [
             a for a in structure.flatten((args, kwargs))
             if isinstance(a, Tensor)], args, kwargs), None
@@ -180,7 +181,7 @@ def _tensorflow_route(args, kwargs):
     leaves = structure.flatten((args, kwargs))
     if any(not isinstance(a, Tensor) and K.foreign(a) for a in leaves):
         return "values" if K.tensorflow_differentiates() else None
-    if not tls.active and any(isinstance(a, Tensor) and
+    if not state().active and any(isinstance(a, Tensor) and
                               type(a._value) not in K.types for a in leaves):
         return "graph"
     return None
