@@ -90,9 +90,11 @@ class Plan:
             grads = [returned[0]] if len(ins) - len(variables) == 1 else \
                 list(returned[0]) if type(returned[0]) in (tuple, list) \
                 else []
-            grads += returned[1]
-            if len(grads) == len(ins) and _all_stand(grads, ins):
-                return grads
+            if len(grads) + len(returned[1]) == len(ins) and \
+                    _all_stand(grads, ins):
+                return grads + [   # (each variable's as match_gradients)
+                    check_gradient(self.name, v.name or "variable", g, v)
+                    for g, v in zip(returned[1], variables)]
         return self._read(grad_fn, returned, ins[:len(ins) - len(variables)],
                           output, list(variables), convention)
 
@@ -122,7 +124,7 @@ class Plan:
 
 def _all_stand(grads, ins):
     """Whether each of grads is None or stands as its input's gradient as
-    it is (a trainable variable's dtype is a float)."""
+    it is."""
     K = backends.active
     for g, x in zip(grads, ins):
         if g is not None and (type(g) is not Tensor or not _fits(
