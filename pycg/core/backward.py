@@ -61,8 +61,8 @@ def _backward(entries, seeds, source_ids, live):
                 f"pycg: the gradient rule of {_name(fn)!r} returned "
                 f"{len(in_grads)} gradients for {len(ins)} inputs")
         broadcast = getattr(fn, "broadcast", False)
-        for i, (x, gx) in enumerate(zip(ins, in_grads)):
-            if gx is None or x._id not in live:
+        for i, gx in enumerate(in_grads):
+            if gx is None or (x := ins[i])._id not in live:
                 continue
             if broadcast:
                 gx = _unbroadcast(gx, x)
