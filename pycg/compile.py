@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from pycg import backends, structure
-from pycg.core.recorder import tls
+from pycg.core.recorder import state
 from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
@@ -90,7 +90,7 @@ class Function:
                     f"no graphs; {self.__name__} runs eagerly", stacklevel=2)
                 self._warned = True
             return self._f(*args, **kwargs)
-        if tls.active:   # a tape must see f's ops (see the docstring)
+        if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
         if not kwargs:   # one graph function per number of arguments
             graph = self._graphs.get(len(args)) or self._graph_for(len(args))

@@ -394,6 +394,27 @@ def test_a_tape_records_nothing_from_another_thread(backend):
     allclose(tape.gradient([result["y"], y_here], x), 6.0)
 
 
+def test_a_thread_that_recorded_leaves_the_next_thread_recording_nothing(
+        backend):
+    from pycg.core import recorder   # (each thread starts with the idle state)
+    x, seen = pycg.constant(3.0), []
+
+    def record():
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            seen.append(recorder.is_recording())
+            x * x
+
+    def look():
+        seen.append((recorder.is_recording(), recorder.state().active))
+    for target in (record, look):
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+    assert seen == [True, (False, False)]
+    assert not recorder.is_recording() and not recorder.state().active
+
+
 # ---- explain ----------------------------------------------------------------
 def test_explain_an_unwatched_source(backend):
     x = pycg.constant(1.0)

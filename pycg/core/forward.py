@@ -3,12 +3,13 @@ function (`forward`): collect the variables read, pause a lone recording
 tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
 from pycg import structure
-from pycg.core.recorder import saw_variable, tls
+from pycg.core.recorder import own, saw_variable, state
 from pycg.tensor import Tensor, Variable, _next_id
 
 
 def forward(f, args, kwargs):
-    """f(*args, **kwargs), while anything records or watches (tls.active).
+    """f(*args, **kwargs), while anything records or watches
+    (state().active).
 
     A lone recording tape is paused (its backward never differentiates the
     forward's inner ops; with several tapes they stay recorded, for higher
@@ -18,15 +19,14 @@ def forward(f, args, kwargs):
     later id is f's own, and may stand as the recorded output), else None;
     `marks`, for `drop` where the caller refuses the result.
     """
-    t = tls
+    t = state()   # (active: this thread's own)
     recs, watchers = t.recorders, t.watchers
     seen = {}
     watchers.append(seen)
     alone = len(recs) == 1
     if alone:
         marks = ()
-        t.recorders = []
-        t.recording = False   # (still active: the watcher)
+        t.recorders = []   # (still active: the watcher)
         first = _next_id()
     else:
         marks = [(r, len(r.entries)) for r in recs]
@@ -42,7 +42,7 @@ def forward(f, args, kwargs):
         else:
             watchers.remove(seen)
         if alone:   # (active stayed True, as the caller found it)
-            t.recorders, t.recording = recs, True
+            t.recorders = recs
     if alone and seen and recs[0].watch_accessed:
         for v in seen.values():
             recs[0].track(v)
@@ -68,16 +68,18 @@ def register_graph_call(fn):
 def set_branch(probe):
     """pycg.ops._traced runs a branch or loop body of a TensorFlow control
     flow op with `probe` recording (None after); returns the previous."""
-    previous, tls.branch = tls.branch, probe
+    s = own()
+    previous, s.branch = s.branch, probe
     return previous
 
 
 def in_branch():
     """Whether a custom_gradient function is called right inside a traced
     branch (its probe records, and no tape of the branch's own)."""
-    probe = tls.branch
-    return probe is not None and bool(tls.recorders) and \
-        tls.recorders[-1] is probe
+    s = state()
+    probe = s.branch
+    return probe is not None and bool(s.recorders) and \
+        s.recorders[-1] is probe
 
 
 def graph_call(f, args, kwargs, as_pycg=False):
@@ -98,5 +100,5 @@ def branch_call(f, tensors, args, kwargs):
     for t in tensors:
         if isinstance(t, Variable) and t.trainable:
             saw_variable(t)
-    tls.branch.entries.append((None, tuple(tensors), (), None))
+    state().branch.entries.append((None, tuple(tensors), (), None))
     return graph_call(f, args, kwargs, as_pycg=True)

@@ -19,26 +19,13 @@ topological order, so the backward pass is a single reversed loop.
 """
 import functools
 import itertools
-import threading
 
+from pycg.core.thread_state import own, state
 from pycg.tensor import Tensor, Variable
 
 
-class _ThreadState(threading.local):
-    def __init__(self):
-        self.recorders = []  # recording tapes' records, innermost last
-        self.watchers = []   # dicts collecting variables read
-        self.active = False  # recorders or watchers: the op fast path reads it
-        self.recording = False  # recorders: whether an op must be recorded
-        self.branch = None   # the probe of a traced branch (core.forward)
-
-
-tls = _ThreadState()   # read `active`/`recording`; change through functions
-
-
-def _refresh():
-    tls.recording = bool(tls.recorders)
-    tls.active = tls.recording or bool(tls.watchers)
+def _refresh(s):
+    s.active = bool(s.recorders) or bool(s.watchers)
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -47,7 +34,6 @@ class Rule:
     fn(upstream, output, *inputs, **params)."""
 
     __slots__ = ("name", "fns", "broadcast", "_one", "direct")
-    typed = frozenset()   # value types that say their dtype (see below)
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
@@ -58,7 +44,7 @@ class Rule:
         g, out = ups[0], outs[0]
         if len(ins) == 1:
             x = ins[0]
-            return (self.one_input(g, out, x, params, not tls.recording)
+            return (self.one_input(g, out, x, params, not state().recorders)
                     if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
@@ -71,21 +57,19 @@ class Rule:
         __call__ and the backward loop both take it): the direct VJP on
         backend values where `direct_ok` (nothing records: a nested tape
         needs the rule's recorded ops), else the rule."""
-        one = self._one
-        if one is None:   # (a rule of several inputs, given one)
-            one = next(iter(self.fns))
-        if params:
-            return one(g, out, x, **params)
         direct = self.direct
-        if direct is not None and direct_ok:
+        if direct is not None and direct_ok and not params:
             gv, ov = g._value, out._value
-            t = type(gv)   # (a type in `typed` says its dtype: no reads)
-            if t is type(ov) and (t in self.typed or
-                                  gv.dtype is ov.dtype):
+            t = type(gv)   # (a type in _TYPED says its dtype: no reads)
+            if t is type(ov) and (t in _TYPED or gv.dtype is ov.dtype):
                 value = direct(gv, ov, x._value)
                 if value is not None:
                     return Tensor(value)
-        return one(g, out, x)
+        one = self._one or next(iter(self.fns))   # (several inputs, one given)
+        return one(g, out, x, **params) if params else one(g, out, x)
+
+
+_TYPED = set()   # value types whose type says their dtype (NumPy's scalars)
 
 
 RULES = {}
@@ -135,7 +119,8 @@ def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
     value types whose type alone says their dtype (NumPy's scalars)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
                   unbroadcast=unbroadcast)
-    Rule.typed = frozenset(typed)
+    _TYPED.clear()
+    _TYPED.update(typed)
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
 
@@ -173,39 +158,43 @@ UNARY_BACKWARDS = {Rule}
 
 
 def push(recorder, index=None):
-    if not tls.recorders:
+    s = own()
+    if not s.recorders:
         for fn in on_recording:
             fn(1)
     if index is None:
-        tls.recorders.append(recorder)
+        s.recorders.append(recorder)
     else:
-        tls.recorders.insert(index, recorder)
-    _refresh()
+        s.recorders.insert(index, recorder)
+    _refresh(s)
 
 
 def pop(recorder):
     """Stop `recorder` recording; its former position, or None."""
-    if recorder not in tls.recorders:
+    s = state()
+    if recorder not in s.recorders:
         return None
-    i = tls.recorders.index(recorder)
-    del tls.recorders[i]
-    _refresh()
-    if not tls.recorders:
+    i = s.recorders.index(recorder)
+    del s.recorders[i]
+    _refresh(s)
+    if not s.recorders:
         for fn in on_recording:
             fn(-1)
     return i
 
 
 def is_recording(recorder=None):
-    return recorder in tls.recorders if recorder else bool(tls.recorders)
+    recorders = state().recorders
+    return recorder in recorders if recorder else bool(recorders)
 
 
 def saw_variable(v):
     """A trainable variable was read: watching tapes track it."""
-    for rec in tls.recorders:
+    s = state()
+    for rec in s.recorders:
         if rec.watch_accessed and v._id not in rec.ids:
             rec.track(v)
-    for seen in tls.watchers:
+    for seen in s.watchers:
         seen[v._id] = v
 
 
@@ -213,8 +202,9 @@ def apply(name, kernel, inputs, params=None):
     """Run kernel(*values, **params) and record it under rule `name`."""
     vals = [x._value for x in inputs]
     out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
-    if tls.recording:
-        record(RULES[name], inputs, out, params)
+    recorders = state().recorders
+    if recorders:
+        record(recorders, RULES[name], inputs, out, params)
     return out
 
 
@@ -223,10 +213,11 @@ def apply_nograd(kernel, inputs, params=None):
     return Tensor(kernel(*vals, **params) if params else kernel(*vals))
 
 
-def record(rule, inputs, output, params=None):
-    """Record a single-output op (inputs are plain tensors: ops read
-    Variables through saw_variable first)."""
-    for rec in tls.recorders:
+def record(recorders, rule, inputs, output, params=None):
+    """Record a single-output op on each of `recorders` (state().recorders,
+    read once by the caller) that tracks one of its inputs (plain tensors: ops
+    read Variables through saw_variable first)."""
+    for rec in recorders:
         ids = rec.ids
         for x in inputs:
             if x._id in ids:
@@ -235,11 +226,11 @@ def record(rule, inputs, output, params=None):
                 break
 
 
-def record_one(backward_fn, x, output, params=None):
+def record_one(recorders, backward_fn, x, output, params=None):
     """record() for an entry of one input and one output (the hot case of
     a chain: a unary op, a custom gradient of one tensor)."""
     xid = x._id
-    for rec in tls.recorders:
+    for rec in recorders:
         if xid in rec.ids:
             rec.entries.append((backward_fn, (x,), (output,), params))
             rec.ids.add(output._id)
@@ -252,7 +243,7 @@ def record_multi(backward_fn, inputs, outputs):
         if x._trainable_var:
             saw_variable(x)
     inputs, outputs = tuple(inputs), tuple(outputs)
-    for rec in tls.recorders:
+    for rec in state().recorders:
         ids = rec.ids
         for x in inputs:
             if x._id in ids:

@@ -155,11 +155,11 @@ def _describe(tree):
 
 
 def check_gradient(name, label, g, x):
-    if type(g) is Tensor and type(g._value) is type(x._value) and \
-            g._value.shape == x._value.shape and (
-                g._value.dtype is x._value.dtype or
-                g._value.dtype == x._value.dtype):
-        return g if g._value.dtype in backends.FLOAT_DTYPES or \
+    types = backends.active.types   # (a NumPy scalar for a 0-d array too)
+    if type(g) is Tensor and type(gv := g._value) in types and \
+            type(xv := x._value) in types and gv.shape == xv.shape and (
+                gv.dtype is xv.dtype or gv.dtype == xv.dtype):
+        return g if gv.dtype in backends.FLOAT_DTYPES or \
             is_differentiable(x.dtype) else None
     if g is None or not is_differentiable(x.dtype):
         return None

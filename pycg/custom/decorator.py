@@ -55,8 +55,8 @@ from typing import Any
 
 from pycg import backends, structure
 from pycg.core import forward as core_forward
-from pycg.core import recorder as core
-from pycg.core.recorder import tls
+from pycg.core.forward import drop, forward
+from pycg.core.recorder import record, record_one, state
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
@@ -93,9 +93,10 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             xs, x = None, args[at] if type(at) is int else kwargs[at]
         else:
             xs = x = plan.tensors(args, kwargs)
-        active = tls.active
+        s = state()
+        active = s.active
         if xs is None and type(x) is not Tensor or (
-                tls.branch is not None if active else xs is None and
+                s.branch is not None if active else xs is None and
                 type(x._value) not in backends.active.types):
             routed, inputs = _route(decorated, plan, args, kwargs)
             if inputs is None:   # TensorFlow differentiates: its op
@@ -103,7 +104,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
         if not active:   # nothing records: f's output is all that matters
             return _split_result(plan.name, f(*args, **kwargs))[0]
-        result, seen, first, marks = core_forward.forward(f, args, kwargs)
+        result, seen, first, marks = forward(f, args, kwargs)
         if type(result) is tuple and len(result) == 2 and \
                 callable(result[1]):
             output, grad_fn = result
@@ -111,21 +112,22 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
             try:
                 output, grad_fn = _split_result(plan.name, result)
             except BaseException:
-                core_forward.drop(marks)
+                drop(marks)
                 raise
+        recorders = s.recorders   # (record* record where one tracks x)
         if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
             if seen:   # variables read: inputs after the call's tensors
                 variables = tuple(seen.values())
-                core.record(plan, ((x,) if xs is None else xs) + variables,
-                            output, (grad_fn, variables))
-            elif xs is None:   # (record* record where a tape tracks x)
-                core.record_one(plan, x, output, grad_fn)
+                record(recorders, plan, ((x,) if xs is None else xs) +
+                       variables, output, (grad_fn, variables))
+            elif xs is None:
+                record_one(recorders, plan, x, output, grad_fn)
             else:
-                core.record(plan, xs, output, grad_fn)
+                record(recorders, plan, xs, output, grad_fn)
             return output
-        if not tls.recording:
+        if not recorders:
             return output
         if inputs is None:
             inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
@@ -157,7 +159,7 @@ def _route(decorated, plan, args, kwargs):
     made inside traced control flow: (its result, None) where TensorFlow
     differentiates it (one op carrying the rule), else (None, its bound
     inputs)."""
-    if tls.branch is not None and core_forward.in_branch():
+    if state().branch is not None and core_forward.in_branch():
         return core_forward.branch_call(decorated, [
             a for a in structure.flatten((args, kwargs))
             if isinstance(a, Tensor)], args, kwargs), None
@@ -181,7 +183,7 @@ def _tensorflow_route(args, kwargs):
     leaves = structure.flatten((args, kwargs))
     if any(not isinstance(a, Tensor) and K.foreign(a) for a in leaves):
         return "values" if K.tensorflow_differentiates() else None
-    if not tls.active and any(isinstance(a, Tensor) and
+    if not state().active and any(isinstance(a, Tensor) and
                               type(a._value) not in K.types for a in leaves):
         return "graph"
     return None

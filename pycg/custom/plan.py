@@ -56,14 +56,9 @@ class Plan:
                 self._invoke(grad_fn, ups[0], ins)
         except Exception as e:
             raise self._raised(e) from e
-        if type(returned) is tuple and len(returned) == len(ins):
-            K = backends.active
-            for g, x in zip(returned, ins):
-                if g is not None and (type(g) is not Tensor or not _fits(
-                        K, g._value, x._value)):
-                    break
-            else:   # (each None or a gradient as it stands)
-                return returned
+        if type(returned) is tuple and len(returned) == len(ins) and \
+                _all_stand(returned, ins):
+            return returned
         return self._read(grad_fn, returned, ins, outs[0])
 
     def one_input(self, upstream, output, x, grad_fn, direct_ok):
@@ -95,10 +90,8 @@ class Plan:
             grads = [returned[0]] if len(ins) - len(variables) == 1 else \
                 list(returned[0]) if type(returned[0]) in (tuple, list) \
                 else []
-            n, K = len(grads), backends.active
-            if n + len(returned[1]) == len(ins) and all(
-                    type(g) is Tensor and _fits(K, g._value, x._value)
-                    for g, x in zip(grads, ins)):
+            if len(grads) + len(returned[1]) == len(ins) and \
+                    _all_stand(grads, ins):
                 return grads + [   # (each variable's as match_gradients)
                     check_gradient(self.name, v.name or "variable", g, v)
                     for g, v in zip(returned[1], variables)]
@@ -127,6 +120,17 @@ class Plan:
         return _Backward(self.name, convention or convention_of(grad_fn),
                          grad_fn, inputs, output, [output],
                          list(variables)).read(returned)
+
+
+def _all_stand(grads, ins):
+    """Whether each of grads is None or stands as its input's gradient as
+    it is."""
+    K = backends.active
+    for g, x in zip(grads, ins):
+        if g is not None and (type(g) is not Tensor or not _fits(
+                K, g._value, x._value)):
+            return False
+    return True
 
 
 def _fits(K, g, v):

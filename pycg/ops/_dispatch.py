@@ -13,7 +13,7 @@ from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core.recorder import (RULES, apply, apply_nograd,  # noqa: F401
                                 record, record_one, saw_variable,
-                                tls)  # (ops take apply* from here)
+                                state)  # (ops take apply* from here)
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.ops._named import raise_named
@@ -24,7 +24,7 @@ def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
         return x
     if type(x) is Variable:
-        if x.trainable and tls.active:
+        if x.trainable and state().active:
             saw_variable(x)
         return x.read()
     if type(x) in (list, tuple) and _holds_tensors(x):
@@ -188,8 +188,9 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
             out = Tensor(getattr(K, kernel_name)(v))
         except Exception as e:   # (a dtype the kernel has no version of)
             raise_named(name, e)
-        if tls.recording:
-            record_one(RULES[name], x, out)
+        recorders = state().recorders
+        if recorders:
+            record_one(recorders, RULES[name], x, out)
         return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
@@ -252,9 +253,10 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                     explain_failure(name, v1, v2)
                     raise_named(name, e)
                 out = Tensor(out)
-            if grad and tls.recording:
-                record(RULES[name], (Tensor(v1) if x1 is None else x1,
-                                      Tensor(v2) if x2 is None else x2), out)
+            if grad and (recorders := state().recorders):
+                record(recorders, RULES[name], (
+                    Tensor(v1) if x1 is None else x1,
+                    Tensor(v2) if x2 is None else x2), out)
             return out
         return run
 

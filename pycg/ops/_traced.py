@@ -41,7 +41,7 @@ class Capture:
 
     def __init__(self, op):
         self.op = op
-        self.outer = list(core.tls.recorders)
+        self.outer = list(core.state().recorders)
         self.tracked = set().union(*(r.ids for r in self.outer))
         self.captured = {}   # id -> Tensor (or Variable) closed over
         self.variables = {}
@@ -138,7 +138,7 @@ def _record_tf(inputs, xs, outs):
             g = tf.convert_to_tensor(g)
             gs.append(Tensor(tf.zeros_like(g) if key in seen else g))
             seen.add(key)
-        if core.tls.recorders:  # a tape records the backward: higher orders
+        if core.state().recorders:  # a tape records the backward: higher orders
             _record_tf(list(inputs) + up_ts, list(xs) + seeds, gs)
         return gs
 
