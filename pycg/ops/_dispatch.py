@@ -229,8 +229,9 @@ def binary(name, kernel_name=None, grad=True, floating=False):
         try:
             out = Tensor(getattr(K, kernel_name)(v1, v2))
         except Exception as e:
-            # (a kernel without bools, as TensorFlow's Mul: NumPy's meaning)
-            kernel = getattr(K, "bool_" + kernel_name, None)
+            # (a kernel without bools or complex numbers, as TensorFlow's
+            # Mul and Greater: the backend's edge kernel gives NumPy's meaning)
+            kernel = getattr(K, "edge_" + kernel_name, None)
             out = kernel and kernel(v1, v2)
             if out is None:
                 explain_failure(name, v1, v2)
