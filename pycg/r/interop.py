@@ -20,7 +20,7 @@ import numpy as np
 
 import pycg
 from pycg._errors import Arg, facts_of, user_error
-from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
+from pycg.r import _hosted, _interrupts, arith, codec, na  # noqa: F401
 from pycg.r.na import symbolic
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
@@ -161,7 +161,9 @@ class RCallable:
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            return _decode(_r_value(self.fn(*args, **kwargs), self.__name__))
+            with _interrupts.r_running(hold=True):   # (R/calls.R r_shim)
+                out = self.fn(*args, **kwargs)
+            return _decode(_r_value(out, self.__name__))
 
     def _check_arguments(self, args, kwargs):
         # what a Python function with these parameters would raise, rather
