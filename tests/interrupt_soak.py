@@ -144,6 +144,9 @@ def state_problems(gc_threshold):
     problems = []
     if tls.recorders or tls.watchers or tls.branch is not None or tls.active:
         problems.append("a tape or watcher left on the thread")
+    if "tensorflow" in sys.modules and \
+            not sys.modules["tensorflow"].executing_eagerly():
+        problems.append("TensorFlow left building a graph")
     if gc_policy._state["threads"] or gc.get_freeze_count() or \
             gc.get_threshold() != gc_threshold:
         problems.append("the garbage collector left changed")
@@ -189,7 +192,7 @@ def soak(rounds, seed, with_r):
         timer = threading.Timer(delay, os.kill, (os.getpid(), signal.SIGINT))
         figures["runs"] += 1
         start = time.perf_counter()
-        outcome = None
+        outcome, landed = None, ""
         try:
             try:
                 timer.start()
@@ -201,6 +204,7 @@ def soak(rounds, seed, with_r):
                 settle()
         except KeyboardInterrupt:
             outcome = outcome or "interrupted"
+            landed = traceback.format_exc()[-1200:]
         except Exception as e:   # noqa: BLE001 (counted, and reported)
             outcome = "other"
             problems.append(f"{name} on {backend_name}: {e!r:.200}\n"
@@ -212,7 +216,7 @@ def soak(rounds, seed, with_r):
         left = state_problems(gc_threshold)
         if left:
             figures["dirty"] += 1
-            problems.append(f"{name} on {backend_name}: {left}")
+            problems.append(f"{name} on {backend_name}: {left}\n{landed}")
         if not close(fn(pycg.constant(X)), want):   # the next gradient
             figures["wrong"] += 1
             problems.append(f"{name} on {backend_name}: next gradient wrong")
@@ -220,6 +224,9 @@ def soak(rounds, seed, with_r):
 
 
 if __name__ == "__main__":
+    # (a shell's background job starts with SIGINT ignored, and Python then
+    # installs no handler: this soak needs Python's)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     import tensorflow as tf
     tf.get_logger().setLevel("ERROR")   # (each run traces anew, on purpose)
     figures, problems = soak(int(sys.argv[1]), int(sys.argv[2]),
