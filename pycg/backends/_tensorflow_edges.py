@@ -236,7 +236,9 @@ def slogdet(x):   # (NumPy's log|det| is real for complex matrices too)
 
 # ---- creation ---------------------------------------------------------------
 def arange(start, stop, step, dtype):
-    if (stop - start) * step <= 0:   # (Range refuses; NumPy: no values)
+    numbers = (int, float, np.integer, np.floating)
+    if all(isinstance(v, numbers) for v in (start, stop, step)) and \
+            (stop - start) * step <= 0:   # (Range refuses; NumPy: nothing)
         return tf.zeros([0], dtype)
     return tf.range(start, stop, step, dtype=dtype) if not tf.as_dtype(
         dtype).is_integer else tf.cast(tf.range(start, stop, step), dtype)
