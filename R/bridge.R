@@ -14,17 +14,16 @@
 # reticulate in one step. No NumPy array goes through reticulate's own
 # conversion (1.28 refuses NumPy 2): arrays travel as raw bytes, written and
 # read by the package's codec (array_to_raw() and raw_to_array() in
-# R/convert.R, pycg/r/codec.py in Python); R formals are described by
-# python_signature() (R/calls.R), as for op_custom_gradient().
+# R/convert.R, pycg/r/codec.py in Python).
 #
-#   Python -> R (decode)                 R -> Python (encode)
-#   list("l", items)  list, tuple        list("l", items, names)  list
-#   list("d", keys, values)  dict        list("a", raw, dim, kind)  vector,
-#   list("a", raw, shape, kind)  array     array (kind: R's storage type)
-#   list("o", i)  leaf i                 list("c", strings)  character
-#   list("p", i)  leaf i, a callable     list("f", bridged, name, signature)
-#   numbers, strings, None  as is        list("o", object)  Python object
-#                                        strings, NULL  as is
+# Python -> R (decode), tagged by pycg/r/_bridge.py:
+#   list("l", items)  list, tuple      list("d", keys, values)  dict
+#   list("a", raw, shape, kind)  array  list("o", i)  leaf i
+#   list("p", i)  leaf i, a callable   numbers, strings, None  as is
+# R -> Python: the package's one envelope, as_py() (R/convert.R, whose
+# header holds the rules; pycg/r/envelope.py decodes it), with R functions
+# as list(`__pycg_r_function__` = bridged closure, signature = its formals
+# as python_signature() (R/calls.R) describes them).
 #
 # A call replies list("v", value, warnings); an R error list("e", message,
 # classes); an interrupt list("i") (a KeyboardInterrupt in Python); a Python
@@ -58,7 +57,9 @@ bridge_decode_array <- function(bytes, shape, kind) {
 bridge_python_function <- function(adapter) {
   force(adapter)
   function(...) {
-    res <- reticulate::py_call(adapter, bridge_encode(list(...)))
+    args <- list(...)
+    res <- reticulate::py_call(adapter, bridge_encode(unname(args)),
+                               as.list(names(args)))
     if (!inherits(res, "python.builtin.list"))
       return(res)
     res <- reticulate::py_to_r(res)
@@ -73,22 +74,12 @@ bridge_python_function <- function(adapter) {
 # R -> Python ---------------------------------------------------------------
 
 bridge_encode <- function(x) {
-  if (is.null(x)) return(x)
-  if (inherits(x, "python.builtin.object")) return(list("o", x))
-  if (is.function(x))
-    return(list("f", bridge_closure(x), NULL, bridge_signature(x)))
-  if (is.list(x) && !is.object(x) ||
-      inherits(x, c("pycg_tuple", "data.frame")))
-    return(list("l", lapply(unname(unclass(x)), bridge_encode),
-                as.list(names(x))))
-  if (is.character(x) && !is.object(x)) {
-    if (length(x) == 1L && is.null(dim(x)) && !is.na(x)) return(x)
-    return(list("c", as.list(x)))
-  }
-  if ((is.numeric(x) || is.logical(x) || is.complex(x)) && !is.factor(x))
-    return(c(list("a"), array_to_raw(x)))
-  stop("pycg.r cannot hand an R ", class(x)[1L], " to Python; convert it ",
-       "in R to numbers, strings, a list or a function first", call. = FALSE)
+  as_py(x, .label = "the R value bound for Python", .fn = bridge_function)
+}
+
+bridge_function <- function(fn) {
+  list(`__pycg_r_function__` = bridge_closure(fn),
+       signature = bridge_signature(fn))
 }
 
 # python_signature(fn), or NULL (Python then shows (*args, **kwargs)) when

@@ -10,29 +10,46 @@
 
 # ---- R -> Python -------------------------------------------------------------
 
-# An R value as a Python argument: tensors and other Python objects pass
-# through, R scalars become Python numbers (weakly typed, like Python floats),
-# vectors and arrays become tensors (double -> float64, integer -> int32,
-# logical -> bool), lists become lists (dicts when named), functions become
-# Python callables, tuple() becomes a Python tuple.
-# `.label` names the argument in errors (default: the expression passed).
-as_py <- function(x, .label = substitute(x)) {
+# The one envelope of R values bound for Python, whichever side started the
+# call (an R wrapper calling pycg through reticulate, or pycg.r's Python
+# calling R, R/bridge.R); pycg/r/envelope.py decodes it. The rules, pinned
+# in tests/testthat/test-convert.R and tests/test_r_bridge.py:
+#   NULL -> None; tensors and other Python objects pass as themselves;
+#   a length-1 number, integer, logical or complex without dim -> a Python
+#     number (weakly typed beside a tensor, as reticulate's r_to_py());
+#     NA_real_ -> nan;
+#   other vectors and arrays -> tensors (double -> float64, integer -> int32,
+#     logical -> bool; column-major layout kept; NA -> NaN in doubles);
+#   integer or logical NA, and NA strings -> an error (Python has no such
+#     value; reticulate would pass True or the text "NA");
+#   a string -> str, a character vector or array -> a list of str;
+#   an unnamed list -> list, a list whose elements all have distinct names
+#     -> dict, tuple() -> tuple; a list named in part or with a repeated
+#     name -> an error (a dict would lose elements);
+#   a function -> a Python callable (`.fn` makes it: the R package's by
+#     default, pycg.r's in R/bridge.R);
+#   data frames, factors, environments and the rest -> an error.
+# `.label` names the value in errors (default: the expression passed).
+as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
   if (is.null(x) || inherits(x, "python.builtin.object"))
     return(x)
   if (is.function(x))
-    return(r_callable(x, function_label(NULL, x)))
+    return(.fn(x))
   if (is.list(x)) {
     if (is.data.frame(x))
       stop_bad_input(x, .label, "; use as.matrix() for a numeric matrix")
-    out <- lapply(x, as_py)
-    if (!any(nzchar(names(out) %||% "")))
-      names(out) <- NULL
+    out <- lapply(unname(x), as_py, .fn = .fn)
     if (inherits(x, "pycg_tuple"))
-      return(list(`__pycg_r_tuple__` = unname(out)))
+      return(list(`__pycg_r_tuple__` = out))
+    names(out) <- list_names(x, .label)
     return(out)
   }
   if (is.character(x)) {
-    if (length(x) == 1L && is.null(dim(x))) return(x)
+    if (anyNA(x))
+      stop_bad_input(x, .label, what = sprintf(paste0(
+        " is NA at position %d; Python strings have no NA: remove it or ",
+        "use NULL"), which(is.na(x))[1L]))
+    if (length(x) == 1L && is.null(dim(x))) return(as.vector(x))
     return(as.list(x))
   }
   if (is.factor(x) || !(is.numeric(x) || is.logical(x) || is.complex(x)))
@@ -46,6 +63,23 @@ as_py <- function(x, .label = substitute(x)) {
       ": pycg tensors have no integer or logical NA; use a double vector ",
       "(NA becomes NaN) or remove the NAs"), what = "")
   r_array(x)
+}
+
+as_py_function <- function(fn) r_callable(fn, function_label(NULL, fn))
+
+# The names a list keeps in Python: none (a list), or all, distinct (a dict).
+list_names <- function(x, label) {
+  nms <- names(x)
+  if (is.null(nms) || !any(nzchar(nms))) return(NULL)
+  if (!all(nzchar(nms)) || anyDuplicated(nms))
+    stop_bad_input(x, label, what = sprintf(paste0(
+      " is a list with %s; a list goes to Python as a list (no names) or a ",
+      "dict (every element named, each name once)"),
+      if (!all(nzchar(nms)))
+        sprintf("element %d unnamed", which(!nzchar(nms))[1L])
+      else
+        sprintf("the name `%s` twice", nms[anyDuplicated(nms)])))
+  nms
 }
 
 # An error naming the R function the user called (the innermost exported
@@ -149,6 +183,32 @@ as_axis <- function(axis, arg = "axis") {
   if (length(axis) == 1L) axis else as.list(axis)
 }
 
+# A permutation of axes (transpose()): 1-based R axes to a list of Python
+# ones, a list even for one axis.
+as_axes <- function(axes, arg = "axes") {
+  if (is.null(axes) || inherits(axes, "python.builtin.object"))
+    return(axes)
+  as.list(as_axis(axes, arg))
+}
+
+# An option that is TRUE or FALSE (NULL: Python's default). reticulate would
+# pass NA as True, and 1 or "yes" on to Python, so they are errors here.
+as_flag <- function(x, arg = as.character(substitute(x))) {
+  if (is.null(x) || isTRUE(x) || isFALSE(x) ||
+      inherits(x, "python.builtin.object"))
+    return(x)
+  stop_arg(arg, "must be TRUE or FALSE, not ", describe_value(x))
+}
+
+# A dtype: its name ("float32", "int32", ...), a Python dtype, or NULL.
+as_dtype <- function(dtype, arg = "dtype") {
+  if (is.null(dtype) || inherits(dtype, "python.builtin.object") ||
+      (is.character(dtype) && length(dtype) == 1L && !is.na(dtype)))
+    return(dtype)
+  stop_arg(arg, "must be a dtype name such as \"float32\", or NULL; not ",
+           describe_value(dtype))
+}
+
 # An error about argument `arg` of the R function the user called.
 stop_arg <- function(arg, ...) {
   stop(calling_function(), ": `", arg, "` ", ..., call. = FALSE)
@@ -173,6 +233,13 @@ as_shape <- function(shape, arg = "shape") {
     else if (is.na(d)) NULL
     else as.integer(d)
   })
+}
+
+# histogram()'s `range`: a pair of numbers, or NULL.
+as_range <- function(range) {
+  if (is.null(range) || inherits(range, "python.builtin.object"))
+    return(range)
+  as.list(as.numeric(range))
 }
 
 # Lengths per batch element (ctc): a 1-d int32 array even for one element.

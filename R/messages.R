@@ -24,6 +24,8 @@ python_names <- c(
   "pycg.config.backend" = "config_backend()",
   "pycg.custom_gradient" = "op_custom_gradient",
   "pycg.function" = "pycg_function",
+  "pycg.save_variables" = "pycg_save_variables",
+  "pycg.load_variables" = "pycg_load_variables",
   "pycg.jacobian" = "tape$jacobian",
   "pycg.value_and_grad" = "pycg_value_and_grad",
   "pycg.grad" = "pycg_grad",
@@ -102,16 +104,33 @@ render_facts <- function(template, facts, caller = NULL) {
 r_fact <- function(kind, value) {
   switch(kind,
     op = paste0("op_", value),
-    api = translate_message(paste0("pycg.", value)),
+    api = if (grepl("^optimizers\\.\\w+\\.apply$", value)) "optimizer_apply"
+      else translate_message(paste0("pycg.", value)),
     arg = sprintf("`%s`", value),
     axis = , position = as.character(if (value >= 0) value + 1L else value),
     shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,
       function(d) if (is.null(d)) "NA" else as.character(d), ""),
       collapse = ", ")) else "c() (a scalar)",
     type = r_type_names[[value]] %||% value,
-    repr = if (is.null(value)) "NULL" else
-      paste(deparse(unlist(value)), collapse = ""),
+    repr = if (is.null(value)) "NULL" else r_code(unlist(value)),
+    array = paste0("    ", utils::capture.output(print(fact_array(value))),
+                   collapse = "\n"),
     as.character(value))
+}
+
+# A value as R code, whole numbers without R's L (c(3, 1), not c(3L, 1L)).
+r_code <- function(value) {
+  if (is.integer(value)) value <- as.numeric(value)
+  paste(deparse(value), collapse = "")
+}
+
+# An Array fact, list(shape, values in row-major order), as an R array.
+fact_array <- function(value) {
+  shape <- as.integer(unlist(value[[1L]]))
+  values <- as.numeric(unlist(value[[2L]]))
+  if (length(shape) < 2L)
+    return(if (length(shape)) array(values, shape) else values)
+  aperm(array(values, rev(shape)))
 }
 
 r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
@@ -120,7 +139,8 @@ r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
 r_type_names <- list(str = "character string", float = "double",
                      int = "integer", bool = "logical", NoneType = "NULL",
                      list = "list", tuple = "list", dict = "named list",
-                     `function` = "function")
+                     `function` = "function",
+                     pycg.tensor.Tensor = "tensor")
 
 # Python's shapes after "shape"/"shapes" (and the "and" between two) as R
 # writes them: (2, 3) -> c(2, 3), (3,) -> c(3), () -> c() (a scalar).
@@ -162,7 +182,8 @@ raise_failure <- function(failure, caller = NULL) {
                                  fixed = TRUE)) {
     calls <- r_error$pycg_calls
     r_error$pycg_calls <- NULL
-    stop_in_calls(r_error, user_calls(calls))
+    signal_in_user_code <- replay_calls(r_error, user_calls(calls))
+    signal_in_user_code()
   }
   template <- py_to_r(py_get_attr(failure, "template", silent = TRUE))
   message <- if (is.null(template)) translate_message(message, caller) else
@@ -195,10 +216,11 @@ user_calls <- function(calls) {
   user
 }
 
-# stop(cond) from inside frames called like `calls` (each head bound to a
-# function that makes the next call), so that traceback() shows the user's
-# function that failed under pycg's own frames.
-stop_in_calls <- function(cond, calls) {
+# A function that signals `cond` from inside frames called like `calls`
+# (each head bound to a function that makes the next call), so that
+# traceback() ends in the user's function that failed, under pycg's own
+# frames.
+replay_calls <- function(cond, calls) {
   calls <- Filter(function(cl) is.symbol(cl[[1L]]), calls)
   env <- new.env(parent = baseenv())
   env$cond <- cond
@@ -210,7 +232,9 @@ stop_in_calls <- function(cond, calls) {
     assign(as.character(cl[[1L]]), fn, envir = env)
     body <- cl
   }
-  eval(body, env)
+  fn <- eval(call("function", NULL, body))
+  environment(fn) <- env
+  fn
 }
 
 # The warnings Python raised during a call, as R warnings; returns the

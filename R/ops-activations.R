@@ -48,7 +48,7 @@ op_hard_swish <- function(x) op_call("hard_swish", as_py(x))
 #' @rdname ops-activations
 #' @export
 op_leaky_relu <- function(x, negative_slope = 0.2) {
-  op_call("leaky_relu", as_py(x), negative_slope = negative_slope)
+  op_call("leaky_relu", as_py(x), negative_slope = as_py(negative_slope))
 }
 
 #' @rdname ops-activations
@@ -65,7 +65,8 @@ op_swish <- function(x) op_call("swish", as_py(x))
 
 #' @rdname ops-activations
 #' @export
-op_celu <- function(x, alpha = 1) op_call("celu", as_py(x), alpha = alpha)
+op_celu <- function(x, alpha = 1) op_call("celu", as_py(x),
+                                          alpha = as_py(alpha))
 
 #' @rdname ops-activations
 #' @export
@@ -80,13 +81,13 @@ op_hard_tanh <- function(x) op_call("hard_tanh", as_py(x))
 #' @rdname ops-activations
 #' @export
 op_hard_shrink <- function(x, threshold = 0.5) {
-  op_call("hard_shrink", as_py(x), threshold = threshold)
+  op_call("hard_shrink", as_py(x), threshold = as_py(threshold))
 }
 
 #' @rdname ops-activations
 #' @export
 op_soft_shrink <- function(x, threshold = 0.5) {
-  op_call("soft_shrink", as_py(x), threshold = threshold)
+  op_call("soft_shrink", as_py(x), threshold = as_py(threshold))
 }
 
 #' @rdname ops-activations
@@ -96,7 +97,7 @@ op_tanh_shrink <- function(x) op_call("tanh_shrink", as_py(x))
 #' @rdname ops-activations
 #' @export
 op_threshold <- function(x, threshold, default_value) {
-  op_call("threshold", as_py(x), threshold, default_value)
+  op_call("threshold", as_py(x), as_py(threshold), as_py(default_value))
 }
 
 #' @rdname ops-activations
@@ -109,7 +110,8 @@ op_sparse_sigmoid <- function(x) op_call("sparse_sigmoid", as_py(x))
 
 #' @rdname ops-activations
 #' @export
-op_squareplus <- function(x, b = 4) op_call("squareplus", as_py(x), b = b)
+op_squareplus <- function(x, b = 4) op_call("squareplus", as_py(x),
+                                            b = as_py(b))
 
 #' @rdname ops-activations
 #' @export

@@ -38,7 +38,7 @@ NULL
 #' @rdname ops-constructors
 #' @export
 op_array <- function(x, dtype = NULL) {
-  op_call("array", as_py(x), dtype = as_py(dtype))
+  op_call("array", as_py(x), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors
@@ -56,13 +56,13 @@ op_blackman <- function(x) {
 #' @rdname ops-constructors
 #' @export
 op_empty <- function(shape, dtype = NULL) {
-  op_call("empty", as_shape(shape), dtype = as_py(dtype))
+  op_call("empty", as_shape(shape), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors
 #' @export
 op_empty_like <- function(x, dtype = NULL) {
-  op_call("empty_like", as_py(x), dtype = as_py(dtype))
+  op_call("empty_like", as_py(x), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors
@@ -70,7 +70,7 @@ op_empty_like <- function(x, dtype = NULL) {
 op_geomspace <- function(start, stop, num = 50L, endpoint = TRUE, dtype = NULL,
     axis = 1L) {
   op_call("geomspace", as_py(start), as_py(stop), num = as_int(num),
-    endpoint = as_py(endpoint), dtype = as_py(dtype), axis = as_axis(axis))
+    endpoint = as_flag(endpoint), dtype = as_dtype(dtype), axis = as_axis(axis))
 }
 
 #' @rdname ops-constructors
@@ -88,7 +88,7 @@ op_hanning <- function(x) {
 #' @rdname ops-constructors
 #' @export
 op_identity <- function(n, dtype = NULL) {
-  op_call("identity", as_int(n), dtype = as_py(dtype))
+  op_call("identity", as_int(n), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors
@@ -102,7 +102,7 @@ op_kaiser <- function(x, beta) {
 op_logspace <- function(start, stop, num = 50L, endpoint = TRUE, base = 10L,
     dtype = NULL, axis = 1L) {
   op_call("logspace", as_py(start), as_py(stop), num = as_int(num),
-    endpoint = as_py(endpoint), base = as_py(base), dtype = as_py(dtype),
+    endpoint = as_flag(endpoint), base = as_py(base), dtype = as_dtype(dtype),
     axis = as_axis(axis))
 }
 
@@ -116,7 +116,8 @@ op_meshgrid <- function(..., indexing = "xy") {
 #' @rdname ops-constructors
 #' @export
 op_tri <- function(N, M = NULL, k = 0L, dtype = NULL) {
-  op_call("tri", as_int(N), M = as_int(M), k = as_int(k), dtype = as_py(dtype))
+  op_call("tri", as_int(N), M = as_int(M), k = as_int(k),
+          dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors

@@ -74,7 +74,7 @@ op_fori_loop <- function(lower, upper, body_fun, init_val) {
 op_scan <- function(f, init, xs = NULL, length = NULL, reverse = FALSE,
                     unroll = 1L) {
   op_call("scan", as_py(f), as_py(init), as_py(xs), length = as_int(length),
-          reverse = reverse, unroll = as_int(unroll))
+          reverse = as_flag(reverse), unroll = as_int(unroll))
 }
 
 #' @rdname ops-control-flow
@@ -92,6 +92,7 @@ op_vectorized_map <- function(`function`, elements) {
 #' @rdname ops-control-flow
 #' @export
 op_associative_scan <- function(f, elems, reverse = FALSE, axis = 1L) {
-  op_call("associative_scan", as_py(f), as_py(elems), reverse = reverse,
+  op_call("associative_scan", as_py(f), as_py(elems),
+          reverse = as_flag(reverse),
           axis = as_axis(axis))
 }

@@ -40,7 +40,7 @@ NULL
 op_conv <- function(inputs, kernel, strides = 1L, padding = "valid",
                     data_format = NULL, dilation_rate = 1L) {
   op_call("conv", as_py(inputs), as_py(kernel), strides = as_int(strides),
-          padding = padding, data_format = data_format,
+          padding = as_py(padding), data_format = as_py(data_format),
           dilation_rate = as_int(dilation_rate))
 }
 
@@ -49,8 +49,9 @@ op_conv <- function(inputs, kernel, strides = 1L, padding = "valid",
 op_depthwise_conv <- function(inputs, kernel, strides = 1L, padding = "valid",
                               data_format = NULL, dilation_rate = 1L) {
   op_call("depthwise_conv", as_py(inputs), as_py(kernel),
-          strides = as_int(strides), padding = padding,
-          data_format = data_format, dilation_rate = as_int(dilation_rate))
+          strides = as_int(strides), padding = as_py(padding),
+          data_format = as_py(data_format),
+          dilation_rate = as_int(dilation_rate))
 }
 
 #' @rdname ops-conv
@@ -60,7 +61,7 @@ op_separable_conv <- function(inputs, depthwise_kernel, pointwise_kernel,
                               data_format = NULL, dilation_rate = 1L) {
   op_call("separable_conv", as_py(inputs), as_py(depthwise_kernel),
           as_py(pointwise_kernel), strides = as_int(strides),
-          padding = padding, data_format = data_format,
+          padding = as_py(padding), data_format = as_py(data_format),
           dilation_rate = as_int(dilation_rate))
 }
 
@@ -70,8 +71,9 @@ op_conv_transpose <- function(inputs, kernel, strides = 1L, padding = "valid",
                               output_padding = NULL, data_format = NULL,
                               dilation_rate = 1L) {
   op_call("conv_transpose", as_py(inputs), as_py(kernel),
-          strides = as_int(strides), padding = padding,
-          output_padding = as_int(output_padding), data_format = data_format,
+          strides = as_int(strides), padding = as_py(padding),
+          output_padding = as_int(output_padding),
+          data_format = as_py(data_format),
           dilation_rate = as_int(dilation_rate))
 }
 
@@ -80,8 +82,8 @@ op_conv_transpose <- function(inputs, kernel, strides = 1L, padding = "valid",
 op_max_pool <- function(inputs, pool_size, strides = NULL, padding = "valid",
                         data_format = NULL) {
   op_call("max_pool", as_py(inputs), as_int(pool_size),
-          strides = as_int(strides), padding = padding,
-          data_format = data_format)
+          strides = as_int(strides), padding = as_py(padding),
+          data_format = as_py(data_format))
 }
 
 #' @rdname ops-conv
@@ -89,8 +91,8 @@ op_max_pool <- function(inputs, pool_size, strides = NULL, padding = "valid",
 op_average_pool <- function(inputs, pool_size, strides = NULL,
                             padding = "valid", data_format = NULL) {
   op_call("average_pool", as_py(inputs), as_int(pool_size),
-          strides = as_int(strides), padding = padding,
-          data_format = data_format)
+          strides = as_int(strides), padding = as_py(padding),
+          data_format = as_py(data_format))
 }
 
 #' @rdname ops-conv
@@ -101,7 +103,8 @@ op_dot_product_attention <- function(query, key, value, bias = NULL,
                                      flash_attention = NULL,
                                      attn_logits_soft_cap = NULL) {
   op_call("dot_product_attention", as_py(query), as_py(key), as_py(value),
-          bias = as_py(bias), mask = as_py(mask), scale = scale,
-          is_causal = is_causal, flash_attention = flash_attention,
-          attn_logits_soft_cap = attn_logits_soft_cap)
+          bias = as_py(bias), mask = as_py(mask), scale = as_py(scale),
+          is_causal = as_flag(is_causal),
+          flash_attention = as_flag(flash_attention),
+          attn_logits_soft_cap = as_py(attn_logits_soft_cap))
 }

@@ -28,7 +28,8 @@ NULL
 #' @rdname ops-core
 #' @export
 op_convert_to_tensor <- function(x, dtype = NULL, sparse = NULL) {
-  op_call("convert_to_tensor", as_py(x), dtype = dtype, sparse = sparse)
+  op_call("convert_to_tensor", as_py(x), dtype = as_dtype(dtype),
+          sparse = as_flag(sparse))
 }
 
 #' @rdname ops-core
@@ -42,7 +43,7 @@ op_convert_to_numpy <- function(x) {
 #' @rdname ops-core
 #' @export
 op_cast <- function(x, dtype) {
-  op_call("cast", as_py(x), dtype)
+  op_call("cast", as_py(x), as_dtype(dtype))
 }
 
 #' @rdname ops-core

@@ -33,55 +33,58 @@ NULL
 #' @rdname ops-creation
 #' @export
 op_zeros <- function(shape, dtype = NULL) {
-  op_call("zeros", as_shape(shape), dtype = dtype)
+  op_call("zeros", as_shape(shape), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_ones <- function(shape, dtype = NULL) {
-  op_call("ones", as_shape(shape), dtype = dtype)
+  op_call("ones", as_shape(shape), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_full <- function(shape, fill_value, dtype = NULL) {
-  op_call("full", as_shape(shape), as_py(fill_value), dtype = dtype)
+  op_call("full", as_shape(shape), as_py(fill_value), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_zeros_like <- function(x, dtype = NULL) {
-  op_call("zeros_like", as_py(x), dtype = dtype)
+  op_call("zeros_like", as_py(x), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_ones_like <- function(x, dtype = NULL) {
-  op_call("ones_like", as_py(x), dtype = dtype)
+  op_call("ones_like", as_py(x), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_full_like <- function(x, fill_value, dtype = NULL) {
-  op_call("full_like", as_py(x), as_py(fill_value), dtype = dtype)
+  op_call("full_like", as_py(x), as_py(fill_value), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_eye <- function(N, M = NULL, k = 0L, dtype = NULL) {
-  op_call("eye", as_int(N), M = as_int(M), k = as_int(k), dtype = dtype)
+  op_call("eye", as_int(N), M = as_int(M), k = as_int(k),
+          dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_arange <- function(start, stop = NULL, step = 1L, dtype = NULL) {
-  op_call("arange", start, stop = stop, step = step, dtype = dtype)
+  op_call("arange", as_py(start), stop = as_py(stop), step = as_py(step),
+          dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_linspace <- function(start, stop, num = 50L, endpoint = TRUE, retstep =
                         FALSE, dtype = NULL, axis = 1L) {
-  op_call("linspace", as_py(start), as_py(stop), num = as_int(num), endpoint =
-          endpoint, retstep = retstep, dtype = dtype, axis = as_axis(axis))
+  op_call("linspace", as_py(start), as_py(stop), num = as_int(num),
+          endpoint = as_flag(endpoint), retstep = as_flag(retstep),
+          dtype = as_dtype(dtype), axis = as_axis(axis))
 }

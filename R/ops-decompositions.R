@@ -45,7 +45,7 @@ op_cdist <- function(x, y) {
 #' @rdname ops-decompositions
 #' @export
 op_cholesky_inverse <- function(x, upper = FALSE) {
-  op_call("cholesky_inverse", as_py(x), upper = as_py(upper))
+  op_call("cholesky_inverse", as_py(x), upper = as_flag(upper))
 }
 
 #' @rdname ops-decompositions

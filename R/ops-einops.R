@@ -22,5 +22,6 @@ NULL
 #' @export
 op_rearrange <- function(tensor, pattern, ...) {
   lengths <- lapply(list(...), as_int)
-  do.call(op_call, c(list("rearrange", as_py(tensor), pattern), lengths))
+  do.call(op_call, c(list("rearrange", as_py(tensor), as_py(pattern)),
+                     lengths))
 }

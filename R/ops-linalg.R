@@ -55,20 +55,20 @@ op_tensordot <- function(x1, x2, axes = 2L) {
 #' @export
 op_einsum <- function(subscripts, ...) {
   operands <- lapply(list(...), as_py)
-  do.call(op_call, c(list("einsum", subscripts), operands))
+  do.call(op_call, c(list("einsum", as_py(subscripts)), operands))
 }
 
 #' @rdname ops-linalg
 #' @export
 op_norm <- function(x, ord = NULL, axis = NULL, keepdims = FALSE) {
-  op_call("norm", as_py(x), ord = ord, axis = as_axis(axis), keepdims =
-          keepdims)
+  op_call("norm", as_py(x), ord = as_py(ord), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-linalg
 #' @export
 op_cholesky <- function(x, upper = FALSE) {
-  op_call("cholesky", as_py(x), upper = upper)
+  op_call("cholesky", as_py(x), upper = as_flag(upper))
 }
 
 #' @rdname ops-linalg

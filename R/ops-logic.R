@@ -34,7 +34,7 @@ NULL
 #' @rdname ops-logic
 #' @export
 op_all <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("all", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("all", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-logic
@@ -47,7 +47,7 @@ op_allclose <- function(x1, x2, rtol = 1e-05, atol = 1e-08, equal_nan = FALSE) {
 #' @rdname ops-logic
 #' @export
 op_any <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("any", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("any", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-logic
@@ -211,5 +211,5 @@ op_size <- function(x) {
 #' @rdname ops-logic
 #' @export
 op_view <- function(x, dtype = NULL) {
-  op_call("view", as_py(x), dtype = as_py(dtype))
+  op_call("view", as_py(x), dtype = as_dtype(dtype))
 }

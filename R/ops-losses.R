@@ -49,23 +49,26 @@ NULL
 #' @export
 op_one_hot <- function(x, num_classes, axis = -1L, dtype = NULL,
                        sparse = FALSE) {
-  op_call("one_hot", as_index(x, "x"), as_int(num_classes), axis = as_axis(axis),
-          dtype = dtype, sparse = sparse)
+  op_call("one_hot", as_index(x, "x"), as_int(num_classes),
+          axis = as_axis(axis),
+          dtype = as_dtype(dtype), sparse = as_flag(sparse))
 }
 
 #' @rdname ops-losses
 #' @export
 op_multi_hot <- function(inputs, num_classes = NULL, axis = -1L, dtype = NULL,
                          sparse = FALSE, ...) {
-  op_call("multi_hot", as_index(inputs, "inputs"), num_classes = as_int(num_classes),
-          axis = as_axis(axis), dtype = dtype, sparse = sparse, ...)
+  op_call("multi_hot", as_index(inputs, "inputs"),
+          num_classes = as_int(num_classes),
+          axis = as_axis(axis), dtype = as_dtype(dtype),
+          sparse = as_flag(sparse), ...)
 }
 
 #' @rdname ops-losses
 #' @export
 op_binary_crossentropy <- function(target, output, from_logits = FALSE) {
   op_call("binary_crossentropy", as_py(target), as_py(output),
-          from_logits = from_logits)
+          from_logits = as_flag(from_logits))
 }
 
 #' @rdname ops-losses
@@ -73,7 +76,7 @@ op_binary_crossentropy <- function(target, output, from_logits = FALSE) {
 op_categorical_crossentropy <- function(target, output, from_logits = FALSE,
                                         axis = -1L) {
   op_call("categorical_crossentropy", as_py(target), as_py(output),
-          from_logits = from_logits, axis = as_axis(axis))
+          from_logits = as_flag(from_logits), axis = as_axis(axis))
 }
 
 #' @rdname ops-losses
@@ -81,8 +84,9 @@ op_categorical_crossentropy <- function(target, output, from_logits = FALSE,
 op_sparse_categorical_crossentropy <- function(target, output,
                                                from_logits = FALSE,
                                                axis = -1L) {
-  op_call("sparse_categorical_crossentropy", as_index(target, "target"), as_py(output),
-          from_logits = from_logits, axis = as_axis(axis))
+  op_call("sparse_categorical_crossentropy", as_index(target, "target"),
+          as_py(output),
+          from_logits = as_flag(from_logits), axis = as_axis(axis))
 }
 
 #' @rdname ops-losses
@@ -106,9 +110,9 @@ op_ctc_decode <- function(inputs, sequence_lengths, strategy = "greedy",
                           beam_width = 100L, top_paths = 1L,
                           merge_repeated = TRUE, mask_index = 1L) {
   res <- op_call("ctc_decode", as_py(inputs), as_lengths(sequence_lengths),
-                 strategy = strategy, beam_width = as_int(beam_width),
+                 strategy = as_py(strategy), beam_width = as_int(beam_width),
                  top_paths = as_int(top_paths),
-                 merge_repeated = merge_repeated,
+                 merge_repeated = as_flag(merge_repeated),
                  mask_index = as_index(mask_index, "mask_index"))
   decoded <- res[[1]]
   list(op_where(decoded >= 0L, decoded + 1L, decoded), res[[2]])

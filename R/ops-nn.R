@@ -47,13 +47,13 @@ op_silu <- function(x) {
 #' @rdname ops-nn
 #' @export
 op_elu <- function(x, alpha = 1) {
-  op_call("elu", as_py(x), alpha = alpha)
+  op_call("elu", as_py(x), alpha = as_py(alpha))
 }
 
 #' @rdname ops-nn
 #' @export
 op_gelu <- function(x, approximate = TRUE) {
-  op_call("gelu", as_py(x), approximate = approximate)
+  op_call("gelu", as_py(x), approximate = as_flag(approximate))
 }
 
 #' @rdname ops-nn
@@ -71,5 +71,6 @@ op_log_softmax <- function(x, axis = -1L) {
 #' @rdname ops-nn
 #' @export
 op_logsumexp <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("logsumexp", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("logsumexp", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }

@@ -31,8 +31,8 @@ NULL
 #' @rdname ops-normalization
 #' @export
 op_moments <- function(x, axes, keepdims = FALSE, synchronized = FALSE) {
-  op_call("moments", as_py(x), as_axis(axes), keepdims = keepdims,
-          synchronized = synchronized)
+  op_call("moments", as_py(x), as_axis(axes), keepdims = as_flag(keepdims),
+          synchronized = as_flag(synchronized))
 }
 
 #' @rdname ops-normalization
@@ -41,14 +41,14 @@ op_batch_normalization <- function(x, mean, variance, axis, offset = NULL,
                                    scale = NULL, epsilon = 1e-3) {
   op_call("batch_normalization", as_py(x), as_py(mean), as_py(variance),
           as_axis(axis), offset = as_py(offset), scale = as_py(scale),
-          epsilon = epsilon)
+          epsilon = as_py(epsilon))
 }
 
 #' @rdname ops-normalization
 #' @export
 op_normalize <- function(x, axis = -1L, order = 2L, epsilon = NULL) {
   op_call("normalize", as_py(x), axis = as_axis(axis),
-          order = as_int(order), epsilon = epsilon)
+          order = as_int(order), epsilon = as_py(epsilon))
 }
 
 #' @rdname ops-normalization
@@ -56,7 +56,7 @@ op_normalize <- function(x, axis = -1L, order = 2L, epsilon = NULL) {
 op_layer_normalization <- function(x, gamma = NULL, beta = NULL, axis = -1L,
                                    epsilon = NULL, ...) {
   op_call("layer_normalization", as_py(x), as_py(gamma), as_py(beta),
-          axis = as_axis(axis), epsilon = epsilon, ...)
+          axis = as_axis(axis), epsilon = as_py(epsilon), ...)
 }
 
 #' @rdname ops-normalization
@@ -64,5 +64,5 @@ op_layer_normalization <- function(x, gamma = NULL, beta = NULL, axis = -1L,
 op_rms_normalization <- function(x, scale = NULL, axis = -1L,
                                  epsilon = NULL) {
   op_call("rms_normalization", as_py(x), as_py(scale), axis = as_axis(axis),
-          epsilon = epsilon)
+          epsilon = as_py(epsilon))
 }

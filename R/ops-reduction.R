@@ -26,61 +26,63 @@ NULL
 #' @rdname ops-reduction
 #' @export
 op_sum <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("sum", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("sum", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_prod <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("prod", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("prod", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_mean <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("mean", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("mean", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_var <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("var", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("var", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_std <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("std", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call("std", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_max <- function(x, axis = NULL, keepdims = FALSE, initial = NULL) {
-  op_call("max", as_py(x), axis = as_axis(axis), keepdims = keepdims, initial =
-          as_py(initial))
+  op_call("max", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims),
+          initial = as_py(initial))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_min <- function(x, axis = NULL, keepdims = FALSE, initial = NULL) {
-  op_call("min", as_py(x), axis = as_axis(axis), keepdims = keepdims, initial =
-          as_py(initial))
+  op_call("min", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims),
+          initial = as_py(initial))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_cumsum <- function(x, axis = NULL, dtype = NULL) {
-  op_call("cumsum", as_py(x), axis = as_axis(axis), dtype = dtype)
+  op_call("cumsum", as_py(x), axis = as_axis(axis), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_argmax <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call_index("argmax", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call_index("argmax", as_py(x), axis = as_axis(axis),
+                keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-reduction
 #' @export
 op_argmin <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call_index("argmin", as_py(x), axis = as_axis(axis), keepdims = keepdims)
+  op_call_index("argmin", as_py(x), axis = as_axis(axis),
+                keepdims = as_flag(keepdims))
 }

@@ -42,9 +42,7 @@ op_reshape <- function(x, newshape) {
 #' @rdname ops-shape
 #' @export
 op_transpose <- function(x, axes = NULL) {
-  if (!is.null(axes) && !inherits(axes, "python.builtin.object"))
-    axes <- as.list(as_axis(axes))
-  op_call("transpose", as_py(x), axes)
+  op_call("transpose", as_py(x), as_axes(axes))
 }
 
 #' @rdname ops-shape
@@ -110,7 +108,8 @@ op_repeat <- function(x, repeats, axis = NULL) {
 #' @rdname ops-shape
 #' @export
 op_pad <- function(x, pad_width, mode = "constant", constant_values = NULL) {
-  op_call("pad", as_py(x), as_pad_width(pad_width), mode = mode, constant_values
+  op_call("pad", as_py(x), as_pad_width(pad_width), mode = as_py(mode),
+          constant_values
           = as_py(constant_values))
 }
 

@@ -47,7 +47,8 @@ NULL
 #' @rdname ops-sorting
 #' @export
 op_argpartition <- function(x, kth, axis = -1L) {
-  op_call_index("argpartition", as_py(x), as_index(kth, "kth"), axis = as_axis(axis))
+  op_call_index("argpartition", as_py(x), as_index(kth, "kth"),
+                axis = as_axis(axis))
 }
 
 #' @rdname ops-sorting
@@ -60,7 +61,7 @@ op_argsort <- function(x, axis = -1L) {
 #' @export
 op_bincount <- function(x, weights = NULL, minlength = 0L, sparse = FALSE) {
   op_call("bincount", as_py(x), weights = as_py(weights),
-    minlength = as_int(minlength), sparse = as_py(sparse))
+    minlength = as_int(minlength), sparse = as_flag(sparse))
 }
 
 #' @rdname ops-sorting
@@ -79,20 +80,22 @@ op_histogram <- function(x, bins = 10L, range = NULL) {
 #' @rdname ops-sorting
 #' @export
 op_in_top_k <- function(targets, predictions, k) {
-  op_call("in_top_k", as_index(targets, "targets"), as_py(predictions), as_int(k))
+  op_call("in_top_k", as_index(targets, "targets"), as_py(predictions),
+          as_int(k))
 }
 
 #' @rdname ops-sorting
 #' @export
 op_median <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("median", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("median", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
 #' @export
 op_nanmedian <- function(x, axis = NULL, keepdims = FALSE) {
   op_call("nanmedian", as_py(x), axis = as_axis(axis),
-    keepdims = as_py(keepdims))
+    keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
@@ -100,7 +103,7 @@ op_nanmedian <- function(x, axis = NULL, keepdims = FALSE) {
 op_nanpercentile <- function(x, q, axis = NULL, method = "linear",
     keepdims = FALSE) {
   op_call("nanpercentile", as_py(x), as_py(q), axis = as_axis(axis),
-    method = as_py(method), keepdims = as_py(keepdims))
+    method = as_py(method), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
@@ -108,7 +111,7 @@ op_nanpercentile <- function(x, q, axis = NULL, method = "linear",
 op_nanquantile <- function(x, q, axis = NULL, method = "linear",
     keepdims = FALSE) {
   op_call("nanquantile", as_py(x), as_py(q), axis = as_axis(axis),
-    method = as_py(method), keepdims = as_py(keepdims))
+    method = as_py(method), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
@@ -116,7 +119,7 @@ op_nanquantile <- function(x, q, axis = NULL, method = "linear",
 op_percentile <- function(x, q, axis = NULL, method = "linear",
     keepdims = FALSE) {
   op_call("percentile", as_py(x), as_py(q), axis = as_axis(axis),
-    method = as_py(method), keepdims = as_py(keepdims))
+    method = as_py(method), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
@@ -124,7 +127,7 @@ op_percentile <- function(x, q, axis = NULL, method = "linear",
 op_quantile <- function(x, q, axis = NULL, method = "linear",
     keepdims = FALSE) {
   op_call("quantile", as_py(x), as_py(q), axis = as_axis(axis),
-    method = as_py(method), keepdims = as_py(keepdims))
+    method = as_py(method), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-sorting
@@ -143,7 +146,7 @@ op_sort <- function(x, axis = -1L) {
 #' @rdname ops-sorting
 #' @export
 op_top_k <- function(x, k, sorted = TRUE) {
-  out <- op_call("top_k", as_py(x), as_int(k), sorted = as_py(sorted))
+  out <- op_call("top_k", as_py(x), as_int(k), sorted = as_flag(sorted))
   out[[2L]] <- out[[2L]] + 1L
   out
 }
@@ -153,9 +156,10 @@ op_top_k <- function(x, k, sorted = TRUE) {
 op_unique <- function(x, sorted = TRUE, return_index = FALSE,
     return_inverse = FALSE, return_counts = FALSE, axis = NULL, size = NULL,
     fill_value = NULL) {
-  out <- op_call("unique", as_py(x), sorted = sorted,
-    return_index = return_index,
-    return_inverse = return_inverse, return_counts = return_counts,
+  out <- op_call("unique", as_py(x), sorted = as_flag(sorted),
+    return_index = as_flag(return_index),
+    return_inverse = as_flag(return_inverse),
+    return_counts = as_flag(return_counts),
     axis = as_axis(axis), size = as_int(size), fill_value = as_py(fill_value))
   if (!is.list(out)) return(out)
   shift <- c(FALSE, return_index, return_inverse)

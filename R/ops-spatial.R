@@ -26,14 +26,14 @@ NULL
 #' @export
 op_depth_to_space <- function(x, block_size, data_format = "channels_last") {
   op_call("depth_to_space", as_py(x), as_int(block_size),
-          data_format = data_format)
+          data_format = as_py(data_format))
 }
 
 #' @rdname ops-spatial
 #' @export
 op_space_to_depth <- function(x, block_size, data_format = "channels_last") {
   op_call("space_to_depth", as_py(x), as_int(block_size),
-          data_format = data_format)
+          data_format = as_py(data_format))
 }
 
 #' @rdname ops-spatial
@@ -59,12 +59,12 @@ op_fold <- function(x, output_size, kernel_size, dilation = 1L, padding = 0L,
 op_adaptive_average_pool <- function(inputs, output_size,
                                      data_format = NULL) {
   op_call("adaptive_average_pool", as_py(inputs), as_int(output_size),
-          data_format = data_format)
+          data_format = as_py(data_format))
 }
 
 #' @rdname ops-spatial
 #' @export
 op_adaptive_max_pool <- function(inputs, output_size, data_format = NULL) {
   op_call("adaptive_max_pool", as_py(inputs), as_int(output_size),
-          data_format = data_format)
+          data_format = as_py(data_format))
 }

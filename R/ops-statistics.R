@@ -32,13 +32,13 @@ NULL
 #' @rdname ops-statistics
 #' @export
 op_amax <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("amax", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("amax", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_amin <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("amin", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("amin", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
@@ -62,7 +62,7 @@ op_correlate <- function(x1, x2, mode = "valid") {
 #' @rdname ops-statistics
 #' @export
 op_cumprod <- function(x, axis = NULL, dtype = NULL) {
-  op_call("cumprod", as_py(x), axis = as_axis(axis), dtype = as_py(dtype))
+  op_call("cumprod", as_py(x), axis = as_axis(axis), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-statistics
@@ -75,74 +75,81 @@ op_diff <- function(a, n = 1L, axis = -1L) {
 #' @export
 op_nanargmax <- function(x, axis = NULL, keepdims = FALSE) {
   op_call_index("nanargmax", as_py(x), axis = as_axis(axis),
-    keepdims = as_py(keepdims))
+    keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanargmin <- function(x, axis = NULL, keepdims = FALSE) {
   op_call_index("nanargmin", as_py(x), axis = as_axis(axis),
-    keepdims = as_py(keepdims))
+    keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nancumprod <- function(x, axis = NULL, dtype = NULL) {
-  op_call("nancumprod", as_py(x), axis = as_axis(axis), dtype = as_py(dtype))
+  op_call("nancumprod", as_py(x), axis = as_axis(axis), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nancumsum <- function(x, axis = NULL, dtype = NULL) {
-  op_call("nancumsum", as_py(x), axis = as_axis(axis), dtype = as_py(dtype))
+  op_call("nancumsum", as_py(x), axis = as_axis(axis), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanmax <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanmax", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanmax", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanmean <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanmean", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanmean", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanmin <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanmin", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanmin", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanprod <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanprod", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanprod", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanstd <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanstd", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanstd", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nansum <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nansum", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nansum", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_nanvar <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("nanvar", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("nanvar", as_py(x), axis = as_axis(axis),
+          keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics
 #' @export
 op_ptp <- function(x, axis = NULL, keepdims = FALSE) {
-  op_call("ptp", as_py(x), axis = as_axis(axis), keepdims = as_py(keepdims))
+  op_call("ptp", as_py(x), axis = as_axis(axis), keepdims = as_flag(keepdims))
 }
 
 #' @rdname ops-statistics

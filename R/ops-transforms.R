@@ -31,7 +31,8 @@ op_jvp <- function(fun, primals, tangents, has_aux = FALSE) {
 #' @rdname ops-transforms
 #' @export
 op_vectorize <- function(pyfunc, excluded = NULL, signature = NULL) {
-  f <- op_call("vectorize", as_py(pyfunc), excluded = as_index(excluded, "excluded"),
-    signature = signature)
-  function(...) do.call(py_call, c(list(guard(f)), lapply(list(...), as_py)))
+  f <- op_call("vectorize", as_py(pyfunc), excluded = as_index(excluded,
+               "excluded"),
+    signature = as_py(signature))
+  function(...) py_apply(guard(f), lapply(list(...), as_py))
 }

@@ -29,7 +29,7 @@ NULL
 #' @rdname ops-updates
 #' @export
 op_saturate_cast <- function(x, dtype) {
-  op_call("saturate_cast", as_py(x), as_py(dtype))
+  op_call("saturate_cast", as_py(x), as_dtype(dtype))
 }
 
 #' @rdname ops-updates
@@ -50,7 +50,7 @@ op_scatter_update <- function(inputs, indices, updates, reduction = NULL) {
 op_segment_max <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
   op_call("segment_max", as_py(data), as_index(segment_ids, "segment_ids"),
-    num_segments = as_int(num_segments), sorted = as_py(sorted))
+    num_segments = as_int(num_segments), sorted = as_flag(sorted))
 }
 
 #' @rdname ops-updates
@@ -58,7 +58,7 @@ op_segment_max <- function(data, segment_ids, num_segments = NULL,
 op_segment_min <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
   op_call("segment_min", as_py(data), as_index(segment_ids, "segment_ids"),
-    num_segments = as_int(num_segments), sorted = as_py(sorted))
+    num_segments = as_int(num_segments), sorted = as_flag(sorted))
 }
 
 #' @rdname ops-updates
@@ -66,7 +66,7 @@ op_segment_min <- function(data, segment_ids, num_segments = NULL,
 op_segment_prod <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
   op_call("segment_prod", as_py(data), as_index(segment_ids, "segment_ids"),
-    num_segments = as_int(num_segments), sorted = as_py(sorted))
+    num_segments = as_int(num_segments), sorted = as_flag(sorted))
 }
 
 #' @rdname ops-updates
@@ -74,12 +74,13 @@ op_segment_prod <- function(data, segment_ids, num_segments = NULL,
 op_segment_sum <- function(data, segment_ids, num_segments = NULL,
     sorted = FALSE) {
   op_call("segment_sum", as_py(data), as_index(segment_ids, "segment_ids"),
-    num_segments = as_int(num_segments), sorted = as_py(sorted))
+    num_segments = as_int(num_segments), sorted = as_flag(sorted))
 }
 
 #' @rdname ops-updates
 #' @export
 op_slice_update <- function(inputs, start_indices, updates) {
-  op_call("slice_update", as_py(inputs), as_index(start_indices, "start_indices"),
+  op_call("slice_update", as_py(inputs), as_index(start_indices,
+          "start_indices"),
     as_py(updates))
 }

@@ -16,12 +16,15 @@ class Timing:
     spread, the first call (which includes any tracing or compiling), and
     the median CPU time of the calling thread per call (other processes on
     a busy machine do not add to it; work a framework hands to its worker
-    threads is not in it)."""
+    threads is not in it), and the median CPU time of the whole process
+    per call (its worker threads' too: the steady number for kernels that
+    run on a thread pool, such as convolutions)."""
     median: float
     low: float
     high: float
     first: float
     cpu: float
+    process: float = 0.0
 
 
 def warm_up(fn, budget):
@@ -63,20 +66,24 @@ def measure(fns, budget=1.0, min_rounds=7, max_rounds=25, repeat_s=0.02):
     rounds = max(min_rounds, min(max_rounds, rounds))
     times = {k: [] for k in fns}
     cpu = {k: [] for k in fns}
+    process = {k: [] for k in fns}
     order, shuffle = list(fns), random.Random(0).shuffle
     for _ in range(rounds):
         shuffle(order)
         for k in order:
             fn = fns[k][2]
             fn()   # (untimed: see above)
-            c0, t0 = time.thread_time(), time.perf_counter()
+            p0, c0 = time.process_time(), time.thread_time()
+            t0 = time.perf_counter()
             for _ in range(number[k]):
                 fn()
             t1, c1 = time.perf_counter(), time.thread_time()
+            p1 = time.process_time()
             times[k].append((t1 - t0) / number[k])
             cpu[k].append((c1 - c0) / number[k])
+            process[k].append((p1 - p0) / number[k])
     return {k: Timing(statistics.median(ts), min(ts), max(ts), fns[k][0],
-                      statistics.median(cpu[k]))
+                      statistics.median(cpu[k]), statistics.median(process[k]))
             for k, ts in times.items()}
 
 

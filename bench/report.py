@@ -42,7 +42,8 @@ def race_table(rows, n_ops=None):
 
 def targets_table(groups):
     lines = ["| issue | target | measured (wall-clock medians) | status | "
-             "the same by calling-thread CPU time (eager scalar chains) |",
+             "the same by CPU time (calling thread: eager scalar chains; "
+             "whole process: convolution and pooling) |",
              "|---|---|---|---|---|"]
     for issue, items in groups:
         for text, (measured, status), (by_cpu, cpu_status) in items:

@@ -1,10 +1,12 @@
-"""The speed targets of issues 2, 3 and 7, judged from one run's numbers.
+"""The speed targets of issues 2, 3, 7 and 28, judged from one run's
+numbers.
 
 Each target reads the races (name -> {key: Row}) and is judged twice: on
 the wall-clock medians (the verdict) and, for the eager scalar chains,
 whose work all runs on the calling thread, on its CPU-time medians (the
-steadier number on a busy machine). A target whose rows did not run is
-NOT MEASURED, with the reason.
+steadier number on a busy machine); convolution and pooling, whose kernels
+run on thread pools, on the whole process' CPU-time medians. A target
+whose rows did not run is NOT MEASURED, with the reason.
 """
 
 MET, MISSED, NOT_MEASURED = "MET", "MISSED", "NOT MEASURED"
@@ -14,11 +16,13 @@ class _Missing(Exception):
     pass
 
 
-def _t(race, key, cpu):
+def _t(race, key, cpu, process=False):
     row = race.get(key)
     if row is None or row.timing is None:
         raise _Missing(row.why if row is not None else f"{key} not run")
-    return row.timing.cpu if cpu else row.timing.median
+    if cpu:
+        return row.timing.process if process else row.timing.cpu
+    return row.timing.median
 
 
 def _judge(text, fn, by_cpu=True):
@@ -40,6 +44,7 @@ def _judge(text, fn, by_cpu=True):
 def evaluate(races, memory, chain_ops):
     """races: name -> {key: Row}; memory: key -> MiB or None."""
     scalar, vec1m, mlp = (races.get(k, {}) for k in ("scalar", "1m", "mlp"))
+    conv = races.get("conv", {})
     builtin = races.get("tanh_only", {})
     custom = races.get("custom_only", {})
     n, n1m = chain_ops["scalar"], chain_ops["1m"]
@@ -56,9 +61,10 @@ def evaluate(races, memory, chain_ops):
                     theirs / ours >= factor)
         return judge
 
-    def within(race, key, peer, factor):
+    def within(race, key, peer, factor, process=False):
         def judge(cpu):
-            ours, theirs = _t(race, key, cpu), _t(race, peer, cpu)
+            ours = _t(race, key, cpu, process)
+            theirs = _t(race, peer, cpu, process)
             return (f"{ours / theirs:.2f}x the peer's time ({ours * 1e3:.2f} "
                     f"vs {theirs * 1e3:.2f} ms per call)",
                     ours / theirs <= factor)
@@ -129,6 +135,21 @@ def evaluate(races, memory, chain_ops):
                    "(tensorflow backend): no more than TF's GradientTape",
                    peak_memory, by_cpu=False),
         ]),
+        ("28", [
+            _judge("conv2d forward + backward, tensorflow backend: within "
+                   "1.2x of tf.nn.conv2d under tf.GradientTape",
+                   within(conv, "pycg_tf", "tf_eager", 1.2, True)),
+            _judge("conv2d, numpy backend: within 1.5x of tf.nn.conv2d "
+                   "under tf.GradientTape",
+                   within(conv, "pycg_numpy", "tf_eager", 1.5, True)),
+            _judge("conv2d, pycg.function: within 1.1x of tf.function",
+                   within(conv, "pycg_function", "tf_function", 1.1, True)),
+        ] + [
+            _judge(f"2x2 {kind} pooling, tensorflow backend: within 1.2x of "
+                   f"TF eager GradientTape",
+                   within(races.get(f"pool_{kind}", {}), "pycg_tf",
+                          "tf_eager", 1.2, True))
+            for kind in ("max", "average")]),
     ]
 
 

@@ -1,4 +1,4 @@
-"""Where the tensorflow backend's scalar chain goes, for bench/issue15.py:
+"""Where the tensorflow backend's scalar chain goes, for bench/speed_targets.py:
 the same chain as a minimal Python tape over TensorFlow's C fast path
 (TFE_Py_FastPathExecute, the kernels pycg's backend calls), and pycg's own
 Python alone (pycg's tensorflow backend with that entry stubbed to return a
@@ -44,9 +44,12 @@ def python_alone(make_pycg_tf):
     fast-path kernel returning one cached tensor; None where this pycg has
     no such entry (a checkout before it)."""
     try:
-        from pycg.backends import _tf_fast
+        from pycg.backends.tensorflow import _fast as _tf_fast
     except ImportError:
-        return None
+        try:   # (a checkout from before the backends were packages)
+            from pycg.backends import _tf_fast
+        except ImportError:
+            return None
     if not hasattr(_tf_fast, "_execute"):
         return None
 

@@ -16,17 +16,39 @@ import math
 import os
 import zipfile
 import zlib
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pycg._errors import Api, Dtype, Shape, Value, user_error
+from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
+                          user_error)
 from pycg.tensor import Variable
 
 
-def save_variables(path, variables):
+def save_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> str:
     """Write `variables` (a list of Variables, named by their `name` or by
     position as variable_0, variable_1, ...; or a dict name -> Variable) to
-    `path` as .npz. Returns `path`."""
+    `path` as .npz.
+
+    Args:
+        path: The file to write (a str or os.PathLike).
+        variables: A list of pycg.Variable, or a dict name -> Variable.
+
+    Returns:
+        `path`, as a str.
+
+    Example:
+    >>> import os, tempfile, pycg
+    >>> w = pycg.Variable([1.0, 2.0], name="w")
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.npz")
+    >>> _ = pycg.save_variables(path, [w])
+    >>> _ = w.assign([0.0, 0.0])
+    >>> _ = pycg.load_variables(path, [w])
+    >>> w.numpy().tolist()
+    [1.0, 2.0]
+    """
     named = _named(variables, "save_variables")
     arrays = {name: v.numpy() for name, v in named}
     with open(os.fspath(path), "wb") as f:
@@ -34,7 +56,9 @@ def save_variables(path, variables):
     return os.fspath(path)
 
 
-def load_variables(path, variables):
+def load_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> Sequence[Variable] | Mapping[str, Variable]:
     """Assign the values saved in `path` to `variables` (named as in
     save_variables). The names must be the same set, and each value's shape
     and dtype must be the variable's. Returns the variables.
@@ -43,7 +67,16 @@ def load_variables(path, variables):
     before any data is read, so a hostile file (a huge declared shape, a
     member that is no array) is refused at the cost of its headers; nothing
     is assigned unless every value is read. A big-endian array loads as the
-    variable's (native) dtype."""
+    variable's (native) dtype.
+
+    Args:
+        path: The .npz file save_variables wrote (a str or os.PathLike).
+        variables: The variables to assign, named as when they were saved:
+            a list of pycg.Variable or a dict name -> Variable.
+
+    Returns:
+        `variables`, assigned.
+    """
     who = _LOAD
     named = _named(variables, "load_variables")
     path = os.fspath(path)
@@ -166,7 +199,7 @@ _HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
 
 
 def _named(variables, op):
-    who = f"pycg.{op}"
+    who = Api(op)
     if isinstance(variables, Variable):
         variables = [variables]
     if isinstance(variables, dict):
@@ -177,13 +210,18 @@ def _named(variables, op):
     names = set()
     for i, (name, v) in enumerate(pairs):
         if not isinstance(v, Variable):
-            raise TypeError(f"{who}: item {i} ({name!r}) is a "
-                            f"{type(v).__name__}, not a pycg.Variable")
+            raise user_error(TypeError, "{api}: item {i} ({name}) is a "
+                             "{type}, not a {variable}", api=who,
+                             i=Position(i), name=Value(name), type=TypeOf(v),
+                             variable=Api("Variable"))
         if not isinstance(name, str) or not name:
-            raise TypeError(f"{who}: item {i} has name {name!r}; names must "
-                            f"be non-empty strings")
+            raise user_error(TypeError, "{api}: item {i} has name {name}; "
+                             "names must be non-empty strings", api=who,
+                             i=Position(i), name=Value(name))
         if name in names:
-            raise ValueError(f"{who}: two variables are named {name!r}; "
-                             f"names must be unique (pass a dict to rename)")
+            raise user_error(ValueError, "{api}: two variables are named "
+                             "{name}; names must be unique (pass a {dict} to "
+                             "rename)", api=who, name=Value(name),
+                             dict=TypeOf({}))
         names.add(name)
     return pairs

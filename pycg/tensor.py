@@ -6,12 +6,14 @@ it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 import itertools
 import numbers
 import threading
+from typing import Any
 
 import numpy as np
 
 from pycg import backends
 from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
-                                 check_numeric, default_dtype, scalar)
+                                 check_numeric, default_dtype, scalar,
+                                 variable_shape_error)
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
@@ -29,8 +31,15 @@ def is_differentiable(dtype):   # floating or complex: gets gradients
 
 
 class Tensor(PythonValue):
-    """An immutable array on the active backend.
+    """An immutable array on the active backend (a copy is itself, as
+    TensorFlow's EagerTensor), with an identity that tapes record it by.
+    Make tensors with pycg.constant, pycg.convert_to_tensor or the ops.
 
+    Args:
+        value: The backend's array (NumPy's on numpy, an EagerTensor on
+            tensorflow), taken as it is.
+
+    Example:
     >>> import pycg
     >>> x = pycg.constant([1.0, 2.0])
     >>> (x * 3).numpy().tolist()
@@ -47,10 +56,12 @@ class Tensor(PythonValue):
 
     @property
     def shape(self):
+        """The shape, a tuple of ints (as NumPy's; TensorShape in TF)."""
         return tuple(self._value.shape)
 
     @property
     def dtype(self):
+        """The dtype, a NumPy dtype (equal to its name: ``== "float32"``)."""
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
@@ -58,57 +69,16 @@ class Tensor(PythonValue):
 
     @property
     def ndim(self):
+        """The number of axes (0 for a scalar)."""
         return len(self._value.shape)
 
     @property
     def size(self):
+        """The number of elements, an int."""
         return int(np.prod(self.shape, dtype=np.int64))
-
-    def numpy(self):
-        return np.asarray(backend_of(self._value).to_numpy(self._value))
-
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
-        return a if dtype is None else a.astype(dtype)
-
-    def __len__(self):
-        if not self.shape:
-            raise TypeError("len() of a 0-d pycg.Tensor")
-        return self.shape[0]
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
-
-    def __bool__(self):
-        return bool(self._to_concrete("bool()"))
-
-    def __float__(self):
-        return float(self._to_concrete("float()"))
-
-    def __int__(self):
-        return int(self._to_concrete("int()"))
-
-    def __index__(self):   # (integer tensors only, as NumPy's __index__)
-        a = self._to_concrete("an index")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
-                            f"index, got dtype {a.dtype.name}")
-        return int(a)
 
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)
-
-    def _to_concrete(self, what):
-        v = self._value
-        if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
-            raise TypeError(
-                f"pycg: a traced tensor was used as {what}: Python control "
-                "flow on tensor values cannot be compiled. Use ops.where, "
-                "ops.cond or ops.while_loop instead (they trace into "
-                "TensorFlow control flow), or call the function without "
-                "pycg.function")
-        return self.numpy()
 
     def __repr__(self):
         return (f"<pycg.Tensor shape={self.shape} dtype={self.dtype.name} "
@@ -118,8 +88,19 @@ class Tensor(PythonValue):
 
 
 class Variable(Tensor):
-    """A mutable tensor; trainable variables read under a tape are watched.
+    """A mutable tensor; trainable variables read under a tape are watched
+    (tf.Variable, keras.Variable). Each update (assign, assign_add,
+    assign_sub) is atomic across threads.
 
+    Args:
+        initial_value: The first value: anything pycg.convert_to_tensor
+            takes.
+        trainable: Whether tapes watch it when it is read; a trainable
+            variable must have a float (or complex) dtype.
+        name: A name (used by save_variables and in messages); None: none.
+        dtype: The dtype (None: initial_value's, floatx for Python floats).
+
+    Example:
     >>> import pycg
     >>> v = pycg.Variable(2.0)
     >>> with pycg.GradientTape() as tape:
@@ -193,9 +174,8 @@ class Variable(Tensor):
         across threads, as a TensorFlow resource variable's."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
-            raise ValueError(
-                f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"{self._who()} has shape {self.shape}")
+            raise variable_shape_error("assign", "value", new.shape, self,
+                                       " but {who} has shape {to}")
         return self._update("assign", new)
 
     def assign_add(self, delta):
@@ -211,10 +191,9 @@ class Variable(Tensor):
         shape = delta.shape
         if shape and shape != self.shape and not broadcasts(shape,
                                                             self.shape):
-            raise ValueError(
-                f"pycg.Variable.{method}: delta has shape {shape}, "
-                f"which does not broadcast to the shape {self.shape} of "
-                f"{self._who()}")
+            raise variable_shape_error(
+                method, "delta", shape, self,
+                ", which does not broadcast to the shape {to} of {who}")
         return delta
 
     def _update(self, kernel, value):
@@ -224,9 +203,6 @@ class Variable(Tensor):
                 self._move(K)
             self._store = getattr(K, kernel)(self._store, value._value)
         return self
-
-    def _who(self):
-        return f"variable {self.name!r}" if self.name else "the variable"
 
     # A copy (shallow or deep) or an unpickled variable is a new variable
     # with the same value, dtype, trainable and name, and its own storage.
@@ -249,10 +225,21 @@ class Variable(Tensor):
 _LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
-def convert_to_tensor(value, dtype=None):
+def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     """A Tensor on the active backend. Python floats become
-    `config.floatx()` (float32), NumPy arrays keep their dtype.
+    `config.floatx()` (float32), Python ints int32, NumPy arrays keep their
+    dtype; a Tensor given another dtype is cast (its gradient flows).
 
+    Args:
+        value: A Tensor, a Variable (returned as it is), a NumPy or
+            TensorFlow array, a nested list or a Python number.
+        dtype: The dtype wanted (a name, pycg.float32 or a NumPy dtype);
+            None: value's own.
+
+    Returns:
+        A Tensor (value itself when it already is one of that dtype).
+
+    Example:
     >>> import pycg
     >>> pycg.convert_to_tensor(1.5).dtype.name
     'float32'
@@ -293,6 +280,14 @@ def _moved(t, K):
     return moved
 
 
-def constant(value, dtype=None):
-    """A Tensor holding `value` (see convert_to_tensor)."""
+def constant(value: Any, dtype: Any = None) -> Tensor:
+    """A Tensor holding `value` (tf.constant; see convert_to_tensor).
+
+    Args:
+        value: A Tensor, a NumPy array, a nested list or a Python number.
+        dtype: The dtype wanted; None: value's own (floatx for floats).
+
+    Returns:
+        A Tensor.
+    """
     return convert_to_tensor(value, dtype)

@@ -1,5 +1,10 @@
-"""A Tensor as a Python value: ``item``, ``tolist``, ``format`` and
-``round`` as NumPy's arrays and scalars allow, and copies."""
+"""A Tensor as a Python value: ``len``, iteration, ``bool``, ``float``,
+``int``, an index, ``item``, ``tolist``, ``format`` and ``round`` as NumPy's
+arrays and scalars allow, and copies."""
+import numpy as np
+
+from pycg import backends
+from pycg.tensor_convert import backend_of
 
 
 class PythonValue:
@@ -7,6 +12,54 @@ class PythonValue:
     reads the value through ``_to_concrete`` (an error while tracing)."""
 
     __slots__ = ()
+
+    def numpy(self):
+        """The value as a NumPy array (tf.Tensor.numpy).
+
+        Returns:
+            A NumPy array (a 0-d one for a scalar).
+        """
+        return np.asarray(backend_of(self._value).to_numpy(self._value))
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d pycg.Tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self):
+        return bool(self._to_concrete("bool()"))
+
+    def __float__(self):
+        return float(self._to_concrete("float()"))
+
+    def __int__(self):
+        return int(self._to_concrete("int()"))
+
+    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+        a = self._to_concrete("an index")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
+                            f"index, got dtype {a.dtype.name}")
+        return int(a)
+
+    def _to_concrete(self, what):
+        v = self._value
+        if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
+            raise TypeError(
+                f"pycg: a traced tensor was used as {what}: Python control "
+                "flow on tensor values cannot be compiled. Use ops.where, "
+                "ops.cond or ops.while_loop instead (they trace into "
+                "TensorFlow control flow), or call the function without "
+                "pycg.function")
+        return self.numpy()
 
     def item(self):
         """The one value as a Python number (NumPy's ``ndarray.item``).

@@ -2,7 +2,7 @@
 pycg.function traces and (through pycg.r) R forwards and R rules, on both
 backends: each run finishes with the reference gradient or raises
 KeyboardInterrupt, leaves nothing recording, and the next gradient is right
-(tests/interrupt_soak.py). `make soak` runs more rounds
+(tests/support/interrupt_soak.py). `make soak` runs more rounds
 (PYCG_SOAK_ROUNDS); the figures print with -s."""
 import json
 import os
@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
-from r_bridge_helpers import r_env, require_r
+from support.r_bridge_helpers import r_env, require_r
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOAK = os.path.join(ROOT, "tests", "support", "interrupt_soak.py")
 ROUNDS = int(os.environ.get("PYCG_SOAK_ROUNDS", "40"))
 
 
@@ -23,8 +24,8 @@ def test_ctrl_c_at_random_points_leaves_runs_whole(with_r):
         require_r()
     seed = 20261125 + with_r
     run = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "tests", "interrupt_soak.py"),
-         str(ROUNDS), str(seed)] + (["--r"] if with_r else []),
+        [sys.executable, SOAK, str(ROUNDS), str(seed)]
+        + (["--r"] if with_r else []),
         cwd=ROOT, env=r_env(), capture_output=True, text=True,
         timeout=120 + 3 * ROUNDS)
     assert run.returncode == 0, run.stderr[-3000:]

@@ -217,7 +217,25 @@ ERRORS = [
     (lambda: ops.adaptive_max_pool(IMG, (2, 0)), ValueError,
      r"pycg\.ops\.adaptive_max_pool: output_size must be a positive int or "
      r"2 positive ints"),
-]
+] + [   # complex: TensorFlow's conv and pool kernels take none, nor does Keras
+    (call, TypeError, rf"pycg\.ops\.{name}: expected a real tensor, got "
+     r"complex64; apply it to ops\.real\(x\) or ops\.abs\(x\)")
+    for name, call in [
+        ("conv", lambda: ops.conv(np.ones((1, 4, 1), np.complex64),
+                                  np.ones((2, 1, 1)))),
+        ("conv", lambda: ops.conv(np.ones((1, 4, 1)),
+                                  np.ones((2, 1, 1), np.complex64))),
+        ("depthwise_conv", lambda: ops.depthwise_conv(
+            np.ones((1, 4, 1), np.complex64), np.ones((2, 1, 1)))),
+        ("separable_conv", lambda: ops.separable_conv(
+            np.ones((1, 4, 1)), np.ones((2, 1, 1)),
+            np.ones((1, 1, 1), np.complex64))),
+        ("conv_transpose", lambda: ops.conv_transpose(
+            np.ones((1, 4, 1), np.complex64), np.ones((2, 1, 1)))),
+        ("max_pool", lambda: ops.max_pool(np.ones((1, 4, 1), np.complex64),
+                                          2)),
+        ("average_pool", lambda: ops.average_pool(
+            np.ones((1, 4, 1), np.complex64), 2))]]
 
 
 @pytest.mark.parametrize("call, error, message", ERRORS,

@@ -21,7 +21,7 @@ from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
 from pycg.ops import vjps as _vjps
-from vjp_case import (
+from support.vjp_case import (
     COND, Case, POSITIONS, binary, invertible, normal, off_bounds,
     off_integer, off_tenth, off_zero, positive, spd, sym, tf_scatter,
     tf_sym, unary, uniform_, unit, with_zeros)
@@ -210,7 +210,7 @@ CASES = {
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),
                      lambda g: tf_scatter(g, POSITIONS, (2, 3)), (normal(5),)),
-    # issue 13: slices and pads with sizes unknown while tracing
+    # slices and pads with sizes unknown while tracing
     "_slice_axis": unary(lambda x: D.slice_axis(x, 1, 1, 2),
                          lambda x: x[:, 1:3]),
     "_pad_axis": unary(lambda x: D.pad_axis(x, 1, 2, 1),
@@ -243,7 +243,7 @@ CASES = {
                      lambda x: tf.einsum("ij->ji", x)),
                unary(lambda x: ops.einsum("ij->i", x),
                      lambda x: tf.einsum("ij->i", x)),
-               # issue 13: ellipsis, diagonals, traces
+               # ellipsis, diagonals, traces
                binary(lambda a, b: ops.einsum("...ij,jk->...ik", a, b),
                       lambda a, b: tf.einsum("...ij,jk->...ik", a, b),
                       shapes=((2, 2, 3), (3, 2))),
@@ -284,8 +284,9 @@ CASES = {
                       (invertible(2, 3, 3),)),
 }
 
-for _path in sorted(pathlib.Path(__file__).parent.glob("vjp_cases_*.py")):
-    _extra = importlib.import_module(_path.stem).CASES
+for _path in sorted((pathlib.Path(__file__).parent / "support").glob(
+        "vjp_cases_*.py")):
+    _extra = importlib.import_module(f"support.{_path.stem}").CASES
     _clash = set(_extra) & set(CASES)
     assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
     CASES.update(_extra)
@@ -400,10 +401,16 @@ def test_vjp_matches_tensorflow_gradient_tape(backend, name, case, seed):
 SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 "arctan2", "logsumexp", "prod", "matmul", "inv", "cholesky",
                 "det", "solve", "norm", "cumsum", "getitem",
-                # issue 14
+                # NumPy-namespace, math and linalg ops
                 "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
-                "irfft", "logdet", "pinv", "segment_max", "jvp"]
+                "irfft", "logdet", "pinv", "segment_max", "jvp",
+                # convolution and pooling: the rules of the primitives are
+                # each other's transposes (tests/support/vjp_cases_nn.py)
+                "conv", "depthwise_conv", "conv_transpose", "max_pool",
+                "average_pool", "_conv", "_conv_input_grad",
+                "_conv_filter_grad", "_max_pool_grad", "_max_pool_grad_grad",
+                "_avg_pool_grad"]
 
 
 def _first(name):

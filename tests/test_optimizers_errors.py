@@ -49,7 +49,7 @@ def test_error_bad_hyper_parameter(make, message):
 def test_error_not_a_variable(backend):
     w = pycg.Variable([1.0], name="w")
     with pytest.raises(TypeError, match=r"^pycg.optimizers.Adam.apply: "
-                       r"variable 1 is a Tensor, not a pycg.Variable; "
+                       r"variable 1 is a pycg.tensor.Tensor, not a pycg.Variable; "
                        r"optimizers update Variables in place$"):
         pycg.optimizers.Adam().apply([w * 2.0, w * 2.0], [w, w * 1.0])
 

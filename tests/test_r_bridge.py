@@ -10,17 +10,8 @@ import pytest
 
 import pycg
 from pycg import ops
-from r_bridge_helpers import r_env, require_r, run_python
-
-LOG1PEXP = """
-op_custom_gradient(function(x) {
-  e <- op_exp(x)
-  grad <- function(..., upstream = NULL) {
-    upstream <- upstream %||% ..1
-    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
-  }
-  tuple(op_log(1 + e), grad)
-})"""
+from support.log1pexp_case import R_LOG1PEXP as LOG1PEXP
+from support.r_bridge_helpers import r_env, require_r, run_python
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +27,8 @@ def log1pexp(r):
 
 
 def values(t):
-    return np.asarray(t.numpy()).tolist()
+    """A tensor's elements as Python lists (a Python number as itself)."""
+    return np.asarray(t.numpy() if hasattr(t, "numpy") else t).tolist()
 
 
 # ---- values across the boundary ---------------------------------------------
@@ -73,7 +65,7 @@ def test_numpy_arrays_become_r_arrays_with_the_same_elements(r):
     b = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     back = r.function("function(a) a")(b)
     assert back.dtype == "int32" and np.array_equal(back.numpy(), b)
-    assert r.call("is.logical", np.array([True, False])).numpy()
+    assert r.call("is.logical", np.array([True, False])) is True
 
 
 def test_a_1d_array_becomes_an_r_vector(r):
@@ -90,10 +82,21 @@ def test_an_r_matrix_becomes_a_tensor_with_r_layout(r):
         (2, 3, 4), order="F"))
 
 
-def test_an_r_number_becomes_a_0d_tensor_and_a_vector_a_1d_one(r):
-    assert r.eval("2.5").shape == () and float(r.eval("2.5")) == 2.5
+def test_a_length_1_r_number_becomes_a_python_number(r):
+    # the rule of the R package's op arguments, and reticulate's r_to_py()
+    for code, value in [("2.5", 2.5), ("2L", 2), ("TRUE", True),
+                        ("1+2i", 1 + 2j)]:
+        out = r.eval(code)
+        assert type(out) is type(value) and out == value
+    assert np.isnan(r.eval("NA_real_"))
+
+
+def test_an_r_vector_or_array_becomes_a_tensor(r):
     assert values(r.eval("c(TRUE, FALSE)")) == [True, False]
     assert r.eval("c(1, 2, 3)").shape == (3,)
+    assert r.eval("matrix(2.5)").shape == (1, 1)
+    assert r.eval("numeric(0)").shape == (0,)
+    assert np.isnan(values(r.eval("c(1, NA)"))[1])
 
 
 def test_r_lists_strings_and_null_become_python_values(r):
@@ -122,10 +125,50 @@ def test_a_string_array_is_refused_before_it_reaches_r(r):
 def test_an_r_integer_na_is_refused_with_the_fix(r):
     with pytest.raises(r.RError, match="NA"):
         r.eval("c(1L, NA)")
+    with pytest.raises(r.RError, match="no integer or logical NA"):
+        r.eval("NA")   # reticulate would pass True
+
+
+def test_an_r_na_string_is_refused_not_sent_as_text(r):
+    with pytest.raises(r.RError, match="NA at position 2; Python strings "
+                       "have no NA"):
+        r.eval("c('a', NA)")
+    with pytest.raises(r.RError, match="NA at position 1"):
+        r.eval("NA_character_")   # reticulate would pass "NA"
+
+
+def test_an_r_list_named_in_part_or_twice_is_refused(r):
+    with pytest.raises(r.RError, match="element 1 unnamed.*dict"):
+        r.eval("list(1, b = 2)")
+    with pytest.raises(r.RError, match="the name `a` twice"):
+        r.eval("list(a = 1, a = 2)")   # a dict would keep one
+
+
+def test_an_r_tuple_and_function_become_a_tuple_and_a_callable(r):
+    assert r.eval("tuple(1L, 'a')") == (1, "a")
+    inc = r.eval("function(v, by = 1) v + by")
+    assert isinstance(inc, r.RFunction)
+    assert str(inspect.signature(inc)) == "(v, by=None)"
+    assert inc(2, by=3) == 5.0
+
+
+def test_a_python_callback_receives_r_values_by_the_same_rules(r):
+    seen = []
+
+    def record(*args, **kwargs):
+        seen.append((args, kwargs))
+        return None
+
+    r.function("function(f) f(2.5, c(1, 2), 'a', b = list(p = 1L))")(record)
+    (scalar, vector, text), kwargs = seen[0]
+    assert type(scalar) is float and scalar == 2.5
+    assert values(vector) == [1.0, 2.0] and text == "a"
+    assert kwargs == {"b": {"p": 1}}
 
 
 def test_an_r_environment_is_refused_with_the_fix(r):
-    with pytest.raises(r.RError, match="environment.*convert it in R"):
+    with pytest.raises(r.RError, match="the R value bound for Python must "
+                       "be .* not an R environment"):
         r.eval("new.env()")
 
 
@@ -288,8 +331,10 @@ def test_an_r_grad_error_reaches_python_with_the_r_message(r, backend):
     broken = r.function(
         "op_custom_gradient(function(x) tuple(x * 2, "
         "function(upstream) stop('no gradient today')))")
-    with pytest.raises(Exception, match="no gradient today"):
+    with pytest.raises(r.RCallbackError, match="no gradient today") as info:
         pycg.grad(broken)(pycg.constant(1.0))
+    assert isinstance(info.value, r.RError)   # one except clause catches all
+    assert "simpleError" in info.value.classes
 
 
 # ---- threads ----------------------------------------------------------------
@@ -431,10 +476,12 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
         "KeyboardInterrupt", "interrupted in <R function>, run by pycg.r"]
     assert landed["an R loop calling ops"][0] == "KeyboardInterrupt"
     assert landed["an R gradient rule"][:2] == [
-        "RInterrupt", "interrupted while pycg was running R code (in the "
+        "RCallbackInterrupt", "interrupted while pycg was running R code (in "
+        "the "
         "gradient of fn)"]
     assert landed["an R sleep"][0] == "KeyboardInterrupt"
-    assert landed["an R gradient rule sleeping"][0] == "RInterrupt"
+    assert landed["an R gradient rule sleeping"][0] == \
+        "RCallbackInterrupt"
     assert len(landed) == 5
     assert all(float(v[2]) < 5 for v in landed.values())   # promptly
     states = [line for line in lines if line[1].startswith("recording")]

@@ -5,9 +5,13 @@ NumPy arrays and Python floats) as arguments and may return them. Each
 differentiated argument position gets its own identity, so ``f(x, x)``
 differentiated at ``argnums=(0, 1)`` has two gradients, as in JAX.
 """
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
 from pycg import ops, structure
+from pycg.api._docs import documented
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
@@ -67,9 +71,20 @@ def _name(f):
     return getattr(f, "__name__", "f")
 
 
-def value_and_grad(f, argnums=0, has_aux=False):
-    """A function returning (f(*args), gradient of f at argnums).
+@documented("f", "argnums", "has_aux")
+def value_and_grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """A function returning (f(*args), gradient of f at argnums)
+    (jax.value_and_grad).
 
+    Args:
+
+    Returns:
+        A function of f's arguments returning (value, gradient), or
+        ((value, aux), gradient) with has_aux; the gradient has the
+        structure of the argument(s) at argnums.
+
+    Example:
     >>> import pycg
     >>> value, g = pycg.value_and_grad(lambda x: x * x)(3.0)
     >>> float(value), float(g)
@@ -89,9 +104,23 @@ def value_and_grad(f, argnums=0, has_aux=False):
     return wrapped
 
 
-def grad(f, argnums=0, has_aux=False):
-    """The gradient of scalar f with respect to argument(s) `argnums`.
+@documented("f", "argnums", "has_aux")
+def grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
+         has_aux: bool = False) -> Callable[..., Any]:
+    """The gradient of scalar f with respect to argument(s) `argnums`
+    (jax.grad).
 
+    Args:
+
+    Returns:
+        A function of f's arguments returning the gradient (the structure
+        of the argument(s) at argnums), or (gradient, aux) with has_aux.
+
+    Differs:
+        An integer argument is refused with an error (JAX refuses it too;
+        TensorFlow's tape answers None).
+
+    Example:
     >>> import pycg
     >>> float(pycg.grad(lambda x: x ** 3)(2.0))
     12.0
@@ -104,9 +133,27 @@ def grad(f, argnums=0, has_aux=False):
     return wrapped
 
 
-def vjp(f, *primals, has_aux=False):
+@documented("f", "has_aux")
+def vjp(f: Callable[..., Any], *primals: Any,
+        has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fn) where vjp_fn(cotangent) gives one gradient per
-    primal, each in its primal's structure."""
+    primal, each in its primal's structure (jax.vjp).
+
+    Args:
+        *primals: The point: f's arguments (tensors, arrays, numbers or
+            pytrees of them).
+
+    Returns:
+        (output, vjp_fn), or (output, vjp_fn, aux) with has_aux; vjp_fn
+        takes a cotangent of the output's structure and returns a tuple of
+        gradients, one per primal.
+
+    Example:
+    >>> import pycg
+    >>> y, vjp_fn = pycg.vjp(lambda x: x * x, 3.0)
+    >>> float(y), float(vjp_fn(pycg.constant(1.0))[0])
+    (9.0, 6.0)
+    """
     who = f"pycg.vjp({_name(f)})"
     xs = [_diff_arg(p, who, i) for i, p in enumerate(primals)]
     with GradientTape(persistent=True) as tape:
@@ -150,9 +197,26 @@ def _assemble(out, per_leaf, argnums, sources):
     return structure.unflatten(out, built)
 
 
-def jacobian(f, argnums=0, has_aux=False):
+@documented("f", "argnums", "has_aux")
+def jacobian(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
+             has_aux: bool = False) -> Callable[..., Any]:
     """A function returning the Jacobian of f by reverse mode: for an output
-    leaf y and an input leaf x, a block of shape y.shape + x.shape."""
+    leaf y and an input leaf x, a block of shape y.shape + x.shape
+    (jax.jacrev; pycg.jacrev is the same function).
+
+    Args:
+
+    Returns:
+        A function of f's arguments returning the Jacobian in JAX's layout
+        (the output's structure, each leaf holding the arguments'), or
+        (jacobian, aux) with has_aux.
+
+    Example:
+    >>> import pycg
+    >>> pycg.jacobian(lambda x: x * x)(pycg.constant([1.0, 2.0])).numpy()
+    array([[2., 0.],
+           [0., 4.]], dtype=float32)
+    """
     who = f"pycg.jacobian({_name(f)})"
 
     def wrapped(*args, **kwargs):
@@ -172,88 +236,20 @@ def jacobian(f, argnums=0, has_aux=False):
 jacrev = jacobian
 
 
-def hessian(f, argnums=0, has_aux=False):
+@documented("f", "argnums", "has_aux")
+def hessian(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
+            has_aux: bool = False) -> Callable[..., Any]:
     """The Jacobian of the Jacobian (JAX's): for a scalar f and
-    argnums=(0, 1), the nested tuple ((H00, H01), (H10, H11))."""
+    argnums=(0, 1), the nested tuple ((H00, H01), (H10, H11)).
+
+    Args:
+
+    Returns:
+        A function of f's arguments returning the Hessian blocks.
+
+    Example:
+    >>> import pycg
+    >>> float(pycg.hessian(lambda x: x ** 3)(pycg.constant(2.0)))
+    12.0
+    """
     return jacobian(jacobian(f, argnums, has_aux), argnums, has_aux)
-
-
-def jvp(f, primals, tangents, has_aux=False):
-    """(f(*primals), J @ tangents): forward mode by transposing the reverse
-    rule (the double-VJP trick), so it works through custom gradients."""
-    who = f"pycg.jvp({_name(f)})"
-    if not isinstance(primals, (tuple, list)) or \
-            not isinstance(tangents, (tuple, list)):
-        raise TypeError(f"{who}: primals and tangents must be tuples or "
-                        f"lists, got {type(primals).__name__} and "
-                        f"{type(tangents).__name__}")
-    if not structure.same_structure(tuple(primals), tuple(tangents)):
-        raise TypeError(
-            f"{who}: primals and tangents must have the same structure; "
-            f"got primals {_skeleton(primals)} and tangents "
-            f"{_skeleton(tangents)} (* is a leaf: a tensor, array or "
-            f"number)")
-    xs = [_diff_arg(p, who, i) for i, p in enumerate(primals)]
-    flat_x = structure.flatten(xs)
-    ts = [convert_to_tensor(t, x.dtype)
-          for t, x in zip(structure.flatten(tangents), flat_x)]
-    for t, x in zip(ts, flat_x):
-        if t.shape != x.shape:
-            raise ValueError(f"{who}: a tangent has shape {t.shape} but its "
-                             f"primal has shape {x.shape}")
-    with GradientTape(persistent=True) as outer:
-        with GradientTape() as inner:
-            inner.watch(flat_x)
-            out, aux = _split_aux(f(*xs), has_aux, who)
-        flat = [_as_tensor(y) for y in structure.flatten(out)]
-        us = [ops.zeros_like(y) for y in flat]
-        outer.watch(us)
-        gs = inner.gradient(flat, flat_x, output_gradients=us)
-    pairs = [(g, t) for g, t in zip(gs, ts) if g is not None]
-    if not pairs:
-        tangent_out = [ops.zeros_like(y) for y in flat]
-    else:
-        tangent_out = outer.gradient([g for g, _ in pairs], us,
-                                     output_gradients=[t for _, t in pairs],
-                                     unconnected_gradients="zero")
-    out = structure.unflatten(out, flat)
-    result = (out, structure.unflatten(out, tangent_out))
-    return result + (aux,) if has_aux else result
-
-
-def jacfwd(f, argnums=0, has_aux=False):
-    """The Jacobian by forward mode, one jvp per input element; the same
-    layout as jacobian (pytrees in and out)."""
-    who = f"pycg.jacfwd({_name(f)})"
-
-    def wrapped(*args, **kwargs):
-        args, nums, sources = _prepare(args, argnums, who)
-
-        def at(*srcs):
-            full = list(args)
-            for i, s in zip(nums, srcs):
-                full[i] = s
-            return f(*full, **kwargs)
-        flat_src = structure.flatten(sources)
-        out, aux, blocks = None, None, []
-        for j, s in enumerate(flat_src):
-            cols = []
-            for i in range(s.size):
-                basis = np.zeros(s.size, dtype=s.dtype)
-                basis[i] = 1
-                tangents = [ops.zeros_like(x) for x in flat_src]
-                tangents[j] = basis.reshape(s.shape)
-                res = jvp(at, sources, structure.unflatten(sources, tangents),
-                          has_aux)
-                out, aux = res[0], (res[2] if has_aux else None)
-                cols.append(structure.flatten(res[1]))
-            blocks.append([_block(ops.stack([c[k] for c in cols], axis=-1),
-                                  s) for k in range(len(cols[0]))])
-        per_leaf = [[b[k] for b in blocks] for k in range(len(blocks[0]))]
-        jac = _assemble(out, per_leaf, argnums, sources)
-        return (jac, aux) if has_aux else jac
-    return wrapped
-
-
-def _block(stacked, s):
-    return ops.reshape(stacked, stacked.shape[:-1] + s.shape)

@@ -10,7 +10,17 @@ import types
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy")
-active = None
+# A backend is a package pycg/backends/<name>/ with the same topic files as
+# the others (docs/architecture.md) and the same kernel names, apart from
+# these, which a backend may offer (the ops check for them, or call them
+# only on their own backend): a hook run at each switch, fused kernels,
+# the fallbacks of binary kernels that lack a dtype (bools, complex
+# numbers), the bridge to TensorFlow's autodiff.
+OPTIONAL = frozenset((
+    "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
+    "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
+    "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates"))
+active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
@@ -108,4 +118,4 @@ def for_value(value):
     return load("tensorflow")
 
 
-load("numpy")  # always there, cheap: `backends.numpy` is used by tensor.py
+numpy = load("numpy")  # always there, cheap: `backends.numpy` (tensor.py)

@@ -1,16 +1,16 @@
 """The backward loop: the chain rule over a record (see pycg.core's
-docstring for the entry shape). One reversed loop; a built-in unary op's
-rule is inlined (the hot case of a scalar chain), everything else is
-asked for its input gradients through the entry's backward function."""
-from pycg.core.recorder import (UNARY_BACKWARDS, Rule, _array, _numerics_check,
-                       live_ids, on_recording, tls)
-from pycg.tensor import Tensor
+docstring for the entry shape). One reversed loop that asks each entry's
+backward for its input gradients: an entry of one input and one output
+through `one_input` (a built-in unary rule, a custom gradient's: the hot
+case of a scalar chain, with no tuples), any other through the call."""
+from pycg.core.recorder import (UNARY_BACKWARDS, _array, _numerics_check,
+                                live_ids, on_recording, tls)
 
 
 def backward(entries, seeds, source_ids, live=None):
     """The chain rule, from `seeds` (id -> upstream) back to the sources;
     `live`: the ids reachable from the sources, when the caller knows."""
-    for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
+    for fn in on_recording:   # the loop counts as recording (pycg.core.gc_policy)
         fn(1)
     try:
         return _backward(entries, seeds, source_ids, live)
@@ -26,34 +26,20 @@ def _backward(entries, seeds, source_ids, live):
     check = _numerics_check[0] if _numerics_check else None
     get, pop = grads.get, grads.pop
     direct_ok = not tls.recording   # (a nested tape needs recorded ops)
-    typed = _array["typed"]   # (same type: same dtype, no reads)
     for fn, ins, outs, params in reversed(entries):
         x = None   # (set where one input's gradient is computed inline)
         if len(outs) == 1:   # the common case: one output, one upstream
-            oid = outs[0]._id
+            out = outs[0]
+            oid = out._id
             up = get(oid) if oid in source_ids else pop(oid, None)
             if up is None:
                 continue
-            if type(fn) is Rule and fn._one is not None and not params:
-                # a built-in unary op, inline (Rule.__call__'s hot case)
-                x, gx, broadcast = ins[0], None, fn.broadcast
+            if type(fn) in UNARY_BACKWARDS and len(ins) == 1:
+                x = ins[0]   # (a Rule, a custom gradient's Plan)
                 if x._id not in live:
                     continue
-                direct = fn.direct
-                if direct is not None and direct_ok:
-                    gv, ov = up._value, outs[0]._value
-                    if type(gv) is type(ov) and (type(gv) in typed or
-                                                 gv.dtype is ov.dtype):
-                        value = direct(gv, ov, x._value)
-                        if value is not None:
-                            gx = Tensor(value)
-                if gx is None:
-                    gx = fn._one(up, outs[0], x)
-            elif type(fn) in UNARY_BACKWARDS:   # one input, one output
-                x, broadcast = ins[0], False
-                if x._id not in live:
-                    continue
-                gx = fn.gradient(up, x, params)
+                gx = fn.one_input(up, out, x, params, direct_ok)
+                broadcast = fn.broadcast
             else:
                 ups = (up,)
         else:

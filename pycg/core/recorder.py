@@ -4,12 +4,13 @@ Below `pycg.ops` and above `pycg.tensor`; it never imports a backend or an
 op. Everything above reaches it by the functions here:
 
 - `Rule`, `RULES`, `defvjp`, `defvjp_each`: the VJP table of built-in ops;
-- `apply`, `apply_nograd`, `record`, `record_multi`: run a kernel and record
-  it on every recording tape that tracks one of its inputs;
+- `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
+  kernel and record it on every recording tape that tracks one of its
+  inputs;
 - `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
   per-thread stack of recording tapes;
-- (pycg.core_forward: what `custom_gradient` needs around a forward);
-- (pycg.core_backward: `backward`, the chain rule over a record).
+- (pycg.core.forward: what `custom_gradient` needs around a forward);
+- (pycg.core.backward: `backward`, the chain rule over a record).
 
 Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
 ``outputs`` is a tuple and ``backward(upstreams, inputs, outputs, params,
@@ -29,7 +30,7 @@ class _ThreadState(threading.local):
         self.watchers = []   # dicts collecting variables read
         self.active = False  # recorders or watchers: the op fast path reads it
         self.recording = False  # recorders: whether an op must be recorded
-        self.branch = None   # the probe of a traced branch (core_forward)
+        self.branch = None   # the probe of a traced branch (core.forward)
 
 
 tls = _ThreadState()   # read `active`/`recording`; change through functions
@@ -46,6 +47,7 @@ class Rule:
     fn(upstream, output, *inputs, **params)."""
 
     __slots__ = ("name", "fns", "broadcast", "_one", "direct")
+    typed = frozenset()   # value types that say their dtype (see below)
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
@@ -54,24 +56,36 @@ class Rule:
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
-        one = self._one
-        if one is not None and not params:   # a unary op, the hot case
+        if len(ins) == 1:
             x = ins[0]
-            if x._id not in live:
-                return (None,)
-            direct = self.direct
-            if direct is not None and not tls.recording:
-                gv, ov = g._value, out._value
-                if type(gv) is type(ov) and gv.dtype is ov.dtype:
-                    value = direct(gv, ov, x._value)
-                    if value is not None:
-                        return (Tensor(value),)
-            return (one(g, out, x),)
+            return (self.one_input(g, out, x, params, not tls.recording)
+                    if x._id in live else None,)
         if params:
             return [fn(g, out, *ins, **params) if x._id in live else None
                     for fn, x in zip(self.fns, ins)]
         return [fn(g, out, *ins) if x._id in live else None
                 for fn, x in zip(self.fns, ins)]
+
+    def one_input(self, g, out, x, params, direct_ok):
+        """The gradient of an entry of one input (the hot case of a chain;
+        __call__ and the backward loop both take it): the direct VJP on
+        backend values where `direct_ok` (nothing records: a nested tape
+        needs the rule's recorded ops), else the rule."""
+        one = self._one
+        if one is None:   # (a rule of several inputs, given one)
+            one = next(iter(self.fns))
+        if params:
+            return one(g, out, x, **params)
+        direct = self.direct
+        if direct is not None and direct_ok:
+            gv, ov = g._value, out._value
+            t = type(gv)   # (a type in `typed` says its dtype: no reads)
+            if t is type(ov) and (t in self.typed or
+                                  gv.dtype is ov.dtype):
+                value = direct(gv, ov, x._value)
+                if value is not None:
+                    return Tensor(value)
+        return one(g, out, x)
 
 
 RULES = {}
@@ -120,7 +134,8 @@ def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
     value or None (use the rule), used while nothing records; `typed`:
     value types whose type alone says their dtype (NumPy's scalars)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
-                  unbroadcast=unbroadcast, typed=frozenset(typed))
+                  unbroadcast=unbroadcast)
+    Rule.typed = frozenset(typed)
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
 
@@ -150,10 +165,11 @@ class Recorder:
 
 
 on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
-# classes of entry backwards whose entries have one input and one output,
-# and a method gradient(upstream, x, params) -> gradient or None: the loop
-# calls that, with no tuples (custom_gradient's lean entries)
-UNARY_BACKWARDS = set()
+# classes of entry backwards with a method one_input(upstream, output, x,
+# params, direct_ok) -> gradient or None (direct_ok: nothing records): for
+# their entries of one input and one output, the loop calls that, with no
+# tuples (Rule's, a custom gradient's)
+UNARY_BACKWARDS = {Rule}
 
 
 def push(recorder, index=None):
@@ -217,6 +233,16 @@ def record(rule, inputs, output, params=None):
                 rec.entries.append((rule, inputs, (output,), params))
                 ids.add(output._id)
                 break
+
+
+def record_one(backward_fn, x, output, params=None):
+    """record() for an entry of one input and one output (the hot case of
+    a chain: a unary op, a custom gradient of one tensor)."""
+    xid = x._id
+    for rec in tls.recorders:
+        if xid in rec.ids:
+            rec.entries.append((backward_fn, (x,), (output,), params))
+            rec.ids.add(output._id)
 
 
 def record_multi(backward_fn, inputs, outputs):

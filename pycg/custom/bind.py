@@ -13,18 +13,51 @@ def name_of(f):
 
 
 class Signature:
-    """f's signature; `simple` lists the names when every parameter is a
-    plain positional one, so a positional call binds without inspect."""
+    """f's signature, and how each shape of call binds to f's parameters:
+    `slots`, decided once per shape by pycg.custom_gradient."""
 
     def __init__(self, f):
         try:
             self.sig = inspect.signature(f)
         except (TypeError, ValueError):
             self.sig = None
-        params = self.sig.parameters.values() if self.sig else ()
-        self.simple = [p.name for p in params] if self.sig and all(
-            p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty
-            for p in params) else None
+
+    def slots(self, name, n, keywords):
+        """For a call of n positional arguments and the keywords named:
+        per argument, in f's parameter order, (label, source, positional):
+        source indexes the positional arguments or names a keyword;
+        positional: whether grad_fn's `upstream` convention passes it
+        positionally. A TypeError naming f where the call does not bind."""
+        if self.sig is None:
+            return [(f"args[{i}]", i, True) for i in range(n)] + \
+                [(k, k, False) for k in keywords]
+        try:
+            bound = self.sig.bind(*map(_Source, range(n)),
+                                  **{k: _Source(k) for k in keywords})
+        except TypeError as e:
+            raise TypeError(f"{name}: {e}") from None
+        slots = []
+        for pname, p in self.sig.parameters.items():
+            if pname not in bound.arguments:
+                continue
+            value = bound.arguments[pname]
+            if p.kind == p.VAR_POSITIONAL:
+                slots += [(f"{pname}[{i}]", a.at, True)
+                          for i, a in enumerate(value)]
+            elif p.kind == p.VAR_KEYWORD:
+                slots += [(k, a.at, False) for k, a in value.items()]
+            else:
+                slots.append((pname, value.at, p.kind != p.KEYWORD_ONLY))
+        return slots
+
+
+class _Source:
+    """Where an argument of a call shape comes from (Signature.slots)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at):
+        self.at = at
 
 
 class Inputs:
@@ -82,44 +115,17 @@ def _add(inputs, label, value, name):
     return new
 
 
-def bind_inputs(name, signature, args, kwargs):
+def bind_inputs(name, slots, args, kwargs):
+    """A call's arguments bound by `slots` (Signature.slots): f is called
+    with the arguments as they came, numbers and arrays as tensors."""
     inputs = Inputs()
-    sig = signature.sig
-    if signature.simple is not None and not kwargs and \
-            len(args) == len(signature.simple):
-        for label, a in zip(signature.simple, args):
-            v = _add(inputs, label, a, name)
-            inputs.call_args.append(v)
-        inputs.positional = inputs.call_args
-        return inputs
-    if sig is None:
-        for i, a in enumerate(args):
-            v = _add(inputs, f"args[{i}]", a, name)
-            inputs.call_args.append(v)
-            inputs.positional.append(v)
-        for k, a in kwargs.items():
-            inputs.call_kwargs[k] = _add(inputs, k, a, name)
-        return inputs
-    try:
-        bound = sig.bind(*args, **kwargs)
-    except TypeError as e:
-        raise TypeError(f"{name}: {e}") from None
-    for pname, p in sig.parameters.items():
-        if pname not in bound.arguments:
-            continue
-        value = bound.arguments[pname]
-        if p.kind == p.VAR_POSITIONAL:
-            for i, a in enumerate(value):
-                v = _add(inputs, f"{pname}[{i}]", a, name)
-                inputs.call_args.append(v)
-                inputs.positional.append(v)
-        elif p.kind == p.VAR_KEYWORD:
-            for k, a in value.items():
-                inputs.call_kwargs[k] = _add(inputs, k, a, name)
-        elif p.kind == p.KEYWORD_ONLY:
-            inputs.call_kwargs[pname] = _add(inputs, pname, value, name)
+    call_args, call_kwargs = list(args), dict(kwargs)
+    for label, at, positional in slots:
+        if type(at) is int:
+            v = call_args[at] = _add(inputs, label, args[at], name)
         else:
-            v = _add(inputs, pname, value, name)
-            inputs.call_args.append(v)
+            v = call_kwargs[at] = _add(inputs, label, kwargs[at], name)
+        if positional:
             inputs.positional.append(v)
+    inputs.call_args, inputs.call_kwargs = call_args, call_kwargs
     return inputs

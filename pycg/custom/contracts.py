@@ -1,6 +1,6 @@
 """custom_gradient's contracts: what the decorated function returns, and
 every gradient that grad_fn returns, checked against the input it belongs
-to (see custom_gradient_bind for how a call's inputs are bound)."""
+to (see pycg.custom.bind for how a call's inputs are bound)."""
 import numbers
 
 import numpy as np
@@ -8,7 +8,8 @@ import numpy as np
 from pycg import backends, structure
 from pycg.core import recorder as core
 from pycg._errors import Shape, TypeOf, Value, user_error
-from pycg.custom.bind import _leaf
+from pycg.custom.bind import _leaf, name_of
+from pycg.custom.conventions import VARIABLES
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 
@@ -221,8 +222,38 @@ def _as_output(name, o):
 
 
 def _wrapped(e, message):
-    """The same exception type with `message`, when the type allows it."""
+    """The same exception type with `message` and `e`'s attributes (an
+    RError's R classes), when the type allows it."""
     try:
-        return type(e)(message)
+        new = type(e)(message)
     except Exception:
         return RuntimeError(message)
+    new.__dict__.update(vars(e))
+    return new
+
+
+def split_variables(name, convention, returned, variables):
+    """(gradients of the inputs, {id(variable): gradient}) of what grad_fn
+    returned, by the `variables` convention where it reads variables."""
+    if convention != VARIABLES or not variables:
+        return returned, None
+    if not isinstance(returned, (tuple, list)) or len(returned) != 2:
+        raise TypeError(
+            f"{name}: grad_fn takes `variables`, so it must return "
+            f"a pair (grad_inputs, grad_variables); got "
+            f"{type(returned).__name__}")
+    grad_inputs, grad_vars = returned
+    grad_vars = list(grad_vars) if isinstance(grad_vars, (list, tuple)) \
+        else [grad_vars]
+    if len(grad_vars) != len(variables):
+        raise ValueError(
+            f"{name}: grad_fn returned {len(grad_vars)} variable "
+            f"gradients for {len(variables)} variables")
+    return grad_inputs, dict(zip(map(id, variables), grad_vars))
+
+
+def returned_none(name, grad_fn):
+    raise TypeError(
+        f"{name}: its gradient function {name_of(grad_fn)!r} returned None; "
+        f"did you forget `return`? (For no gradient to one input, return "
+        f"None in that input's place in a tuple, as in `return (dx, None)`.)")

@@ -6,6 +6,27 @@ import types
 
 UPSTREAM, VARIABLES, TENSORFLOW = "upstream", "variables", "tensorflow"
 
+# custom_gradient's Args and Returns, before the tables (decorator.py's
+# module docstring) in help(pycg.custom_gradient)
+DECORATOR_ARGS = """
+    Args:
+        f: The forward function: f(*args, **kwargs) returns (output,
+            grad_fn), output a tensor or a nested structure of tensors,
+            grad_fn the rule in any of the conventions below.
+
+    Returns:
+        A function with f's signature and name that returns f's output;
+        every tape (pycg's, and TensorFlow's through pycg.to_tensorflow or
+        a traced branch) differentiates it with grad_fn.
+
+    Differs:
+        Every published convention works on every backend (TensorFlow's
+        ``grad(*grad_ys)`` and ``variables=``, Keras 3's ``upstream=``,
+        JAX's tuple per argument, keras3 for R's ``function(...,
+        upstream)``): each peer accepts only its own.
+
+"""
+
 
 _CONVENTIONS = {}   # a plain function's code object -> its convention
 

@@ -50,22 +50,21 @@ traced control flow in ``pycg.function``), the call becomes one
 """
 import functools
 import textwrap
+from collections.abc import Callable
+from typing import Any
 
 from pycg import backends, structure
-from pycg.core import recorder as core
 from pycg.core import forward as core_forward
+from pycg.core import recorder as core
 from pycg.core.recorder import tls
-from pycg.core.forward import forward_lean
 from pycg.custom.bind import Signature, bind_inputs, name_of
-from pycg.custom.contracts import (_as_output, _split_result,
-                                         _wrapped, check_gradient,
-                                         match_gradients)
-from pycg.custom.conventions import (UPSTREAM, VARIABLES,
-                                              convention_of)
+from pycg.custom.contracts import _split_result
+from pycg.custom.plan import Plan, record_call
+from pycg.custom.conventions import DECORATOR_ARGS
 from pycg.tensor import Tensor
 
 
-def custom_gradient(f):
+def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate ``f(*args) -> (output, grad_fn)`` to give it a custom gradient.
 
     >>> import pycg
@@ -82,40 +81,91 @@ def custom_gradient(f):
     if not callable(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
-    state = {"signature": None, "name": None,
-             "lean": None}  # decided on the first call
+    plans: dict[Any, Plan] = {}   # call shape -> its Plan, on its first call
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        lean = state["lean"]
-        if lean is not None and lean.single and len(args) == 1 and \
-                not kwargs and type(args[0]) is Tensor:
-            if not tls.active:   # (one tensor, one parameter; not traced)
-                if type(args[0]._value) in backends.active.types:
-                    return _split_result(state["name"], f(args[0]))[0]
-            elif tls.branch is None:
-                out = forward_lean(f, args[0], lean)
-                if type(out) is Tensor:
-                    return out
-                if out is not None:   # f ran: a variable read, or a tree
-                    return _after_lean(state, args[0], *out)
-        if tls.branch is not None and core_forward.in_branch():
-            return core_forward.branch_call(decorated, [
-                a for a in structure.flatten((args, kwargs))
-                if isinstance(a, Tensor)], args, kwargs)
-        route = _tensorflow_route(args, kwargs)
-        if route is not None:   # TensorFlow differentiates: its op
-            return core_forward.graph_call(decorated, args, kwargs,
-                                           as_pycg=route == "graph")
-        return _call(f, state, args, kwargs)
+        plan = plans.get((len(args), *kwargs) if kwargs else len(args))
+        if plan is None:
+            plan = _plan(f, plans, args, kwargs)
+        at, inputs = plan.at, None
+        if at is not None:   # one argument (the hot case)
+            xs, x = None, args[at] if type(at) is int else kwargs[at]
+        else:
+            xs = x = plan.tensors(args, kwargs)
+        active = tls.active
+        if xs is None and type(x) is not Tensor or (
+                tls.branch is not None if active else xs is None and
+                type(x._value) not in backends.active.types):
+            routed, inputs = _route(decorated, plan, args, kwargs)
+            if inputs is None:   # TensorFlow differentiates: its op
+                return routed
+            x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
+        if not active:   # nothing records: f's output is all that matters
+            return _split_result(plan.name, f(*args, **kwargs))[0]
+        result, seen, first, marks = core_forward.forward(f, args, kwargs)
+        if type(result) is tuple and len(result) == 2 and \
+                callable(result[1]):
+            output, grad_fn = result
+        else:
+            try:
+                output, grad_fn = _split_result(plan.name, result)
+            except BaseException:
+                core_forward.drop(marks)
+                raise
+        if inputs is None and type(output) is Tensor:   # (no binding)
+            if first is None or output._id <= first:
+                output = Tensor(output._value)   # (not f's own: a new id)
+            if seen:   # variables read: inputs after the call's tensors
+                variables = tuple(seen.values())
+                core.record(plan, ((x,) if xs is None else xs) + variables,
+                            output, (grad_fn, variables))
+            elif xs is None:   # (record* record where a tape tracks x)
+                core.record_one(plan, x, output, grad_fn)
+            else:
+                core.record(plan, xs, output, grad_fn)
+            return output
+        if not tls.recording:
+            return output
+        if inputs is None:
+            inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
+        return record_call(plan.name, inputs, output, grad_fn, seen)
 
-    decorated.__pycg_custom_gradient__ = True
+    decorated.__pycg_custom_gradient__ = True  # type: ignore[attr-defined]
     return decorated
 
 
 # help(pycg.custom_gradient) shows the conventions (this module's tables)
 if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
-    custom_gradient.__doc__ += "\n" + textwrap.indent(__doc__, "    ")
+    custom_gradient.__doc__ += DECORATOR_ARGS + textwrap.indent(__doc__, "    ")
+
+
+def _plan(f, plans, args, kwargs):
+    """The plan of a new shape of call (f's signature read once)."""
+    first = next(iter(plans.values()), None)
+    name = first.name if first else name_of(f)
+    signature = first.signature if first else Signature(f)
+    plan = Plan(name, signature, len(args),
+                 signature.slots(name, len(args), tuple(kwargs)))
+    if len(plans) < 64:
+        plans[(len(args), *kwargs) if kwargs else len(args)] = plan
+    return plan
+
+
+def _route(decorated, plan, args, kwargs):
+    """A call whose arguments are not all tensors of the active backend, or
+    made inside traced control flow: (its result, None) where TensorFlow
+    differentiates it (one op carrying the rule), else (None, its bound
+    inputs)."""
+    if tls.branch is not None and core_forward.in_branch():
+        return core_forward.branch_call(decorated, [
+            a for a in structure.flatten((args, kwargs))
+            if isinstance(a, Tensor)], args, kwargs), None
+    route = _tensorflow_route(args, kwargs)
+    if route is not None:
+        return core_forward.graph_call(decorated, args, kwargs,
+                                       as_pycg=route == "graph"), None
+    return None, bind_inputs(plan.name, plan.slots, args, kwargs)
 
 
 def _tensorflow_route(args, kwargs):
@@ -135,166 +185,3 @@ def _tensorflow_route(args, kwargs):
                               type(a._value) not in K.types for a in leaves):
         return "graph"
     return None
-
-
-def _call(f, state, args, kwargs):
-    if state["signature"] is None:
-        state["name"], state["signature"] = name_of(f), Signature(f)
-    name = state["name"]
-    inputs = bind_inputs(name, state["signature"], args, kwargs)
-    if not core.tls.active:  # nothing records: f's output is all that matters
-        output, grad_fn = _split_result(
-            name, f(*inputs.call_args, **inputs.call_kwargs))
-        _decide(state, name)
-        return output
-    token = core_forward.forward_begin()
-    failed = True
-    try:
-        result = f(*inputs.call_args, **inputs.call_kwargs)
-        output, grad_fn = _split_result(name, result)
-        failed = False
-    finally:
-        seen = core_forward.forward_end(token, failed)
-    _decide(state, name)
-    if not core.is_recording():
-        return output
-    return _record(name, state, inputs, output, grad_fn, seen)
-
-
-def _after_lean(state, x, result, seen):
-    """f(x) ran under forward_lean, which left its result to this: a
-    variable read, or an output that is not one tensor."""
-    output, grad_fn = _split_result(state["name"], result)
-    inputs = bind_inputs(state["name"], state["signature"], (x,), {})
-    return _record(state["name"], state, inputs, output, grad_fn, seen)
-
-
-def _decide(state, name):
-    if state["lean"] is None:
-        state["lean"] = _LeanBackward(name, state["signature"])
-
-
-def _record(name, state, inputs, output, grad_fn, seen):
-    if type(output) is Tensor:
-        outs = [Tensor(output._value)]
-    else:
-        outs = [Tensor(_as_output(name, o)._value)
-                for o in structure.flatten(output)]
-    variables = [v for v in seen.values() if v._id not in inputs.ids] \
-        if seen else []
-    rule = _Backward(name, convention_of(grad_fn), grad_fn, inputs, output,
-                     outs, variables)
-    core.record_multi(rule, inputs.tensors + variables, outs)
-    return outs[0] if type(output) is Tensor else \
-        structure.unflatten(output, outs)
-
-
-class _Backward:
-    """The recorded backward of one custom_gradient call."""
-
-    broadcast = False   # (read by the backward loop)
-
-    def __init__(self, name, convention, grad_fn, inputs, output, outs,
-                 variables):
-        self.name, self.convention, self.grad_fn = name, convention, grad_fn
-        self.inputs, self.output, self.outs = inputs, output, outs
-        self.variables = variables
-
-    @property
-    def labels(self):
-        return self.inputs.labels
-
-    def __call__(self, ups, ins, outs, params, live):
-        if any(u is None for u in ups):
-            ups = [u if u is not None else core.zeros_like(o)
-                   for u, o in zip(ups, self.outs)]
-        try:
-            returned = self._invoke(ups)
-        except Exception as e:
-            raise _wrapped(e, f"{self.name}: its gradient function raised "
-                              f"{type(e).__name__}: {e}") from e
-        if returned is None:
-            _returned_none(self.name, self.grad_fn)
-        if type(returned) is Tensor and len(self.inputs.tensors) == 1 and \
-                not self.variables:  # the common case, checked directly
-            return [check_gradient(self.name, self.inputs.labels[0],
-                                   returned, self.inputs.tensors[0])]
-        grads, var_grads = self._split_variables(returned)
-        return match_gradients(self.name, self.inputs, grads, var_grads,
-                               self.variables)
-
-    def _invoke(self, ups):
-        g = self.grad_fn
-        if self.convention == UPSTREAM:
-            up = ups[0] if not structure.is_nested(self.output) else \
-                structure.unflatten(self.output, ups)
-            return g(*self.inputs.positional, upstream=up)
-        if self.convention == VARIABLES and self.variables:
-            return g(*ups, variables=list(self.variables))
-        return g(*ups)
-
-    def _split_variables(self, returned):
-        if self.convention != VARIABLES or not self.variables:
-            return returned, None
-        if not isinstance(returned, (tuple, list)) or len(returned) != 2:
-            raise TypeError(
-                f"{self.name}: grad_fn takes `variables`, so it must return "
-                f"a pair (grad_inputs, grad_variables); got "
-                f"{type(returned).__name__}")
-        grad_inputs, grad_vars = returned
-        grad_vars = list(grad_vars) if isinstance(grad_vars, (list, tuple)) \
-            else [grad_vars]
-        if len(grad_vars) != len(self.variables):
-            raise ValueError(
-                f"{self.name}: grad_fn returned {len(grad_vars)} variable "
-                f"gradients for {len(self.variables)} variables")
-        return grad_inputs, dict(zip(map(id, self.variables), grad_vars))
-
-
-class _LeanBackward:
-    """The backward of every lean call of one function (one tensor input x,
-    one tensor output, no variables read): the entry's params are that
-    call's grad_fn. Same calls and checks as _Backward for that case; the
-    backward loop calls `gradient` (see core.UNARY_BACKWARDS)."""
-
-    broadcast = False
-
-    def __init__(self, name, signature):
-        self.name, self.signature = name, signature
-        simple = signature.simple   # one parameter, one tensor: the lean path
-        self.single = simple is not None and len(simple) == 1
-        self.label = simple[0] if simple else None
-        self.labels = [self.label]
-
-    def __call__(self, ups, ins, outs, grad_fn, live):
-        return (self.gradient(ups[0], ins[0], grad_fn),)
-
-    def gradient(self, upstream, x, grad_fn):
-        try:
-            returned = grad_fn(x, upstream=upstream) if \
-                convention_of(grad_fn) == UPSTREAM else grad_fn(upstream)
-        except Exception as e:
-            raise _wrapped(e, f"{self.name}: its gradient function raised "
-                              f"{type(e).__name__}: {e}") from e
-        if type(returned) is Tensor:   # check_gradient's first test:
-            K = backends.active
-            g, v = returned._value, x._value
-            t = type(g)   # (a float scalar's type is its dtype, shape ())
-            if t is type(v) and (t in K.float_types or
-                                 t in K.types and K.grad_like(g, v)):
-                return returned
-            return check_gradient(self.name, self.label, returned, x)
-        if returned is None:
-            _returned_none(self.name, grad_fn)
-        inputs = bind_inputs(self.name, self.signature, (x,), {})
-        return match_gradients(self.name, inputs, returned, None, [])[0]
-
-
-def _returned_none(name, grad_fn):
-    raise TypeError(
-        f"{name}: its gradient function {name_of(grad_fn)!r} returned None; "
-        f"did you forget `return`? (For no gradient to one input, return "
-        f"None in that input's place in a tuple, as in `return (dx, None)`.)")
-
-
-core.UNARY_BACKWARDS.add(_LeanBackward)

@@ -20,6 +20,8 @@ var_keyword       ``**name``                             ``**kwargs``
 import functools
 import inspect
 import keyword
+from collections.abc import Callable, Sequence
+from typing import Any
 
 _KINDS = {"positional_only": inspect.Parameter.POSITIONAL_ONLY,
           "positional": inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -28,11 +30,23 @@ _KINDS = {"positional_only": inspect.Parameter.POSITIONAL_ONLY,
           "var_keyword": inspect.Parameter.VAR_KEYWORD}
 
 
-def with_signature(fn, params):
+def with_signature(fn: Callable[..., Any],
+                   params: Sequence[tuple[Any, ...]]) -> Callable[..., Any]:
     """A proxy of `fn` whose inspect.signature is built from `params`, a
     list of ``(name, kind)`` or ``(name, kind, default)`` entries (kinds in
-    the module docstring).
+    the module docstring). R's pycg package uses it to give an R function's
+    formals to custom_gradient, which reads grad_fn's signature.
 
+    Args:
+        fn: The function to proxy (called with whatever the proxy gets).
+        params: The signature as data: ``(name, kind)`` or ``(name, kind,
+            default)`` entries; kinds 'positional', 'var_positional',
+            'keyword' (keyword-only), 'var_keyword'.
+
+    Returns:
+        A function calling fn, whose inspect.signature is `params'`.
+
+    Example:
     >>> import inspect, pycg
     >>> grad = pycg.with_signature(lambda *a, **k: None, [
     ...     ("x", "positional"), ("args", "var_positional"),
@@ -45,7 +59,7 @@ def with_signature(fn, params):
     @functools.wraps(fn)
     def proxy(*args, **kwargs):
         return fn(*args, **kwargs)
-    proxy.__signature__ = sig
+    proxy.__signature__ = sig  # type: ignore[attr-defined]
     proxy.__name__ = getattr(fn, "__name__", "grad_fn")
     return proxy
 

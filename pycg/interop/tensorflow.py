@@ -11,6 +11,8 @@ differentiable.
 """
 import contextlib
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +27,7 @@ _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
 
 
-def to_tensorflow(f):
+def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a TensorFlow function whose gradient is
     pycg's: use it under ``tf.GradientTape``, inside ``tf.function`` (also
     with ``jit_compile=True``), in a Keras layer and under ``tf.distribute``.
@@ -36,6 +38,15 @@ def to_tensorflow(f):
     unchanged. `f` returns a pycg tensor or a nested list/tuple/dict of
     them; the result has the same structure, of tf tensors.
 
+    Args:
+        f: A function written with pycg ops (a custom_gradient function
+            among them).
+
+    Returns:
+        A TensorFlow function with f's signature and name; its gradient,
+        as TensorFlow asks for it, is pycg's (tf.custom_gradient).
+
+    Example:
     >>> import pycg, tensorflow as tf
     >>> from pycg import ops
     >>> @pycg.custom_gradient
@@ -77,8 +88,9 @@ def to_tensorflow(f):
         return _call(f, name, args, kwargs)
 
     functools.update_wrapper(tf_function, f)
-    del tf_function.__wrapped__  # tf.function must not look inside
-    tf_function.__pycg_source__ = f
+    # (tf.function must not look inside)
+    del tf_function.__wrapped__  # type: ignore[attr-defined]
+    tf_function.__pycg_source__ = f  # type: ignore[attr-defined]
     # AutoGraph must not rewrite f's Python (pycg.function traces with
     # autograph=False too)
     return tf.autograph.experimental.do_not_convert(tf_function)

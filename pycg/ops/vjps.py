@@ -292,4 +292,4 @@ NON_DIFFERENTIABLE = (
     "argmax", "argmin", "zeros", "ones", "full", "zeros_like", "ones_like",
     "full_like", "eye", "arange", "linspace", "shape", "convert_to_numpy",
     "stop_gradient")
-NON_DIFFERENTIABLE += ("one_hot", "multi_hot", "ctc_decode")  # issue 14: nn
+NON_DIFFERENTIABLE += ("one_hot", "multi_hot", "ctc_decode")  # (nn)

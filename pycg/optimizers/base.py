@@ -9,27 +9,40 @@ then traces that function twice; `build(variables)` beforehand avoids it).
 """
 import inspect
 import numbers
-import re
 import threading
-import warnings
+from typing import Any
 
 import numpy as np
 
-from pycg import config, ops
+from pycg import config
 from pycg._state import state_variable, var_key
-from pycg.optimizers.clipping import clip_by_global_norm, clip_by_norm
+from pycg.optimizers._checks import Checks
+from pycg.optimizers._docs import LearningRate, shared_args
+from pycg.optimizers.clipping import clip
 from pycg.optimizers.schedules import LearningRateSchedule
-from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+from pycg.optimizers.weight_decay import WeightDecay
+from pycg.tensor import Variable, convert_to_tensor
 
 _KERAS_ONLY = ("use_ema", "ema_momentum", "ema_overwrite_frequency",
                "loss_scale_factor", "gradient_accumulation_steps")
 
 
-class Optimizer:
-    """Base class; subclasses define `build_slots` and `update_step`."""
+class Optimizer(WeightDecay, Checks):
+    """The base class of pycg's optimizers (keras.optimizers.Optimizer):
+    a subclass defines `build_slots(variables)` (its slot variables) and
+    `update_step(gradient, variable, learning_rate)`; `apply` does the rest.
 
-    def __init__(self, learning_rate, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, name=None, **kwargs):
+    Args:
+        learning_rate: A non-negative float, or a schedule (a callable of
+            the step, as pycg.optimizers.schedules').
+    """
+    __doc__ = shared_args(__doc__)
+
+    def __init__(self, learning_rate: LearningRate,
+                 weight_decay: float | None = None,
+                 clipnorm: float | None = None, clipvalue: float | None = None,
+                 global_clipnorm: float | None = None,
+                 name: str | None = None, **kwargs: Any) -> None:
         who = f"pycg.optimizers.{type(self).__name__}"
         if kwargs:
             self._unknown(who, kwargs)
@@ -120,8 +133,16 @@ class Optimizer:
             v for slots in self._slots() for v in slots if v is not None]
 
     # ---- building --------------------------------------------------------
-    def build(self, variables):
-        """Create the slots for `variables` (done by the first apply)."""
+    def build(self, variables: list[Variable]) -> None:
+        """Create the slots for `variables` (done by the first apply; call
+        it first inside pycg.function, so the first step traces once).
+
+        Args:
+            variables: The variables the optimizer will update.
+
+        Returns:
+            None.
+        """
         variables = self._check_variables(list(variables))
         if self.built:
             return
@@ -130,25 +151,59 @@ class Optimizer:
         self.build_slots(variables)
         self.built = True
 
-    def build_slots(self, variables):
-        """Subclasses create their slot variables here."""
+    def build_slots(self, variables: list[Variable]) -> None:
+        """Subclasses create their slot variables here (with add_slots).
+
+        Args:
+            variables: The variables the optimizer updates.
+
+        Returns:
+            None.
+        """
 
     def _slots(self):
         return []
 
-    def add_slots(self, variables, name, initial=0.0):
-        """One slot Variable per variable, filled with `initial`."""
+    def add_slots(self, variables: list[Variable], name: str,
+                  initial: float = 0.0) -> list[Variable]:
+        """One slot Variable per variable, filled with `initial` (for a
+        subclass's build_slots).
+
+        Args:
+            variables: The variables the optimizer updates.
+            name: The slot's name (each slot is named <variable>_<name>).
+            initial: The slots' first value.
+
+        Returns:
+            A list of Variables, one per variable, of its shape and dtype.
+        """
         return [state_variable(np.full(v.shape, initial, v.dtype), v.dtype,
                                f"{v.name or f'variable_{i}'}_{name}")
                 for i, v in enumerate(variables)]
 
-    def slot_index(self, variable):
+    def slot_index(self, variable: Variable) -> int:
+        """The position of `variable` among the optimizer's (its slots' index
+        in each add_slots list).
+
+        Args:
+            variable: One of the variables the optimizer was built with.
+
+        Returns:
+            An int.
+        """
         return self._index[var_key(variable)]
 
     # ---- applying --------------------------------------------------------
-    def apply_gradients(self, grads_and_vars):
+    def apply_gradients(self, grads_and_vars: Any) -> Variable:
         """apply() on (gradient, variable) pairs; returns `iterations`.
 
+        Args:
+            grads_and_vars: An iterable of (gradient, variable) pairs.
+
+        Returns:
+            The `iterations` Variable (int64), after the step.
+
+        Example:
         >>> import pycg
         >>> w = pycg.Variable([1.0, 2.0], name="w")
         >>> opt = pycg.optimizers.SGD(learning_rate=0.5)
@@ -161,10 +216,20 @@ class Optimizer:
         self.apply(grads, [v for _, v in pairs])
         return self._iterations
 
-    def apply(self, grads, variables=None):
+    def apply(self, grads: Any, variables: Any = None) -> None:
         """Update `variables` (pycg.Variable) in place from `grads`. A step
         is atomic across threads: steps applied from several threads run
-        one after another, none lost, `iterations` counting each."""
+        one after another, none lost, `iterations` counting each.
+
+        Args:
+            grads: One gradient per variable (None: that variable is left
+                as it is, as Keras).
+            variables: The variables (None: those of the first apply or of
+                build).
+
+        Returns:
+            None.
+        """
         grads = list(grads)
         if not grads:
             return
@@ -187,113 +252,31 @@ class Optimizer:
             self.build(variables)
         self._check_known(variables)
         grads, variables = self._present(grads, variables)
-        grads = self._clip([self._check_gradient(g, v, i)
-                            for i, (g, v) in enumerate(zip(grads, variables))])
+        grads = clip([self._check_gradient(g, v, i)
+                      for i, (g, v) in enumerate(zip(grads, variables))],
+                     self.clipnorm, self.global_clipnorm, self.clipvalue)
         lr = self.learning_rate
         self._decay_weights(variables, lr)
         for g, v in zip(grads, variables):
             self.update_step(g, v, lr)
         self._iterations.assign_add(1)
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Variable,
+                    learning_rate: Any) -> None:
+        """One variable's update, for a subclass to define (Keras' name).
+
+        Args:
+            gradient: The variable's gradient (clipped), a Tensor.
+            variable: The Variable to update in place.
+            learning_rate: This step's learning rate, a Tensor.
+
+        Returns:
+            None.
+        """
         raise NotImplementedError
-
-    def _check_variables(self, variables):
-        for i, v in enumerate(variables):
-            if not isinstance(v, Variable):
-                raise TypeError(
-                    f"{self._who}.apply: variable {i} is a "
-                    f"{type(v).__name__}, not a pycg.Variable; optimizers "
-                    f"update Variables in place")
-            if not is_float(v.dtype):
-                raise TypeError(f"{self._who}.apply: variable {_label(v, i)} "
-                                f"has dtype {v.dtype.name}; optimizers update "
-                                f"floating variables")
-        return variables
-
-    def _check_known(self, variables):
-        for i, v in enumerate(variables):
-            if var_key(v) not in self._index:
-                raise ValueError(
-                    f"{self._who}.apply: variable {_label(v, i)} is not one "
-                    f"of the {len(self._variables)} variables this optimizer "
-                    f"was built with; use a new optimizer for new variables")
-
-    def _present(self, grads, variables):
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
-        if not kept:
-            raise ValueError(f"{self._who}.apply: no gradients provided for "
-                             f"any variable (all are None)")
-        if len(kept) < len(grads):
-            missing = [_label(v, i) for i, (g, v) in
-                       enumerate(zip(grads, variables)) if g is None]
-            warnings.warn(f"{self._who}.apply: no gradients for variables "
-                          f"{', '.join(missing)}; they are left unchanged",
-                          stacklevel=3)
-        return [g for g, _ in kept], [v for _, v in kept]
-
-    def _check_gradient(self, g, v, i):
-        if isinstance(g, Tensor):
-            if g.dtype != v.dtype:
-                raise TypeError(
-                    f"{self._who}.apply: the gradient for variable "
-                    f"{_label(v, i)} has dtype {g.dtype.name} but the "
-                    f"variable has {v.dtype.name}; cast the gradient")
-            g = convert_to_tensor(g)
-        else:
-            try:
-                g = convert_to_tensor(np.asarray(g), v.dtype)
-            except (TypeError, ValueError) as e:
-                raise TypeError(f"{self._who}.apply: the gradient for "
-                                f"variable {_label(v, i)} is not numeric "
-                                f"({e})") from None
-        if g.shape != v.shape:
-            raise ValueError(
-                f"{self._who}.apply: the gradient for variable "
-                f"{_label(v, i)} has shape {g.shape} but the variable has "
-                f"shape {v.shape}")
-        return g
-
-    def _clip(self, grads):
-        if self.clipnorm:
-            return [clip_by_norm(g, self.clipnorm) for g in grads]
-        if self.global_clipnorm:
-            return clip_by_global_norm(grads, self.global_clipnorm)
-        if self.clipvalue:
-            c = self.clipvalue
-            return [ops.clip(g, -c, c) for g in grads]
-        return grads
-
-    def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Leave out of weight decay the variables in `var_list` and those
-        whose name contains a match of a regular expression in `var_names`
-        (before the first apply, as in Keras)."""
-        if self.built:
-            raise ValueError(f"{self._who}.exclude_from_weight_decay: call it "
-                             f"before the optimizer is built (before the "
-                             f"first apply)")
-        self._no_decay_keys = {var_key(v) for v in
-                               self._check_variables(list(var_list or []))}
-        self._no_decay_names = [re.compile(p) for p in var_names or []]
-
-    def _decays(self, v):
-        return var_key(v) not in self._no_decay_keys and not any(
-            p.search(v.name or "") for p in self._no_decay_names)
-
-    def _decay_weights(self, variables, lr):
-        if self.weight_decay is None:
-            return
-        for v in filter(self._decays, variables):
-            wd_lr = ops.multiply(ops.multiply(v.read(), self.weight_decay),
-                                 ops.cast(lr, v.dtype))
-            v.assign_sub(wd_lr)
 
     def __repr__(self):
         return f"<pycg.optimizers.{type(self).__name__} name={self.name!r}>"
-
-
-def _label(v, i):
-    return f"{i} ({v.name!r})" if v.name else str(i)
 
 
 def _nonneg(v):

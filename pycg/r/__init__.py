@@ -30,13 +30,19 @@ by reference; numbers, strings and None as R scalars; NumPy arrays of
 numbers, booleans or complex numbers as R vectors (1-d) and arrays of the
 same shape and elements (an array of strings is refused: pass a list); lists
 and tuples as R lists, dicts as named lists; Python callables as R
-functions. R -> Python: numbers, vectors and arrays become pycg tensors (a
-2 x 3 R matrix is a (2, 3) tensor with the same elements; a length-1 vector
-a 0-d tensor); strings str (a character vector a list of str); lists list,
-or dict when every element is named; functions `RFunction`; NULL None;
-Python objects themselves. An R error raises `RError` with R's message, an
-R warning is issued as an `RWarning`; a Python exception raised by a
-callback inside R comes out as itself.
+functions. R -> Python, by the same rules as the arguments of the R
+package's ops: a length-1 number (double, integer, logical or complex)
+becomes a Python number (NA_real_ nan), as reticulate's r_to_py() does;
+other vectors and arrays pycg tensors (a 2 x 3 R matrix is a (2, 3) tensor
+with the same elements); strings str (a character vector a list of str);
+unnamed lists list, lists with every element named (each name once) dict,
+tuple() tuple; functions `RFunction`; NULL None; Python objects themselves.
+Integer and logical NA, NA strings, lists named in part or with a repeated
+name, data frames and environments raise `RError` (R's message says why).
+An R error raises `RError` with R's message (`RCallbackError`, one of them,
+when it comes from an R function that pycg called back, e.g. a gradient
+rule), an R warning is issued as an `RWarning`; a Python exception raised by
+a callback inside R comes out as itself.
 
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
@@ -47,22 +53,31 @@ call. The package also holds the Python half of the R package
 codec both directions share (pycg/r/codec.py).
 """
 import os
+from typing import Any
 
 from pycg.r import _session
-from pycg.r._bridge import RError, RFunction, RWarning, invoke
+from pycg.r._bridge import RFunction, invoke
+from pycg.r.conditions import RCallbackError, RError, RWarning
 
-__all__ = ["RError", "RFunction", "RWarning", "call", "eval", "function",
-           "source"]
+__all__ = ["RCallbackError", "RError", "RFunction", "RWarning", "call", "eval",
+           "function", "source"]
 
 
 def _dispatch(op, *args):
     return invoke(_session.dispatcher(), (op,) + args, {})
 
 
-def eval(code):
+def eval(code: str) -> Any:
     """The value of R code (the last expression's), converted to Python;
     the code runs in R's global environment.
 
+    Args:
+        code: R code, a string (several expressions allowed).
+
+    Returns:
+        The last expression's value, converted by the rules above.
+
+    Example:
     >>> import pycg.r
     >>> pycg.r.eval("matrix(1:6, nrow = 2)").shape
     (2, 3)
@@ -70,9 +85,17 @@ def eval(code):
     return _dispatch("eval", _text(code, "eval"))
 
 
-def function(code):
+def function(code: str) -> RFunction:
     """An R function from R code whose value is a function.
 
+    Args:
+        code: R code, a string, whose value is a function.
+
+    Returns:
+        An `RFunction`, callable from Python (and usable as a custom
+        gradient's rule).
+
+    Example:
     >>> import pycg, pycg.r
     >>> square = pycg.r.function("function(x) x * x")
     >>> float(square(pycg.constant(3.0)))
@@ -86,10 +109,19 @@ def function(code):
     return fn
 
 
-def call(name, *args, **kwargs):
+def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call the R function `name` (``"sum"``, ``"pkg::fun"``, or one defined
     in R's global environment) with `args` and `kwargs`.
 
+    Args:
+        name: The R function's name, a string.
+        *args: Its positional arguments (converted by the rules above).
+        **kwargs: Its named arguments.
+
+    Returns:
+        The R function's value, converted to Python.
+
+    Example:
     >>> import pycg.r
     >>> float(pycg.r.call("sum", 1, 2, 3))
     6.0
@@ -97,10 +129,17 @@ def call(name, *args, **kwargs):
     return _lookup(_text(name, "call"))(*args, **kwargs)
 
 
-def source(path):
+def source(path: str | os.PathLike[str]) -> dict[str, RFunction]:
     """Run an R file and return the functions it defines, by name, as a
     dict of `RFunction`s. The file runs in an environment of its own (its
-    parent R's global one), like a Python module."""
+    parent R's global one), like a Python module.
+
+    Args:
+        path: The R file's path (a str or os.PathLike).
+
+    Returns:
+        A dict: name -> `RFunction`, one per function the file defines.
+    """
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"pycg.r.source: no such R file: {path}")

@@ -1,14 +1,15 @@
 """Values across pycg.r's bridge, and calls through it (R/bridge.R in the R
-package is the R half; its header lists the tagged forms both sides write;
-arrays inside them are written by pycg/r/codec.py).
+package is the R half; its header lists the forms both sides write; arrays
+inside them are written by pycg/r/codec.py).
 
 Python -> R: tensors and other Python objects pass by reference; numbers,
 strings and None as R scalars; NumPy arrays as R vectors and arrays with the
 same shape and elements; lists, tuples and dicts as R lists; a Python
-callable as an R function. R -> Python: numbers, vectors and arrays become
-tensors (R's column-major layout kept, a length-1 vector a 0-d tensor),
-strings become str, lists list or dict (when every element is named), R
-functions `RFunction`s, and Python objects come back as themselves.
+callable as an R function. R -> Python: the R package's one envelope
+(pycg/r/envelope.py; the rules head R/convert.R): a length-1 number a Python
+number, other vectors and arrays tensors (R's column-major layout kept),
+strings str, lists list or dict (every element named, each name once), R
+functions `RFunction`s; Python objects come back as themselves.
 """
 import itertools
 import numbers
@@ -16,7 +17,8 @@ import warnings
 
 import numpy as np
 
-from pycg.r import _interrupts, _session, codec
+from pycg.r import _interrupts, _session, codec, envelope
+from pycg.r.conditions import RError, RWarning
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
@@ -25,24 +27,19 @@ _next_key = itertools.count().__next__
 _pending = {}  # Python exceptions on their way through R, by key
 
 
-class RError(RuntimeError):
-    """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes."""
-
-    def __init__(self, message, classes=()):
-        super().__init__(message)
-        self.classes = tuple(classes)
-
-
-class RWarning(UserWarning):
-    """A warning signalled by R code called through pycg.r."""
-
-
 class RFunction:
     """An R function, callable from Python: arguments go to R by the rules
     of pycg.r, the result comes back the same way. Its signature mirrors the
     R formals (``...`` is ``*args``), so `pycg.custom_gradient` reads an R
-    ``grad`` function the way it reads a Python one."""
+    ``grad`` function the way it reads a Python one. pycg.r makes them
+    (pycg.r.function, pycg.r.call's lookups, pycg.r.source).
+
+    Args:
+        bridged: The R function, as the R session's bridge holds it.
+        name: Its name (None: ``<R function>``).
+        signature: An inspect.Signature mirroring the R formals (None: the
+            default ``(*args, **kwargs)``).
+    """
 
     def __init__(self, bridged, name, signature=None):
         self._bridged = bridged
@@ -86,7 +83,7 @@ def _reply(reply, name):
     if tag == "v":
         for message in reply[2]:
             warnings.warn(message, RWarning, stacklevel=4)
-        return from_tagged(reply[1])
+        return from_r(reply[1])
     if tag == "pe" and reply[1] in _pending:
         raise _pending.pop(reply[1])
     message, classes = (reply[1], reply[2]) if tag == "e" else \
@@ -132,7 +129,8 @@ def to_tagged(x, leaves):
 
 class _PythonFunction:
     """A Python callable as R calls it (bridge_python_function() in
-    R/bridge.R): one argument, the tagged R list of its arguments.
+    R/bridge.R): two arguments, the list of its arguments in the envelope
+    (pycg/r/envelope.py) and their names ("" for a positional one).
     Answers a tensor or other object as itself, another value as
     ["r", tagged, *leaves], an exception as ["x", message, key] (the
     exception parked in `_pending`)."""
@@ -140,11 +138,11 @@ class _PythonFunction:
     def __init__(self, fn):
         self.fn = fn
 
-    def __call__(self, node):
-        _, items, names = node
+    def __call__(self, items, names):
+        items = from_r(items)
         names = names or [""] * len(items)
-        args = [from_tagged(v) for v, n in zip(items, names) if not n]
-        kwargs = {n: from_tagged(v) for v, n in zip(items, names) if n}
+        args = [v for v, n in zip(items, names) if not n]
+        kwargs = {n: v for v, n in zip(items, names) if n}
         try:
             result = self.fn(*args, **kwargs)
             if _is_leaf(result):
@@ -159,27 +157,14 @@ class _PythonFunction:
 
 # ---- R -> Python -------------------------------------------------------------
 
-def from_tagged(node):
-    """The Python value of the tagged form written by bridge_encode() in
-    R."""
-    if not isinstance(node, list):
-        return node  # a string or None
-    tag = node[0]
-    if tag == "o":
-        return node[1]
-    if tag == "a":
-        return codec.from_r(*node[1:])
-    if tag == "l":
-        _, items, names = node
-        values = [from_tagged(v) for v in items]
-        if names and all(names) and len(set(names)) == len(names):
-            return dict(zip(names, values))
-        return values
-    if tag == "c":
-        return list(node[1])
-    if tag == "f":  # params: R formals as python_signature() describes them
-        _, bridged, name, params = node
-        signature = None if params is None else make_signature(
-            params, "pycg.r (R formals)")
-        return RFunction(bridged, name, signature)
-    raise ValueError(f"pycg.r: unknown value tag {tag!r} from R")
+def from_r(value):
+    """The Python value of an R value sent by R in the envelope (as_py() in
+    R/convert.R; pycg/r/envelope.py), R functions as `RFunction`s."""
+    return envelope.decode(value, _r_function)
+
+
+def _r_function(bridged, params):
+    # params: R formals as python_signature() describes them, or None
+    signature = None if params is None else make_signature(
+        params, "pycg.r (R formals)")
+    return RFunction(bridged, None, signature)

@@ -1,16 +1,13 @@
 """The Python half of the R package (R/convert.R is the other): the
 functions its wrappers call through reticulate, in a Python that R hosts.
 
-reticulate 1.28 refuses NumPy 2 for its own array conversion, so arrays
-travel as pycg/r/codec.py writes them: R sends `{ARRAY_KEY: bytearray,
-"shape": [...], "kind": "double" | "integer" | "logical" | "complex"}`,
-1-based index tensors as `{INDEX_KEY: tensor}` and tuples as `{TUPLE_KEY:
-[...]}`; `to_r` answers codec.to_r's `(bytearray, shape, kind)`.
+R values arrive in the envelope of pycg/r/envelope.py (R/convert.R's
+as_py() writes it; the rules are in its header); `to_r` answers
+codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
-returns a `Failure` instead of raising, so R re-raises a short R error.
-Ops and pycg functions are named by strings, because every Python object R
-passes as an argument costs reticulate an R-level S3 dispatch.
+returns a `Failure` instead of raising, so R re-raises a short R error. Ops
+are named by strings: each Python object R passes costs an S3 dispatch.
 """
 import functools
 import traceback
@@ -19,30 +16,17 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg._errors import Arg, facts_of, user_error
-from pycg.r import _hosted, _interrupts, arith, codec, na  # noqa: F401
-from pycg.r.na import symbolic
+from pycg._errors import facts_of
+from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
+                    na)
+from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
-ARRAY_KEY = "__pycg_r_array__"
-INDEX_KEY = "__pycg_r_index__"
-TUPLE_KEY = "__pycg_r_tuple__"
 CONDITION_KEY = "__pycg_r_condition__"
 
 _hosted.apply()
-
-
-class RError(Exception):
-    """An R error in R code that pycg called (R re-signals the original)."""
-
-
-class RInterrupt(KeyboardInterrupt):
-    """An interrupt or time limit taken in R code that pycg called: Python
-    unwinds (tapes exit), then R re-signals it at the top. A
-    KeyboardInterrupt, so that a Python caller's `except Exception` (pycg.r,
-    a training loop) never swallows it."""
 
 
 class Failure:
@@ -69,7 +53,7 @@ def _guarded(fn):
         try:
             out = fn(*[_decode(a) for a in args],
                      **{k: _decode(v) for k, v in kwargs.items()})
-        except (Exception, RInterrupt) as exc:  # R turns it into an R error
+        except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
             out = Failure(exc)
         if _hosted.active:
             if warnings.showwarning is not _hosted.collect:
@@ -81,33 +65,7 @@ def _guarded(fn):
     return guarded
 
 
-def _decode(x):
-    if type(x) is dict:
-        if ARRAY_KEY in x:
-            return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
-        if INDEX_KEY in x:
-            return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]),
-                               x.get("arg", "indices"))
-        if TUPLE_KEY in x:
-            return tuple(_decode(v) for v in x[TUPLE_KEY])
-        return {k: _decode(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_decode(v) for v in x]
-    if type(x) is tuple:
-        return tuple(_decode(v) for v in x)
-    return x
-
-
-def _zero_based(index, arg):
-    """A tensor of R's 1-based positions as 0-based ones; a position below 1
-    (which Python would read from the end) is an error."""
-    if not symbolic(index) and index.size and \
-            pycg.ops.min(index).numpy() < 1:
-        raise user_error(IndexError,
-                         "{arg} holds {value}: positions are 1-based (1 is "
-                         "the first); to leave elements out use x[-i]",
-                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
-    return pycg.ops.subtract(index, 1)
+_decode = envelope.decode
 
 
 to_r = _guarded(codec.to_r)
@@ -185,13 +143,13 @@ class RCallable:
 
 def _r_value(x, name):
     """What the R function `name` returned; R's condition marker becomes
-    RError or RInterrupt (R never lets an R condition cross Python's
+    RCallbackError or RCallbackInterrupt (R never lets an R condition cross Python's
     frames). An interrupt's message says where it landed."""
     if type(x) is dict and CONDITION_KEY in x:
         if x[CONDITION_KEY] != "interrupt":
-            raise RError(x["message"])
+            raise RCallbackError(x["message"], x.get("classes") or ())
         where = x.get("where") or f"in the R function {name}"
-        raise RInterrupt(f"{x['message']} ({where})")
+        raise RCallbackInterrupt(f"{x['message']} ({where})")
     return x
 
 
@@ -204,8 +162,9 @@ class RForward(RCallable):
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            output, grad_fn, signature = _r_value(self.fn(*args, **kwargs),
-                                                  self.__name__)
+            with _interrupts.r_running(hold=True):
+                out = self.fn(*args, **kwargs)
+            output, grad_fn, signature = _r_value(out, self.__name__)
         if signature is not None:
             grad_fn = RCallable(grad_fn, signature, self.__name__)
         return _decode(output), grad_fn

@@ -21,6 +21,11 @@ _MASK64 = (1 << 64) - 1
 class SeedGenerator:
     """The state of a stream of random draws (Keras' SeedGenerator).
 
+    Args:
+        seed: The initial seed, an int (None: a random one).
+        name: A name for its state variable (None: a default one).
+
+    Example:
     >>> import pycg
     >>> gen = pycg.random.SeedGenerator(42)
     >>> a = pycg.random.uniform((2,), seed=gen)
@@ -33,7 +38,8 @@ class SeedGenerator:
     True
     """
 
-    def __init__(self, seed=None, name=None):
+    def __init__(self, seed: int | None = None, name: str | None = None
+                 ) -> None:
         if seed is None:
             seed = _default_seed()
         if not _is_int(seed):
@@ -55,7 +61,7 @@ class SeedGenerator:
         return f"<pycg.random.SeedGenerator state={state}>"
 
 
-_global = []
+_global: list[SeedGenerator] = []
 
 
 def global_seed_generator():

@@ -87,3 +87,45 @@ test_each_backend("shapes are R integer vectors", {
   expect_identical(dim(op_reshape(x, c(6, -1))), c(6L, 4L))
   expect_identical(op_shape(op_convert_to_tensor(1)), integer(0))
 })
+
+# What Python receives from the R package: as_py()'s envelope, decoded as
+# every call into pycg decodes it (pycg/r/envelope.py). The same rules hold
+# for pycg.r (Python calling R): tests/test_r_bridge.py.
+in_python <- function(x) {
+  describe <- reticulate::py_run_string(paste0(
+    "def describe(x):\n",
+    "    return type(x).__name__ + ' ' + repr(getattr(x, 'shape', x))"),
+    convert = FALSE)$describe
+  guarded <- pycg:::interop()$guard(describe)
+  reticulate::py_to_r(reticulate::py_call(guarded, pycg:::as_py(x)))
+}
+
+test_that("a length-1 R number arrives as a Python number, a vector as a tensor", {
+  skip_if_no_pycg()
+  expect_identical(in_python(2.5), "float 2.5")
+  expect_identical(in_python(2L), "int 2")
+  expect_identical(in_python(TRUE), "bool True")
+  expect_identical(in_python(NA_real_), "float nan")
+  expect_identical(in_python(c(1, 2)), "Tensor (2,)")
+  expect_identical(in_python(matrix(2.5)), "Tensor (1, 1)")
+})
+
+test_that("strings, lists and tuples arrive as str, list, dict and tuple", {
+  skip_if_no_pycg()
+  expect_identical(in_python("a"), "str 'a'")
+  expect_identical(in_python(c("a", "b")), "list ['a', 'b']")
+  expect_identical(in_python(list(1, "b")), "list [1.0, 'b']")
+  expect_identical(in_python(list(a = 1L, b = "x")), "dict {'a': 1, 'b': 'x'}")
+  expect_identical(in_python(tuple(1L, "b")), "tuple (1, 'b')")
+})
+
+test_that("values Python has no form for are refused, naming the argument", {
+  skip_if_no_pycg()
+  v <- c("a", NA)
+  expect_error(pycg:::as_py(v), "`v` is NA at position 2; Python strings")
+  expect_error(pycg:::as_py(NA), "no integer or logical NA")
+  l <- list(1, b = 2)
+  expect_error(pycg:::as_py(l), "`l` is a list with element 1 unnamed")
+  d <- list(a = 1, a = 2)
+  expect_error(pycg:::as_py(d), "`d` is a list with the name `a` twice")
+})
