@@ -83,9 +83,10 @@ bench: setup
 
 # Longer fuzz and soak runs than `make test` affords (about 20 minutes).
 soak: setup
-	PYCG_FUZZ_EXAMPLES=20000 $(PY) -m pytest -q -s tests/test_fuzz.py \
-	  tests/test_reliability.py tests/test_hostile.py tests/test_npz_fuzz.py \
-	  tests/test_ops_hostile_sweep.py
+	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
+	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
+	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
+	  tests/test_interrupt_soak.py
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 

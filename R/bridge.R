@@ -96,12 +96,15 @@ bridge_closure <- function(fn) {
   reticulate::r_to_py(function(spec, ...) {
     warned <- list()
     tryCatch(withCallingHandlers({
-      value <- if (inherits(spec, "python.builtin.NoneType")) fn(...) else {
-        spec <- reticulate::py_to_r(spec)
-        leaves <- list(...)
-        do.call(fn, c(bridge_decode(spec[[1L]], leaves),
-                      bridge_decode(spec[[2L]], leaves)))
-      }
+      # Python calls with R's interrupts held back: an interrupt outside
+      # this tryCatch would unwind through reticulate's C++ frames
+      value <- allowInterrupts(if (inherits(spec, "python.builtin.NoneType"))
+        fn(...) else {
+          spec <- reticulate::py_to_r(spec)
+          leaves <- list(...)
+          do.call(fn, c(bridge_decode(spec[[1L]], leaves),
+                        bridge_decode(spec[[2L]], leaves)))
+        })
       list("v", bridge_encode(value), warned)
     }, warning = function(w) {
       warned[[length(warned) + 1L]] <<- conditionMessage(w)

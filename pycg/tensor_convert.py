@@ -16,8 +16,9 @@ def as_dtype(dtype, where):
         out = np.dtype(dtype)
     except (TypeError, ValueError):
         out = None
-    if out is None or out.kind in "OUSMm":   # (not numbers: no tensor)
-        raise TypeError(
+    if out is None or out.kind in "OUSMm" or \
+            out.type is np.void:   # (not numbers: no tensor; bfloat16 is
+        raise TypeError(            # a "V" kind of its own type)
             f"{where}: dtype {dtype!r:.60} is not a dtype (expected a name "
             f"such as 'float32' or a NumPy dtype)")
     return out

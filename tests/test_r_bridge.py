@@ -511,6 +511,7 @@ cases = {
 }
 senders = ["a thread", "another process"]
 assert float(pycg.r.call("sum", 1, 2)) == 3   # R has started
+ops.sum(ops.exp(pycg.constant([1.0])))   # (the first op imports TensorFlow)
 for (case, f), sender in itertools.product(cases.items(), senders):
     name = f"{case}, SIGINT from {sender}"
     if sender == "a thread":

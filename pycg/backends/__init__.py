@@ -14,10 +14,12 @@ NAMES = ("tensorflow", "numpy")
 # the others (docs/architecture.md) and the same kernel names, apart from
 # these, which a backend may offer (the ops check for them, or call them
 # only on their own backend): a hook run at each switch, fused kernels,
-# bool versions of arithmetic kernels, the bridge to TensorFlow's autodiff.
+# the fallbacks of binary kernels that lack a dtype (bools, complex
+# numbers), the bridge to TensorFlow's autodiff.
 OPTIONAL = frozenset((
-    "activate", "log_softmax", "bool_add", "bool_maximum", "bool_minimum",
-    "bool_multiply", "tf_tensor", "foreign", "tensorflow_differentiates"))
+    "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
+    "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
+    "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)

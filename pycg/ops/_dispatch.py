@@ -246,8 +246,9 @@ def binary(name, kernel_name=None, grad=True, floating=False):
             try:
                 out = Tensor(getattr(K, kernel_name)(v1, v2))
             except Exception as e:
-                # (a kernel without bools, as TensorFlow's Mul: NumPy's)
-                kernel = getattr(K, "bool_" + kernel_name, None)
+                # (a kernel without bools or complex numbers, as
+                # TensorFlow's Mul and Greater: the edge kernel, NumPy's)
+                kernel = getattr(K, "edge_" + kernel_name, None)
                 out = kernel and kernel(v1, v2)
                 if out is None:
                     explain_failure(name, v1, v2)

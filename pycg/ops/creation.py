@@ -36,6 +36,11 @@ def ones(shape, dtype=None):
 
 def full(shape, fill_value, dtype=None):
     shape, dtype = _shape(shape, "full"), _dtype(dtype, "full")
+    if fill_value is None:   # (NumPy fills floats with NaN, Keras refuses)
+        raise user_error(TypeError, "{op}: fill_value is None; expected a "
+                         "number or a tensor", op=Op("full"))
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value._value
     return _allocated("full", shape, dtype, backends.active.full, shape,
                       fill_value, dtype)
 
@@ -69,6 +74,7 @@ def eye(N, M=None, k=0, dtype=None):
 def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
+    start, stop, step = (_bound(v, "arange") for v in (start, stop, step))
     if dtype is None:
         ints = all(isinstance(v, (int, np.integer))
                    for v in (start, stop, step))
@@ -76,6 +82,15 @@ def arange(start, stop=None, step=1, dtype=None):
     dtype = norm_dtype(dtype, "arange")
     return _allocated("arange", lambda: (math.ceil((stop - start) / step),),
                       dtype, backends.active.arange, start, stop, step, dtype)
+
+
+def _bound(v, op):
+    """A start, stop or step: bools are the numbers 0 and 1 (Python's
+    range), None is none (NumPy would read arange(None) as arange(0))."""
+    if v is None:
+        raise user_error(TypeError, "{op}: start, stop and step must be "
+                         "numbers, got None", op=Op(op))
+    return int(v) if isinstance(v, (bool, np.bool_)) else v
 
 
 def _allocated(op, shape, dtype, kernel, *args):

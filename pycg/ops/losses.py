@@ -5,6 +5,7 @@ log, as Keras does with its default epsilon; no loss reduces over the batch.
 import numpy as np
 
 from pycg import config
+from pycg._errors import Op, Value, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
@@ -33,6 +34,10 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     (axis,) = norm_axis(axis, x.ndim + 1, "one_hot")
     shape = [1] * (x.ndim + 1)
     shape[axis] = as_int(num_classes, "one_hot", "num_classes")
+    if shape[axis] < 0:
+        raise user_error(ValueError, "{op}: num_classes must be 0 or more, "
+                         "got {value}", op=Op("one_hot"),
+                         value=Value(shape[axis]))
     classes = reshape(arange(shape[axis], dtype=x.dtype), shape)
     return cast(equal(expand_dims(x, axis), classes), dtype or "float32")
 

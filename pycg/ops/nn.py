@@ -9,7 +9,7 @@ from pycg.ops._dispatch import apply, as_tensor, norm_axis
 from pycg.ops._floats import as_float
 from pycg.ops.creation import stop_gradient
 from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
-                                  minimum, tanh, where)
+                                  minimum, real, tanh, where)
 from pycg.ops.numeric import erfc
 from pycg.ops.reduction import max, sum
 
@@ -72,6 +72,8 @@ def _shift(x, axis, op):
                      op)
     if any(x.shape[a] == 0 for a in axes):
         return 0
+    if x.dtype.kind == "c":   # (a real shift keeps log on its principal
+        x = real(x)           # branch, as scipy.special's)
     return stop_gradient(max(x, axis=axis, keepdims=True))
 
 

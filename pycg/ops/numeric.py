@@ -65,7 +65,7 @@ def hypot(x1, x2):
 def fmax(x1, x2):
     """Elementwise maximum that ignores NaN (NaN only if both are)."""
     x1, x2 = promote(x1, x2, "fmax")
-    if not is_float(x1.dtype):
+    if not (is_float(x1.dtype) or x1.dtype.kind == "c"):
         return maximum(x1, x2)
     return where(isnan(x1), x2, where(isnan(x2), x1, maximum(x1, x2)))
 
@@ -73,7 +73,7 @@ def fmax(x1, x2):
 def fmin(x1, x2):
     """Elementwise minimum that ignores NaN (NaN only if both are)."""
     x1, x2 = promote(x1, x2, "fmin")
-    if not is_float(x1.dtype):
+    if not (is_float(x1.dtype) or x1.dtype.kind == "c"):
         return minimum(x1, x2)
     return where(isnan(x1), x2, where(isnan(x2), x1, minimum(x1, x2)))
 

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
@@ -193,6 +194,11 @@ def view_as_complex(x):
     """A complex tensor from a float tensor whose last axis holds (real,
     imaginary); not differentiable."""
     x = as_tensor(x, "view_as_complex")
+    if not is_float(x.dtype):   # (NumPy would read bools and ints, and
+        raise user_error(       # complex numbers, into a nonsense answer)
+            TypeError, "{op}: expected a float tensor whose last axis holds "
+            "(real, imaginary), got {dtype}", op=Op("view_as_complex"),
+            dtype=Dtype(x.dtype.name))
     if x.ndim == 0 or x.shape[-1] != 2:
         raise ValueError(f"pycg.ops.view_as_complex: the last axis must have "
                          f"length 2, got shape {x.shape}")

@@ -58,11 +58,10 @@ def invoke(bridged, args, kwargs, name="R code"):
     """bridged(*args, **kwargs) in R, holding the R lock; `name` says what
     R ran, in the message of an interrupt taken there."""
     with _session.LOCK:
-        _interrupts.IN_R[0] += 1
         try:
-            return _reply(bridged(*encode_call(args, kwargs)), name)
+            with _interrupts.r_running(hold=True):   # (and the reply)
+                return _reply(bridged(*encode_call(args, kwargs)), name)
         finally:
-            _interrupts.IN_R[0] -= 1
             if not _interrupts.IN_R[0]:
                 _pending.clear()
 

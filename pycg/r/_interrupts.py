@@ -23,6 +23,7 @@ R's two flags directly and decides by where Python runs:
   under which reticulate also hides the flag): R's turn. A watcher thread
   asks Python again once R's interrupts are back, if the flag is still set.
 """
+import contextlib
 import ctypes
 import os
 import signal
@@ -34,6 +35,29 @@ IN_R = [0]   # calls into R through the bridge in progress (R/bridge.R)
 _RPY2_CALLBACKS = "rpy2.rinterface_lib.callbacks"
 _following = []  # [True] while a _watch thread runs
 _flags = []  # [R_interrupts_pending, R_interrupts_suspended] as ctypes ints
+
+
+@contextlib.contextmanager
+def r_running(hold=False):
+    """Around a call from Python into R: counted in `IN_R`. With `hold`,
+    where this Python embeds R, R's interrupts are held back as R's own
+    suspendInterrupts() would (the R code called allows them around the
+    user's code, and R's own steps around it cannot be cut short: an
+    interrupt there would unwind through reticulate's C++ frames as
+    "(Unknown exception occurred)"). One left pending is Python's after."""
+    held = hold and bool(_flags)
+    if held:
+        saved = _flags[1].value
+        _flags[1].value = 1
+    IN_R[0] += 1
+    try:
+        yield
+    finally:
+        if held:
+            _flags[1].value = saved
+        IN_R[0] -= 1
+        if held and not saved and _flags[0].value:
+            _follow_up()
 
 
 def _on_sigint(signum, frame):

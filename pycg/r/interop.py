@@ -17,7 +17,8 @@ import numpy as np
 
 import pycg
 from pycg._errors import facts_of
-from pycg.r import _hosted, arith, codec, envelope, na  # noqa: F401 R calls
+from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
+                    na)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
@@ -118,7 +119,9 @@ class RCallable:
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            return _decode(_r_value(self.fn(*args, **kwargs), self.__name__))
+            with _interrupts.r_running(hold=True):   # (R/calls.R r_shim)
+                out = self.fn(*args, **kwargs)
+            return _decode(_r_value(out, self.__name__))
 
     def _check_arguments(self, args, kwargs):
         # what a Python function with these parameters would raise, rather
@@ -159,8 +162,9 @@ class RForward(RCallable):
     def __call__(self, *args, **kwargs):
         self._check_arguments(args, kwargs)
         with _R_LOCK:
-            output, grad_fn, signature = _r_value(self.fn(*args, **kwargs),
-                                                  self.__name__)
+            with _interrupts.r_running(hold=True):
+                out = self.fn(*args, **kwargs)
+            output, grad_fn, signature = _r_value(out, self.__name__)
         if signature is not None:
             grad_fn = RCallable(grad_fn, signature, self.__name__)
         return _decode(output), grad_fn

@@ -146,10 +146,14 @@ def _pair(c, dtype):
 
 
 def fft_pair(z, axes):
+    if 0 in z.shape:   # (np.fft refuses no points; TensorFlow: nothing)
+        return z
     return _pair(np.fft.fftn(to_complex_pair(z), axes=axes), z.dtype)
 
 
 def ifft_pair(z, axes):
+    if 0 in z.shape:
+        return z
     return _pair(np.fft.ifftn(to_complex_pair(z), axes=axes), z.dtype)
 
 
