@@ -241,7 +241,8 @@ replay_calls <- function(cond, calls) {
 # call's result.
 raise_warnings <- function(warned, caller = NULL) {
   for (w in py_to_r(py_get_attr(warned, "warnings")))
-    warning(translate_message(w, caller), call. = FALSE)
+    warning(if (is.character(w)) translate_message(w, caller) else
+              render_facts(w[[1L]], w[[2L]], caller), call. = FALSE)
   py_get_attr(warned, "value")
 }
 

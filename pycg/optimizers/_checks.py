@@ -38,10 +38,9 @@ class Checks:
             raise ValueError(f"{self._who}.apply: no gradients provided for "
                              f"any variable (all are None)")
         if len(kept) < len(grads):
-            missing = [_label(v, i) for i, (g, v) in
+            missing = [(i, v) for i, (g, v) in
                        enumerate(zip(grads, variables)) if g is None]
-            warnings.warn(f"{self._who}.apply: no gradients for variables "
-                          f"{', '.join(missing)}; they are left unchanged",
+            warnings.warn(messages.no_gradients_for(self._who, missing),
                           stacklevel=3)
         return [g for g, _ in kept], [v for _, v in kept]
 
@@ -60,6 +59,3 @@ class Checks:
             raise messages.gradient_shape(self._who, g, v, i)
         return g
 
-
-def _label(v, i):
-    return f"{i} ({v.name!r})" if v.name else str(i)

@@ -52,3 +52,19 @@ def gradient_shape(who, g, v, i):
     return apply_error(ValueError, who, "the gradient for variable {variable} "
                        "has shape {found} but the variable has shape {shape}",
                        v, i, found=Shape(g.shape), shape=Shape(v.shape))
+
+
+def no_gradients_for(who, missing):
+    """The warning that the (position, variable) pairs in `missing` got no
+    gradient: a UserWarning carrying its facts, so R says positions
+    1-based."""
+    parts, facts = [], {}
+    for k, (i, v) in enumerate(missing):
+        name = getattr(v, "name", None)
+        parts.append(f"{{p{k}}}" + (f" ({{n{k}}})" if name else ""))
+        facts[f"p{k}"] = Position(i)
+        if name:
+            facts[f"n{k}"] = Value(name)
+    return user_error(UserWarning, "{api}: no gradients for variables " +
+                      ", ".join(parts) + "; they are left unchanged",
+                      api=Api(who.removeprefix("pycg.") + ".apply"), **facts)

@@ -17,6 +17,7 @@ import sys
 import warnings
 
 from pycg import config
+from pycg._errors import facts_of
 from pycg.r import _session
 
 pending = []  # messages of the warnings raised during the current call
@@ -24,7 +25,9 @@ active = False  # True once apply() took effect
 
 
 def collect(message, category, filename, lineno, file=None, line=None):
-    pending.append(f"{message}")
+    # (a warning made by pycg._errors.user_error: its template and facts,
+    # which R renders in its terms; any other, its text)
+    pending.append(facts_of(message) or f"{message}")
 
 
 def reinstall():

@@ -179,4 +179,11 @@ test_each_backend("optimizer_apply() errors name R's positions and R's function"
                       "pycg_variable\\(\\); optimizers update Variables in ",
                       "place$"))
   expect_identical(as.array(a), array(c(1, 2)))  # nothing applied
+  # a warning says R's positions too (Python's message says 1 and 2 here)
+  c3 <- pycg_variable(c(1, 2, 3))
+  expect_warning(optimizer_apply(opt, list(c(1, 1), NULL, NULL),
+                                 list(a, b, c3)),
+                 paste0("^optimizer_apply: no gradients for variables 2 ",
+                        "\\(\"b\"\\), 3; they are left unchanged$"))
+  expect_equal(as.numeric(as.array(a)), c(0.9, 1.9), tolerance = 1e-6)
 })
