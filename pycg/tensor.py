@@ -100,15 +100,15 @@ class Tensor(PythonValue):
         return convert_to_tensor, (self._to_concrete("pickle"),)
 
     def _to_concrete(self, what):
-        v = self._value
-        if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
+        try:   # (a backend's to_numpy refuses a traced value: TypeError)
+            return self.numpy()
+        except TypeError:
             raise TypeError(
                 f"pycg: a traced tensor was used as {what}: Python control "
                 "flow on tensor values cannot be compiled. Use ops.where, "
                 "ops.cond or ops.while_loop instead (they trace into "
                 "TensorFlow control flow), or call the function without "
-                "pycg.function")
-        return self.numpy()
+                "pycg.function") from None
 
     def __repr__(self):
         return (f"<pycg.Tensor shape={self.shape} dtype={self.dtype.name} "

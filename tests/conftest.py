@@ -1,9 +1,20 @@
-"""Shared fixtures: every behaviour is checked on both kernel backends."""
+"""Shared fixtures: every behaviour is checked on each kernel backend
+(numpy and tensorflow; jax too where JAX is installed)."""
+import importlib.util
+
 import pytest
 
 import pycg
 
 BACKENDS = ("numpy", "tensorflow")
+if importlib.util.find_spec("jax") is not None:
+    # The op matrix checks in float64 (finite differences, TensorFlow's
+    # tape), which JAX keeps only in its 64-bit mode: on for the test
+    # process (pycg itself never sets it; test_jax_backend.py checks the
+    # backend with it off).
+    import jax
+    jax.config.update("jax_enable_x64", True)
+    BACKENDS += ("jax",)
 
 
 @pytest.fixture(params=BACKENDS)
