@@ -72,7 +72,7 @@ def to_numpy(x):
             "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
             "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
             "it instead of converting it to NumPy")
-    return np.asarray(x)
+    return np.array(x)   # (a writable copy, as TensorFlow's .numpy())
 
 
 def stop_gradient(x):   # (a JAX op only where JAX may differentiate)

@@ -158,7 +158,9 @@ def ones(shape, dtype):
 
 
 def full(shape, value, dtype):
-    return jnp.full(shape, value, dtype=check_width(dtype))
+    if hasattr(value, "__array__") and not isinstance(value, jax.Array):
+        value = np.asarray(value)   # (a pycg Tensor: JAX takes no foreign
+    return jnp.full(shape, value, dtype=check_width(dtype))   # arrays)
 
 
 def eye(n, m, k, dtype):
