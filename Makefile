@@ -18,17 +18,22 @@ export TF_CPP_MIN_LOG_LEVEL := 3
 demo: setup
 	$(PY) -m pycg
 	Rscript tools/render-docs.R $(DOCS)
+	$(PY) tools/render-pydocs.py $(DOCS)
 
 test: setup lint
 	$(PY) -m pytest -q tests pycg
 	$(MAKE) --no-print-directory check-r
 	$(MAKE) --no-print-directory check-r-nopython
 
-# The house habits (STYLE.md): the linter, and NAMESPACE/man in step with
-# the roxygen comments. The line budget and the import-cycle checks are
-# tests (tests/test_architecture.py).
+# The house habits (STYLE.md): the linter, the type checker over the public
+# modules (pyproject.toml's [tool.mypy]; pycg.ops' types are the generated
+# stub pycg/ops/__init__.pyi, which must be current), and NAMESPACE/man in
+# step with the roxygen comments. The line budget and the import-cycle
+# checks are tests (tests/test_architecture.py).
 lint: setup
-	$(VENV)/bin/ruff check pycg tests bench
+	$(VENV)/bin/ruff check pycg tests bench tools
+	$(PY) tools/ops_stub.py --check
+	$(VENV)/bin/mypy
 	bash tools/roxygen-drift.sh
 
 # R CMD build (which runs every vignette) and R CMD check --as-cran on the

@@ -12,13 +12,21 @@
 # stays interruptible.
 py_call <- function(fn, ..., .caller = NULL) {
   list(...)
-  suspendInterrupts(py_result(fn(...), .caller))
+  py_result(suspendInterrupts(fn(...)), .caller)
+}
+
+# py_call(fn, <the arguments in the list args>, .caller = caller), for the
+# functions made by pycg_grad() & co.
+py_apply <- function(fn, args, caller = NULL) {
+  force(fn)
+  force(args)
+  py_result(suspendInterrupts(do.call(fn, args)), caller)
 }
 
 # pycg.ops.<name>(...): py_call() written out, as every op goes through it.
 op_call <- function(.op, ...) {
   list(...)
-  suspendInterrupts(py_result(interop()$call_op(.op, ...)))
+  py_result(suspendInterrupts(interop()$call_op(.op, ...)))
 }
 
 # pycg.ops.<name>(...) for ops that return 0-based indices: R gets 1-based
@@ -46,22 +54,29 @@ guard <- function(fn) {
 # pycg objects need no conversion: answering reticulate's r_to_py()
 # dispatch here saves it a search along the class vector for every argument.
 #' @rawNamespace S3method(reticulate::r_to_py, pycg.tensor.Tensor)
-#' @rawNamespace S3method(reticulate::r_to_py, pycg.tape.GradientTape)
+#' @rawNamespace S3method(reticulate::r_to_py, pycg.api.tape.GradientTape)
 r_to_py.pycg.tensor.Tensor <- function(x, convert = FALSE) {
   x
 }
 
-r_to_py.pycg.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
+r_to_py.pycg.api.tape.GradientTape <- r_to_py.pycg.tensor.Tensor
 
 # ---- R functions called from Python ------------------------------------------
 
 # An R function as a Python callable with `signature` (py_signature(); NULL
 # for (*args, **kwargs)). `kind = "forward"` makes the forward function of
 # op_custom_gradient(), which returns list(output, grad shim, grad signature).
-r_callable <- function(fn, name, signature = NULL, kind = "function") {
-  shim_name <- if (identical(make.names(name), name)) name else "f"
-  py_call(interop()$r_function, r_shim(fn, name = shim_name), signature,
-          name, kind)
+# `shim_name` and `...`: the `name` and more arguments of r_shim().
+r_callable <- function(fn, name, signature = NULL, kind = "function",
+                       shim_name = call_name(name), ...) {
+  py_call(interop()$r_function, r_shim(fn, name = shim_name, ...),
+          signature, name, kind)
+}
+
+# The name an R function is called by in error calls: its label when that
+# is a name, else f.
+call_name <- function(label) {
+  if (identical(make.names(label), label)) label else "f"
 }
 
 # The R side of a call from Python: arguments arrive as R values (tensors
@@ -73,21 +88,56 @@ r_callable <- function(fn, name, signature = NULL, kind = "function") {
 # marker that Python raises (RError, RInterrupt); Python unwinds, its tapes
 # exit, and raise_failure() signals the condition again in R. `where()`
 # gives the prefix of an error's message, e.g. "in the gradient of f".
-r_shim <- function(fn, where = NULL, name = "f") {
-  # called by name, so that an error's call reads grad(...), not the body
-  home <- new.env(parent = baseenv())
-  assign(name, fn, envir = home)
+# `name`: the name `fn` is called by (or a function giving it); `inputs`:
+# names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
+# applied to the result, with interrupts held back.
+r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
+                   post = identity) {
+  name_now <- if (is.function(name)) name else function() name
   interop()  # Python must be started by pycg before r_to_py() starts it
+  # called by name with its arguments as variables, so that an error's call
+  # reads g(x, upstream = upstream), as the user would have written it; the
+  # names are worked out once per way of calling
+  home <- new.env(parent = baseenv())
+  given <- vars <- call_args <- NULL
   shim <- function(...) {
     args <- lapply(list(...), py_arg_to_r)
+    now <- names(args) %||% rep("", length(args))
+    if (!identical(now, given)) {
+      given <<- now
+      vars <<- argument_names(fn, given, inputs)
+      call_args <<- lapply(vars, as.name)
+      names(call_args) <<- given
+    }
+    name <- name_now()
+    if (!exists(name, envir = home, inherits = FALSE))
+      assign(name, fn, envir = home)
+    names(args) <- vars
+    frame <- list2env(args, parent = home)
     tryCatch(
-      as_py(allowInterrupts(withCallingHandlers(
-        do.call(name, args, envir = home),
-        error = function(e) .pycg$r_calls <- sys.calls()))),
+      as_py(post(allowInterrupts(withCallingHandlers(
+        do.call(name, call_args, envir = frame),
+        error = function(e) .pycg$r_calls <- sys.calls())))),
       interrupt = function(cond) r_condition(cond, "interrupt", where),
       error = function(cond) r_condition(cond, "error", where))
   }
   r_to_py(shim, convert = FALSE)
+}
+
+# Variable names for the arguments of a call to `fn` (`given`: the names
+# they were passed by, "" for positional ones): a named argument keeps its
+# name, a positional one takes the parameter it binds to, or, in `...`, the
+# next of `inputs` (else input1, input2, ...).
+argument_names <- function(fn, given, inputs = NULL) {
+  params <- if (is.primitive(fn)) character() else names(formals(fn))
+  before_dots <- params[seq_len(match("...", params, length(params) + 1L) - 1L)]
+  free <- setdiff(before_dots, given)
+  positional <- which(!nzchar(given))
+  dots <- c(inputs, paste0("input", seq_along(positional)))
+  vars <- given
+  vars[positional] <- c(free, setdiff(dots, c(given, free)))[
+    seq_along(positional)]
+  make.unique(vars, sep = "_")
 }
 
 # The marker Python raises for an R condition; the condition itself is kept

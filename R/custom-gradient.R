@@ -19,8 +19,10 @@
 #' A grad that cannot take what pycg passes (`function(dy)` for a forward
 #' with two outputs, `function(x, upstream)` for a forward of `x` and `y`)
 #' is an error, as it is in Python: pycg never drops an upstream gradient.
-#' An error in `grad` reads `in the gradient of <name>: <message>`, and
-#' [traceback()] shows the calls of `grad` where it failed. Ctrl-C and
+#' An error in `grad` reads `in the gradient of <name>: <message>`; its call
+#' is the rule's, named as `f` names it (`g(upstream)` for
+#' `tuple(y, g)`, else `grad(...)`), with the arguments it received, and
+#' [traceback()] ends in the calls of `grad` where it failed. Ctrl-C and
 #' [setTimeLimit()] stop a `grad` or `f` that runs too long.
 #'
 #' It returns one gradient per input of `f`: a tensor, an R number or array,
@@ -65,8 +67,10 @@ op_custom_gradient <- function(f) {
     stop("`f` must be an R function returning tuple(output, grad), not ",
          describe_r(f), call. = FALSE)
   in_gradient <- function() paste("in the gradient of", label)
-  forward <- function(...) {
-    res <- f(...)
+  rule <- rule_name(f)
+  inputs <- setdiff(names(formals(f)), "...")
+  # what f returned, checked, with its rule as a Python callable
+  forward_result <- function(res) {
     if (inherits(res, "python.builtin.tuple"))
       res <- py_to_r(res)
     grad <- if (is.list(res) && length(res) == 2L) res[[2L]]
@@ -77,11 +81,14 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
-    list(res[[1L]], r_shim(grad, in_gradient, "grad"), py_signature(grad))
+    list(res[[1L]], r_shim(grad, in_gradient, rule, inputs),
+         py_signature(grad))
   }
-  py_forward <- r_callable(forward, label,
+  py_forward <- r_callable(f, label,
                            signature = py_signature(f, kwargs = TRUE),
-                           kind = "forward")
+                           kind = "forward",
+                           shim_name = function() call_name(label),
+                           post = forward_result)
   wrapped <- guard(core_call("custom_gradient", py_forward))
   named <- is.symbol(substitute(f))
   function(...) {
@@ -94,7 +101,7 @@ op_custom_gradient <- function(f) {
       }
       named <<- TRUE
     }
-    do.call(py_call, c(list(wrapped), lapply(list(...), as_py)))
+    py_apply(wrapped, lapply(list(...), as_py))
   }
 }
 
@@ -125,6 +132,24 @@ print.pycg_tuple <- function(x, ...) {
   cat("<tuple>\n")
   print(unclass(x), ...)
   invisible(x)
+}
+
+# The name f's body gives its rule, `g` in `tuple(y, g)`, so that an error
+# in the rule reads g(upstream); "grad" for a function written in place.
+rule_name <- function(f) {
+  found <- character()
+  walk <- function(e) {
+    if (!is.call(e)) return()
+    if (length(e) == 3L && is.symbol(e[[3L]]) &&
+        (identical(e[[1L]], quote(tuple)) || identical(e[[1L]], quote(list))))
+      found <<- c(found, as.character(e[[3L]]))
+    parts <- as.list(e)[-1L]
+    for (i in seq_along(parts))
+      if (!identical(parts[[i]], quote(expr = ))) walk(parts[[i]])
+  }
+  if (!is.primitive(f)) walk(body(f))
+  found <- unique(found[make.names(found) == found])
+  if (length(found) == 1L) found else "grad"
 }
 
 describe_r <- function(x) {

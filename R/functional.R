@@ -46,8 +46,7 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
                                   has_aux = isTRUE(has_aux)))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    do.call(py_call, c(list(transformed), r_arguments(list(...), caller),
-                       list(.caller = caller)))
+    py_apply(transformed, r_arguments(list(...), caller), caller)
   }
 }
 
@@ -81,10 +80,13 @@ r_arguments <- function(args, caller) {
 #'   defaults suited to the narrowest floating dtype computed inside `f` (a
 #'   function that casts to float32 gets a float32 step).
 #' @return `TRUE`, invisibly, when the gradients agree; otherwise an error
-#'   naming the argument and the largest difference. For a non-scalar output
+#'   naming the argument, saying what was compared and the largest
+#'   difference, and printing, as R prints arrays, the gradient
+#'   [pycg_grad()] gives and its finite differences. For a non-scalar output
 #'   the values compared are the gradient of `sum(f(...) * v)` for a fixed
-#'   random `v` (every entry of the Jacobian counts); the error then also
-#'   shows `f`'s own gradient (of the sum of its output).
+#'   random `v` (every entry of the Jacobian counts); the gradients printed
+#'   are then those of the sum of `f`'s output. For `order = 2`, what is
+#'   compared and printed is a Hessian-vector product.
 #' @examplesIf pycg_available()
 #' check_gradients(function(x) op_sum(op_tanh(x)),
 #'                 op_convert_to_tensor(c(0.5, -1), dtype = "float64"))
@@ -95,12 +97,11 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
                      signature = py_signature(f))
-  args <- c(list(interop()$call_core, "check_gradients", py_f),
-            lapply(list(...), as_py),
+  args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
-                 atol = atol, .caller = list(name = "check_gradients",
-                                             args = names(formals(f)))))
-  do.call(py_call, args)
+                 atol = atol))
+  py_apply(interop()$call_core, args,
+           list(name = "check_gradients", args = names(formals(f))))
   invisible(TRUE)
 }
 
@@ -157,7 +158,7 @@ pycg_function <- function(f, jit_compile = FALSE) {
   compiled <- core_call("function", py_f, jit_compile = isTRUE(jit_compile))
   call <- guard(compiled)
   g <- function(...) {
-    do.call(py_call, c(list(call), lapply(list(...), as_py)))
+    py_apply(call, lapply(list(...), as_py))
   }
   attr(g, "trace_count") <- function() {
     reticulate::py_to_r(reticulate::py_get_attr(compiled, "trace_count"))

@@ -111,7 +111,18 @@ r_fact <- function(kind, value) {
     type = r_type_names[[value]] %||% value,
     repr = if (is.null(value)) "NULL" else
       paste(deparse(unlist(value)), collapse = ""),
+    array = paste0("    ", utils::capture.output(print(fact_array(value))),
+                   collapse = "\n"),
     as.character(value))
+}
+
+# An Array fact, list(shape, values in row-major order), as an R array.
+fact_array <- function(value) {
+  shape <- as.integer(unlist(value[[1L]]))
+  values <- as.numeric(unlist(value[[2L]]))
+  if (length(shape) < 2L)
+    return(if (length(shape)) array(values, shape) else values)
+  aperm(array(values, rev(shape)))
 }
 
 r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
@@ -162,7 +173,8 @@ raise_failure <- function(failure, caller = NULL) {
                                  fixed = TRUE)) {
     calls <- r_error$pycg_calls
     r_error$pycg_calls <- NULL
-    stop_in_calls(r_error, user_calls(calls))
+    signal_in_user_code <- replay_calls(r_error, user_calls(calls))
+    signal_in_user_code()
   }
   template <- py_to_r(py_get_attr(failure, "template", silent = TRUE))
   message <- if (is.null(template)) translate_message(message, caller) else
@@ -195,10 +207,11 @@ user_calls <- function(calls) {
   user
 }
 
-# stop(cond) from inside frames called like `calls` (each head bound to a
-# function that makes the next call), so that traceback() shows the user's
-# function that failed under pycg's own frames.
-stop_in_calls <- function(cond, calls) {
+# A function that signals `cond` from inside frames called like `calls`
+# (each head bound to a function that makes the next call), so that
+# traceback() ends in the user's function that failed, under pycg's own
+# frames.
+replay_calls <- function(cond, calls) {
   calls <- Filter(function(cl) is.symbol(cl[[1L]]), calls)
   env <- new.env(parent = baseenv())
   env$cond <- cond
@@ -210,7 +223,9 @@ stop_in_calls <- function(cond, calls) {
     assign(as.character(cl[[1L]]), fn, envir = env)
     body <- cl
   }
-  eval(body, env)
+  fn <- eval(call("function", NULL, body))
+  environment(fn) <- env
+  fn
 }
 
 # The warnings Python raised during a call, as R warnings; returns the

@@ -33,5 +33,5 @@ op_jvp <- function(fun, primals, tangents, has_aux = FALSE) {
 op_vectorize <- function(pyfunc, excluded = NULL, signature = NULL) {
   f <- op_call("vectorize", as_py(pyfunc), excluded = as_index(excluded, "excluded"),
     signature = signature)
-  function(...) do.call(py_call, c(list(guard(f)), lapply(list(...), as_py)))
+  function(...) py_apply(guard(f), lapply(list(...), as_py))
 }

@@ -10,7 +10,16 @@
 #' * conversion: `as.vector()`, `as.matrix()`, `as.double()`, `length()`,
 #'   `str()`, `summary()`, `head()`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
-#'   `range()`.
+#'   `range()`; `order()` and `rank()` (through `xtfrm()`), `which()`,
+#'   `which.max()` and `which.min()` give base R's R integers, as on
+#'   `as.array(x)` (positions are not differentiable); `which()` and
+#'   friends are S4 methods for tensors, as `diag()` is, so every other
+#'   value keeps base R's function.
+#' * `var()`: base R's sample variance (divisor n - 1; a matrix gives the
+#'   covariance of its columns) as a tensor recorded on tapes; `y`, `use`,
+#'   and `na.rm = TRUE` on a matrix with NA stop, naming
+#'   `var(as.array(x), ...)`. `op_var()` is Keras' population variance
+#'   (divisor n).
 #' * matrices: `t()`, `aperm()`, `diag()`, `rowSums()`, `colSums()`,
 #'   `rowMeans()`, `colMeans()`, `crossprod()`, `tcrossprod()`, `pmax()`,
 #'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,

@@ -183,3 +183,70 @@ check_replace_dtype <- function(x, value, what) {
          "is not; use op_cast(x, \"float64\") first (base R would make x ",
          "double)", call. = FALSE)
 }
+
+# ---- positions and order: base R's answer on the tensor's values ------------
+# which(), which.max() and which.min() answer with R integers (positions are
+# not differentiable), as base R does on as.array(x); base R makes none of
+# them generic, so they are S4 methods for tensors, as diag() is
+# (R/tensor-base.R): every other value reaches base R's function. order(),
+# rank() and sort.int() read a tensor through xtfrm().
+
+#' @rdname tensor-base
+#' @param arr.ind,useNames For `which()`: as in base R.
+#' @export
+setMethod("which", "pycg.tensor.Tensor",
+          function(x, arr.ind = FALSE, useNames = TRUE) {
+  base::which(as.array(x), arr.ind = arr.ind, useNames = useNames)
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("which.max", "pycg.tensor.Tensor", function(x) {
+  base::which.max(as.vector(as.array(x)))
+})
+
+#' @rdname tensor-base
+#' @export
+setMethod("which.min", "pycg.tensor.Tensor", function(x) {
+  base::which.min(as.vector(as.array(x)))
+})
+
+#' @rdname tensor-base
+#' @export
+xtfrm.pycg.tensor.Tensor <- function(x) {
+  as.vector(as.array(x))
+}
+
+# ---- var(): base R's sample variance, as a tensor recorded on tapes ---------
+
+#' @rdname tensor-base
+#' @param use For `var()`: not taken for tensors (it stops, naming
+#'   `var(as.array(x), ...)`).
+#' @importFrom stats var
+#' @export
+setMethod("var", "pycg.tensor.Tensor",
+          function(x, y = NULL, na.rm = FALSE, use) {
+  way_out <- "; use var(as.array(x), ...) for base R's answer"
+  if (!is.null(y) || !missing(use))
+    stop("var() of a tensor takes `x` and `na.rm` only", way_out,
+         call. = FALSE)
+  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
+    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
+  d <- dim(x)
+  if (length(d) > 2L)
+    stop("var() of a tensor with ", length(d), " axes", way_out,
+         call. = FALSE)
+  x <- na_as_nan(x)
+  if (length(d) == 2L) {
+    if (na.rm && anyNA(x))
+      stop("var() of a matrix tensor with NA and na.rm = TRUE (base R ",
+           "keeps the complete rows)", way_out, call. = FALSE)
+    centered <- x - op_mean(x, axis = 1L, keepdims = TRUE)
+    return(crossprod(centered) / if (d[1L] < 2L) NaN else d[1L] - 1)
+  }
+  v <- r_order_vector(x)
+  if (na.rm) v <- v[!is.na(v)]
+  if (length(v) < 2L)  # NA, as base R (and no division by zero)
+    return(op_sum(v) * NaN)
+  op_sum((v - op_mean(v))^2) / (length(v) - 1)
+})

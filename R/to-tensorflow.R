@@ -59,7 +59,7 @@ pycg_to_tensorflow <- function(f) {
       stop("pycg_to_tensorflow(", label, "): pycg's backend is \"", backend,
            "\", so pycg tensors cannot hold TensorFlow values; call ",
            "config_set_backend(\"tensorflow\") first", call. = FALSE)
-    do.call(py_call, c(list(call), lapply(list(...), as_py)))
+    py_apply(call, lapply(list(...), as_py))
   }
   structure(g, class = c("pycg_tensorflow_function", "function"),
             python = converted)

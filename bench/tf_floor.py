@@ -1,4 +1,4 @@
-"""Where the tensorflow backend's scalar chain goes, for bench/issue15.py:
+"""Where the tensorflow backend's scalar chain goes, for bench/speed_targets.py:
 the same chain as a minimal Python tape over TensorFlow's C fast path
 (TFE_Py_FastPathExecute, the kernels pycg's backend calls), and pycg's own
 Python alone (pycg's tensorflow backend with that entry stubbed to return a

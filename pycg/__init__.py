@@ -1,35 +1,30 @@
 """pycg: custom gradients in every published convention, with a tape-based
-reverse-mode autodiff on TensorFlow or NumPy kernels."""
+reverse-mode autodiff on TensorFlow or NumPy kernels.
+
+help(pycg.custom_gradient) shows the calling conventions it accepts;
+help(pycg.conventions), those and the choices pycg makes where TensorFlow,
+Keras, JAX, NumPy and R differ; help(pycg.ops.<name>) an op's arguments,
+result and differences.
+"""
 from pycg import backends as _backends
 
 _backends.set_default_backend()
 
-from pycg import config, debug, ops  # noqa: E402
+from pycg import config, conventions, debug, ops  # noqa: E402
 from pycg.check import check_gradients  # noqa: E402
-from pycg.custom_gradient import custom_gradient  # noqa: E402
-from pycg.functional import (grad, hessian, jacfwd, jacobian, jacrev,  # noqa
-                             jvp, value_and_grad, vjp)
+from pycg.custom.decorator import custom_gradient  # noqa: E402
+from pycg.api.forward import jacfwd, jvp  # noqa: E402
+from pycg.api.functional import (grad, hessian, jacobian, jacrev,  # noqa
+                                 value_and_grad, vjp)
 from pycg.ops import stop_gradient  # noqa: E402
-from pycg.signature import with_signature  # noqa: E402
-from pycg.tape import GradientTape  # noqa: E402
+from pycg.custom.signature import with_signature  # noqa: E402
+from pycg.api.tape import GradientTape  # noqa: E402
 from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "GradientTape", "Tensor", "Variable", "check_gradients", "config",
-    "constant", "convert_to_tensor", "custom_gradient", "debug", "grad",
-    "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "ops", "stop_gradient",
-    "value_and_grad", "vjp", "with_signature", "__version__",
-]
 from pycg import optimize, optimizers, random  # noqa: E402
 from pycg.saving import load_variables, save_variables  # noqa: E402
+from pycg.interop.tensorflow import to_tensorflow  # noqa: E402
 
-__all__ += ["load_variables", "optimize", "optimizers", "random",
-            "save_variables"]
-from pycg.interop_tf import to_tensorflow  # noqa: E402
-
-__all__ += ["to_tensorflow", "function"]
+__version__ = "0.1.0"
 
 # TensorFlow's dtype names, usable wherever pycg takes a dtype (`bool` stays
 # out of __all__, so that `from pycg import *` keeps Python's bool).
@@ -37,15 +32,25 @@ _DTYPES = ("bfloat16", "float16", "float32", "float64", "complex64",
           "complex128", "int8", "int16", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "bool")
 globals().update({_name: _name for _name in _DTYPES})
-__all__ += [_name for _name in _DTYPES if _name != "bool"]
+
+__all__ = [
+    "GradientTape", "Tensor", "Variable", "check_gradients", "config",
+    "constant", "conventions", "convert_to_tensor", "custom_gradient",
+    "debug", "function",
+    "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "load_variables",
+    "ops", "optimize", "optimizers", "random", "save_variables",
+    "stop_gradient", "to_tensorflow", "value_and_grad", "vjp",
+    "with_signature", "__version__",
+    *(_name for _name in _DTYPES if _name != "bool")]
 
 
 def __getattr__(name):
     if name == "r":
         import importlib
         return importlib.import_module("pycg.r")
-    if name == "function":
+    if name == "function":   # (kept once loaded, so pdoc finds it too)
         from pycg.compile import function
+        globals()["function"] = function
         return function
     where = (f"; the ops live in pycg.ops: use pycg.ops.{name}"
              if name in ops.__all__ else "")

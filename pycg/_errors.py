@@ -3,7 +3,8 @@
 A message is a template whose fields are typed facts. Python renders it in
 Python's terms; the R package renders the same template in R's terms
 (R/messages.R): an op becomes `op_<name>`, a 0-based axis or position a
-1-based one, a shape `(2, 3)` becomes `c(2, 3)`, a Python type an R class.
+1-based one, a shape `(2, 3)` becomes `c(2, 3)`, a Python type an R class,
+an array of numbers is printed as R prints it.
 So a rewording here changes both languages' messages together, and R never
 parses English.
 
@@ -97,6 +98,24 @@ class Value(Fact):
 
     def python(self):
         return repr(self.value)
+
+
+class Array(Fact):
+    """An array of numbers, shown as each language prints one (NumPy's
+    format / R's, with its dims); carried as (shape, values in row-major
+    order)."""
+    kind = "array"
+
+    def __init__(self, value):
+        import numpy as np
+        a = np.asarray(value)
+        super().__init__((list(a.shape), a.ravel().tolist()))
+
+    def python(self):
+        import numpy as np
+        shape, values = self.value
+        text = np.array2string(np.array(values).reshape(shape), 10**3)
+        return "\n".join("    " + line for line in text.splitlines())
 
 
 def user_error(cls, template, **facts):

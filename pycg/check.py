@@ -1,10 +1,15 @@
 """check_gradients: the tape against central finite differences."""
+import inspect
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from pycg import ops
+from pycg._errors import Api, Arg, Array, Position, Shape, user_error
 from pycg.backends import finfo
-from pycg.custom_gradient_bind import name_of
-from pycg.tape import GradientTape
+from pycg.custom.bind import name_of
+from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 # narrowest precision that flows -> (eps, rtol, atol) for order 1 and 2:
@@ -18,7 +23,9 @@ _STEPS = {
 }
 
 
-def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
+def check_gradients(f: Callable[..., Any], *args: Any, order: int = 1,
+                    eps: float | None = None, rtol: float | None = None,
+                    atol: float | None = None) -> None:
     """Compare pycg's gradients of `f` at `args` (and, with order=2, its
     second derivatives) with central finite differences.
 
@@ -27,9 +34,26 @@ def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
     that computes in float32 gets a float32 step). A non-scalar output is
     projected on a fixed random vector v, so every entry of the Jacobian is
     checked: the values compared are then the gradient of sum(f(...) * v).
-    Raises AssertionError naming `f`, showing both and the gradient of f
-    itself (of the sum of its output, as TensorFlow's tape gives it).
+    Raises AssertionError naming `f` and the argument, saying what was
+    compared, and showing f's gradient (of the sum of its output, as
+    pycg.grad gives it) and its finite differences.
 
+    Args:
+        f: The function to check: tensors in, one tensor out.
+        *args: The point: numbers or arrays (taken as float64).
+        order: 1 (gradients) or 2 (also second derivatives).
+        eps: The finite-difference step (None: by the dtype, see above).
+        rtol: The relative tolerance (None: by the dtype).
+        atol: The absolute tolerance (None: by the dtype).
+
+    Returns:
+        None, when every gradient agrees (else AssertionError).
+
+    Differs:
+        TensorFlow's tf.test.compute_gradient returns both Jacobians for
+        the caller to compare; autograd's check_grads, like this, raises.
+
+    Example:
     >>> import pycg
     >>> pycg.check_gradients(lambda x: pycg.ops.sin(x) * x, 0.7, order=2)
     """
@@ -78,9 +102,11 @@ def check_gradients(f, *args, order=1, eps=None, rtol=None, atol=None):
         numeric = _differences(scalar, xs, i, eps)
         a = a.numpy()
         if not np.allclose(a, numeric, rtol=rtol, atol=atol, equal_nan=True):
-            raise AssertionError(_message(
-                name, i, order, projected, a, numeric, plain[i].numpy(),
-                (eps, rtol, atol), narrowest))
+            compared = Compared(order, y0.shape, a, numeric, rtol, atol)
+            if order == 1 and projected:   # f's gradient, as pycg.grad's
+                compared.plain = (plain[i].numpy(), _differences(
+                    lambda *ts: ops.sum(f(*ts)), xs, i, eps))
+            raise _failure(f, i, compared, (eps, rtol, atol), narrowest)
 
 
 def _narrowest(dtypes):
@@ -114,31 +140,75 @@ def _differences(scalar, xs, i, eps):
 _PRECISION = {8: "float64", 4: "float32", 2: "float16", 1: "bfloat16"}
 
 
-def _message(name, i, order, projected, a, numeric, plain, tols,
-             narrowest):
-    show = lambda z: np.array2string(np.asarray(z), 10**3)  # noqa: E731
-    what = ("second derivatives (along a fixed random direction) for "
-            f"argument {i} differ") if order == 2 else \
-        f"gradient for argument {i} differs"
+class Compared:
+    """What check_gradients compared for one argument, where it failed."""
+
+    def __init__(self, order, out_shape, analytic, numeric, rtol, atol):
+        self.order, self.out_shape = order, out_shape
+        self.analytic, self.numeric = analytic, numeric
+        self.rtol, self.atol = rtol, atol
+        self.plain = None   # f's gradient and its differences, if projected
+
+    def largest(self):
+        return f"{np.nanmax(np.abs(self.analytic - self.numeric)):.3g}"
+
+
+_HEAD = ("check_gradients({name}): the {what} for argument {position}{arg} "
+         "{differ} from finite differences (rtol={rtol}, atol={atol}, "
+         "eps={eps}; the narrowest precision computed is {precision})\n")
+_SHOWN = ("  pycg (analytic):\n{analytic}\n"
+          "  finite differences (numeric):\n{numeric}")
+_COMPARED = {
+    "scalar": ("  compared: f's gradient, as {grad} gives it, against central "
+               "finite differences of f; largest difference {largest}\n"),
+    "projected": (
+        "  compared: f's output has shape {shape}, so the gradient of "
+        "sum(f(...) * v), for a fixed random v of that shape, against its "
+        "central finite differences (every entry of f's Jacobian counts); "
+        "largest difference {largest}. Below, f's gradient (of the sum of "
+        "its output, as {grad} gives it for a scalar) and its finite "
+        "differences{agree}:\n"),
+    "second": (
+        "  compared: the gradient of sum(g * w), g the gradient of "
+        "sum(f(...) * v), for fixed random v and w (a Hessian-vector "
+        "product), against its central finite differences; largest "
+        "difference {largest}\n"),
+}
+
+
+def _failure(f, i, compared, tols, narrowest):
+    """The AssertionError of check_gradients: what was compared, and the
+    gradients as the user's language prints arrays."""
     eps, rtol, atol = tols
-    lines = [
-        f"check_gradients({name}): the {what} from finite differences "
-        f"(rtol={rtol}, atol={atol}, eps={eps}; the narrowest precision "
-        f"computed is {_PRECISION[narrowest]})"]
-    if order == 2:
-        lines.append(
-            "  analytic and numeric are the gradient of sum(grad * w), grad "
-            "the gradient of sum(f(...) * v), for fixed random v and w (a "
-            "Hessian-vector product), not f's gradient")
-    elif projected:
-        lines.append(
-            "  f's output is not a scalar, so analytic and numeric are the "
-            "gradient of sum(f(...) * v) for a fixed random v of f's output "
-            "shape (a projection along a random direction), not f's "
-            "gradient")
-    lines += [f"  analytic: {show(a)}", f"  numeric:  {show(numeric)}",
-              f"  max abs error: {np.nanmax(np.abs(a - numeric)):.3g}"]
-    if order == 2 or projected:
-        lines.append(f"  f's analytic gradient (of the sum of its output, "
-                     f"as tape.gradient gives it): {show(plain)}")
-    return "\n".join(lines)
+    name = _param_name(f, i)
+    case = "second" if compared.order == 2 else \
+        "projected" if compared.plain is not None else "scalar"
+    shown = compared.plain or (compared.analytic, compared.numeric)
+    agree = compared.plain is not None and np.allclose(
+        *compared.plain, rtol=rtol, atol=atol, equal_nan=True)
+    what, differ = (("second derivatives (along a fixed random direction)",
+                     "differ") if compared.order == 2 else
+                    ("gradient", "differs"))
+    head = _HEAD.replace("{arg}", "" if name is None else " ({arg_name})")
+    return user_error(
+        AssertionError, head + _COMPARED[case] + _SHOWN,
+        name=name_of(f), what=what, differ=differ, position=Position(i),
+        rtol=rtol, atol=atol,
+        eps=eps, precision=_PRECISION[narrowest], grad=Api("grad"),
+        shape=Shape(compared.out_shape), largest=compared.largest(),
+        agree=" (these agree: the difference cancels in the sum)" if agree
+        else "", analytic=Array(shown[0]), numeric=Array(shown[1]),
+        **({} if name is None else {"arg_name": Arg(name)}))
+
+
+def _param_name(f, i):
+    """The name of f's i-th positional parameter, if it has one."""
+    try:
+        params = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = (inspect.Parameter.POSITIONAL_ONLY,
+                  inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if i < len(params) and all(p.kind in positional for p in params[:i + 1]):
+        return params[i].name
+    return None

@@ -12,18 +12,39 @@ value does not retrace; ints, bools, strings and None stay Python values
 import functools
 import warnings
 import weakref
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from pycg import backends, structure
-from pycg.core import tls
-from pycg.signature import with_signature
+from pycg.core.recorder import tls
+from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
-def function(f=None, *, jit_compile=False, reduce_retracing=False):
-    """Compile `f` into a TensorFlow graph (tensorflow backend).
+def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
+             reduce_retracing: bool = False) -> Any:
+    """Compile `f` into a TensorFlow graph (tensorflow backend), as
+    tf.function; usable as ``@pycg.function`` or ``@pycg.function(...)``.
 
+    Args:
+        f: The function of tensors to compile (None: return a decorator
+            with the options below).
+        jit_compile: Compile the graph with XLA (tf.function's
+            jit_compile).
+        reduce_retracing: Trace once for inputs of any shape where it can
+            (tf.function's reduce_retracing).
+
+    Returns:
+        A callable with f's name and docstring; its ``trace_count`` counts
+        the traces.
+
+    Differs:
+        Unlike tf.function, the compiled function can be differentiated
+        from outside (pycg.grad of it runs f eagerly on the tape).
+
+    Example:
     >>> import pycg
     >>> from pycg import ops
     >>> @pycg.function

@@ -3,7 +3,7 @@ import contextlib
 
 import numpy as np
 
-from pycg import core
+from pycg.core import recorder as core
 from pycg.tensor import is_float
 
 

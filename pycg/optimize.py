@@ -9,7 +9,7 @@
 """
 import numpy as np
 
-from pycg.tape import GradientTape
+from pycg.api.tape import GradientTape
 from pycg.tensor import convert_to_tensor
 
 

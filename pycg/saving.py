@@ -16,6 +16,7 @@ import math
 import os
 import zipfile
 import zlib
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -23,10 +24,30 @@ from pycg._errors import Api, Dtype, Shape, Value, user_error
 from pycg.tensor import Variable
 
 
-def save_variables(path, variables):
+def save_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> str:
     """Write `variables` (a list of Variables, named by their `name` or by
     position as variable_0, variable_1, ...; or a dict name -> Variable) to
-    `path` as .npz. Returns `path`."""
+    `path` as .npz.
+
+    Args:
+        path: The file to write (a str or os.PathLike).
+        variables: A list of pycg.Variable, or a dict name -> Variable.
+
+    Returns:
+        `path`, as a str.
+
+    Example:
+    >>> import os, tempfile, pycg
+    >>> w = pycg.Variable([1.0, 2.0], name="w")
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.npz")
+    >>> _ = pycg.save_variables(path, [w])
+    >>> _ = w.assign([0.0, 0.0])
+    >>> _ = pycg.load_variables(path, [w])
+    >>> w.numpy().tolist()
+    [1.0, 2.0]
+    """
     named = _named(variables, "save_variables")
     arrays = {name: v.numpy() for name, v in named}
     with open(os.fspath(path), "wb") as f:
@@ -34,7 +55,9 @@ def save_variables(path, variables):
     return os.fspath(path)
 
 
-def load_variables(path, variables):
+def load_variables(path: str | os.PathLike[str],
+                   variables: Sequence[Variable] | Mapping[str, Variable]
+                   ) -> Sequence[Variable] | Mapping[str, Variable]:
     """Assign the values saved in `path` to `variables` (named as in
     save_variables). The names must be the same set, and each value's shape
     and dtype must be the variable's. Returns the variables.
@@ -43,7 +66,16 @@ def load_variables(path, variables):
     before any data is read, so a hostile file (a huge declared shape, a
     member that is no array) is refused at the cost of its headers; nothing
     is assigned unless every value is read. A big-endian array loads as the
-    variable's (native) dtype."""
+    variable's (native) dtype.
+
+    Args:
+        path: The .npz file save_variables wrote (a str or os.PathLike).
+        variables: The variables to assign, named as when they were saved:
+            a list of pycg.Variable or a dict name -> Variable.
+
+    Returns:
+        `variables`, assigned.
+    """
     who = _LOAD
     named = _named(variables, "load_variables")
     path = os.fspath(path)

@@ -6,6 +6,7 @@ it by the tensor's `_id`. The operators are installed by `pycg.ops`.
 import itertools
 import numbers
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -29,8 +30,15 @@ def is_differentiable(dtype):   # floating or complex: gets gradients
 
 
 class Tensor(PythonValue):
-    """An immutable array on the active backend.
+    """An immutable array on the active backend (a copy is itself, as
+    TensorFlow's EagerTensor), with an identity that tapes record it by.
+    Make tensors with pycg.constant, pycg.convert_to_tensor or the ops.
 
+    Args:
+        value: The backend's array (NumPy's on numpy, an EagerTensor on
+            tensorflow), taken as it is.
+
+    Example:
     >>> import pycg
     >>> x = pycg.constant([1.0, 2.0])
     >>> (x * 3).numpy().tolist()
@@ -71,44 +79,8 @@ class Tensor(PythonValue):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
-    def __len__(self):
-        if not self.shape:
-            raise TypeError("len() of a 0-d pycg.Tensor")
-        return self.shape[0]
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
-
-    def __bool__(self):
-        return bool(self._to_concrete("bool()"))
-
-    def __float__(self):
-        return float(self._to_concrete("float()"))
-
-    def __int__(self):
-        return int(self._to_concrete("int()"))
-
-    def __index__(self):   # (integer tensors only, as NumPy's __index__)
-        a = self._to_concrete("an index")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
-                            f"index, got dtype {a.dtype.name}")
-        return int(a)
-
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)
-
-    def _to_concrete(self, what):
-        try:   # (a backend's to_numpy refuses a traced value: TypeError)
-            return self.numpy()
-        except TypeError:
-            raise TypeError(
-                f"pycg: a traced tensor was used as {what}: Python control "
-                "flow on tensor values cannot be compiled. Use ops.where, "
-                "ops.cond or ops.while_loop instead (they trace into "
-                "TensorFlow control flow), or call the function without "
-                "pycg.function") from None
 
     def __repr__(self):
         return (f"<pycg.Tensor shape={self.shape} dtype={self.dtype.name} "
@@ -118,8 +90,19 @@ class Tensor(PythonValue):
 
 
 class Variable(Tensor):
-    """A mutable tensor; trainable variables read under a tape are watched.
+    """A mutable tensor; trainable variables read under a tape are watched
+    (tf.Variable, keras.Variable). Each update (assign, assign_add,
+    assign_sub) is atomic across threads.
 
+    Args:
+        initial_value: The first value: anything pycg.convert_to_tensor
+            takes.
+        trainable: Whether tapes watch it when it is read; a trainable
+            variable must have a float (or complex) dtype.
+        name: A name (used by save_variables and in messages); None: none.
+        dtype: The dtype (None: initial_value's, floatx for Python floats).
+
+    Example:
     >>> import pycg
     >>> v = pycg.Variable(2.0)
     >>> with pycg.GradientTape() as tape:
@@ -249,10 +232,21 @@ class Variable(Tensor):
 _LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
-def convert_to_tensor(value, dtype=None):
+def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     """A Tensor on the active backend. Python floats become
-    `config.floatx()` (float32), NumPy arrays keep their dtype.
+    `config.floatx()` (float32), Python ints int32, NumPy arrays keep their
+    dtype; a Tensor given another dtype is cast (its gradient flows).
 
+    Args:
+        value: A Tensor, a Variable (returned as it is), a NumPy or
+            TensorFlow array, a nested list or a Python number.
+        dtype: The dtype wanted (a name, pycg.float32 or a NumPy dtype);
+            None: value's own.
+
+    Returns:
+        A Tensor (value itself when it already is one of that dtype).
+
+    Example:
     >>> import pycg
     >>> pycg.convert_to_tensor(1.5).dtype.name
     'float32'
@@ -293,6 +287,14 @@ def _moved(t, K):
     return moved
 
 
-def constant(value, dtype=None):
-    """A Tensor holding `value` (see convert_to_tensor)."""
+def constant(value: Any, dtype: Any = None) -> Tensor:
+    """A Tensor holding `value` (tf.constant; see convert_to_tensor).
+
+    Args:
+        value: A Tensor, a NumPy array, a nested list or a Python number.
+        dtype: The dtype wanted; None: value's own (floatx for floats).
+
+    Returns:
+        A Tensor.
+    """
     return convert_to_tensor(value, dtype)

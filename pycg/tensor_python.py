@@ -1,5 +1,6 @@
-"""A Tensor as a Python value: ``item``, ``tolist``, ``format`` and
-``round`` as NumPy's arrays and scalars allow, and copies."""
+"""A Tensor as a Python value: ``len``, iteration, ``bool``, ``float``,
+``int``, an index, ``item``, ``tolist``, ``format`` and ``round`` as NumPy's
+arrays and scalars allow, and copies."""
 
 
 class PythonValue:
@@ -7,6 +8,42 @@ class PythonValue:
     reads the value through ``_to_concrete`` (an error while tracing)."""
 
     __slots__ = ()
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d pycg.Tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __bool__(self):
+        return bool(self._to_concrete("bool()"))
+
+    def __float__(self):
+        return float(self._to_concrete("float()"))
+
+    def __int__(self):
+        return int(self._to_concrete("int()"))
+
+    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+        a = self._to_concrete("an index")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
+                            f"index, got dtype {a.dtype.name}")
+        return int(a)
+
+    def _to_concrete(self, what):
+        try:   # (a backend's to_numpy refuses a traced value: TypeError)
+            return self.numpy()
+        except TypeError:
+            raise TypeError(
+                f"pycg: a traced tensor was used as {what}: Python control "
+                "flow on tensor values cannot be compiled. Use ops.where, "
+                "ops.cond or ops.while_loop instead (they trace into "
+                "TensorFlow control flow), or call the function without "
+                "pycg.function") from None
 
     def item(self):
         """The one value as a Python number (NumPy's ``ndarray.item``).

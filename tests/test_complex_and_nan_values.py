@@ -81,6 +81,7 @@ def test_median_of_complex_says_it_has_no_order(backend, op):
 
 @pytest.mark.parametrize("op", ["corrcoef", "layer_normalization"])
 def test_real_only_statistics_refuse_complex(backend, op):
-    with pytest.raises(TypeError, match=rf"pycg.ops.{op}: expected real "
-                       r"values, got dtype complex64"):
+    with pytest.raises(TypeError, match=rf"pycg.ops.{op}: expected a real "
+                       r"tensor, got complex64; apply it to "
+                       r"ops.real\(x\) or ops.abs\(x\)"):
         getattr(ops, op)(np.stack([Z, Z]))

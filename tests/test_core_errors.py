@@ -242,35 +242,63 @@ def test_unknown_floatx():
 
 
 # ---- check_gradients reports a wrong gradient -------------------------------
-def test_check_gradients_names_the_function_and_shows_both_values(backend):
+def _shown(text):
+    """The arrays a check_gradients failure shows: pycg's and the finite
+    differences."""
+    blocks = re.search(r"pycg \(analytic\):\n(.*)\n  finite differences "
+                       r"\(numeric\):\n(.*)$", text, re.S)
+    return [np.array(re.sub(r"[\[\]]", " ", b).split(), float)
+            for b in blocks.groups()]
+
+
+def test_check_gradients_names_the_function_and_argument(backend):
+    def half_blind(x, y):
+        return ops.sum(x * ops.stop_gradient(x) * y)
+
+    with pytest.raises(AssertionError) as info:
+        pycg.check_gradients(half_blind, np.array([1.0, 2.0]), 3.0)
+    assert str(info.value).startswith(
+        "check_gradients(half_blind): the gradient for argument 0 (`x`) "
+        "differs from finite differences (rtol=1e-05, atol=1e-06, eps=1e-06; "
+        "the narrowest precision computed is float64)\n  compared: f's "
+        "gradient, as pycg.grad gives it, against central finite differences "
+        "of f; largest difference 6\n")
+
+
+def test_check_gradients_of_a_non_scalar_shows_the_gradient_of_its_sum(
+        backend):
     def half_blind(x):
         return x * ops.stop_gradient(x)    # tape: x, truth: 2x
 
+    x = np.array([[1.0, 2.0], [3.0, -4.0]])
     with pytest.raises(AssertionError) as info:
-        pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
+        pycg.check_gradients(half_blind, x)
     text = str(info.value)
-    assert text.startswith("check_gradients(half_blind): the gradient for "
-                           "argument 0 differs from finite differences")
-    analytic, numeric = (
-        np.array(re.search(rf"{label}: +\[([^\]]*)\]", text)[1].split(),
-                 float) for label in ("analytic", "numeric"))
-    # the output is projected on a random vector: only the ratio is known
-    np.testing.assert_allclose(numeric, 2 * analytic, rtol=1e-5)
+    assert "  compared: f's output has shape (2, 2), so the gradient of " \
+        "sum(f(...) * v), for a fixed random v of that shape, against its " \
+        "central finite differences (every entry of f's Jacobian counts)" \
+        in text
+    # shown: f's own gradient (of the sum of its output), in full, as
+    # pycg.grad of the sum gives it, and its finite differences
+    analytic, numeric = _shown(text)
+    np.testing.assert_allclose(analytic, x.ravel())
+    np.testing.assert_allclose(numeric, 2 * x.ravel(), rtol=1e-6)
+    assert "    [[ 1.  2.]\n     [ 3. -4.]]" in text   # with its shape
 
 
-def test_check_gradients_says_the_rows_are_projections(backend):
-    def half_blind(x):
-        return x * ops.stop_gradient(x)
+def test_check_gradients_says_when_the_sum_hides_the_difference(backend):
+    @pycg.custom_gradient
+    def swapped(x):   # the rule swaps the two rows of the Jacobian of 2x
+        return 2 * x, lambda g: 2 * ops.flip(g, axis=0)
 
     with pytest.raises(AssertionError) as info:
-        pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
+        pycg.check_gradients(swapped, np.array([1.0, 2.0]))
     text = str(info.value)
-    assert "f's output is not a scalar, so analytic and numeric are the " \
-        "gradient of sum(f(...) * v) for a fixed random v" in text
-    # and f's own gradient (of the sum of its output: x), in full
-    shown = re.search(r"f's analytic gradient \(of the sum of its output, "
-                      r"as tape.gradient gives it\): \[([^\]]*)\]", text)
-    np.testing.assert_allclose(np.array(shown[1].split(), float), [1, 2])
+    assert "finite differences (these agree: the difference cancels in " \
+        "the sum):" in text
+    analytic, numeric = _shown(text)
+    np.testing.assert_allclose(analytic, [2, 2])
+    np.testing.assert_allclose(numeric, [2, 2], rtol=1e-6)
 
 
 def test_check_gradients_of_a_scalar_shows_the_gradient_itself(backend):
@@ -281,11 +309,27 @@ def test_check_gradients_of_a_scalar_shows_the_gradient_itself(backend):
         pycg.check_gradients(half_blind, np.array([1.0, 2.0]))
     text = str(info.value)
     assert "projection" not in text and "random" not in text
-    analytic, numeric = (
-        np.array(re.search(rf"{label}: +\[([^\]]*)\]", text)[1].split(),
-                 float) for label in ("analytic", "numeric"))
+    analytic, numeric = _shown(text)
     np.testing.assert_allclose(analytic, [1, 2])   # the tape's: x
     np.testing.assert_allclose(numeric, [2, 4], rtol=1e-6)   # truth: 2x
+
+
+def test_check_gradients_of_second_derivatives_says_what_was_compared(
+        backend):
+    @pycg.custom_gradient
+    def off(x):   # first derivative right at the point, second wrong
+        return x * x, lambda g: g * 2 * ops.stop_gradient(x)
+
+    with pytest.raises(AssertionError) as info:
+        pycg.check_gradients(off, 0.3, order=2)
+    text = str(info.value)
+    assert "second derivatives (along a fixed random direction) for " \
+        "argument 0 (`x`) differ" in text
+    assert "(a Hessian-vector product)" in text
+    analytic, numeric = _shown(text)
+    # second derivative 0 by the rule, 2 in truth; times the random w
+    np.testing.assert_allclose(analytic, [0.0], atol=1e-12)
+    assert abs(numeric[0]) > 0.1
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
@@ -308,7 +352,7 @@ def test_check_gradients_in_low_precision_still_catches_a_wrong_rule(
         return x * x, lambda g: g * 2.5 * x
 
     with pytest.raises(AssertionError, match=(
-            r"check_gradients\(<lambda>\): the gradient for argument 0 "
+            r"check_gradients\(<lambda>\): the gradient for argument 0 \(`x`\) "
             r"differs .*the narrowest precision computed is " + dtype)):
         pycg.check_gradients(lambda x: ops.sum(off(ops.cast(x, dtype))),
                              np.array([0.3, 1.7, -2.0]))

@@ -7,7 +7,8 @@ import threading
 import pytest
 
 import pycg
-from pycg import core_gc, ops
+from pycg import ops
+from pycg.core import gc_policy as core_gc
 
 
 def _chain(n=50):

@@ -54,7 +54,7 @@ def test_check_gradients_catches_a_wrong_rule(backend):
         return ops.sin(x), lambda g: g * ops.sin(x)
 
     with pytest.raises(AssertionError, match=r"check_gradients\(wrong\): "
-                       r"the gradient for argument 0 differs"):
+                       r"the gradient for argument 0 \(`x`\) differs"):
         pycg.check_gradients(wrong, 0.3)
 
 

@@ -130,3 +130,44 @@ def test_an_output_made_before_the_call_is_not_made_a_function_of_x(backend):
         assert t.gradient(z, x) is None
         assert float(t.gradient(w, x)) == 5.0
         assert y is not c and w is not x
+
+
+def test_a_keyword_after_a_skipped_default_binds_its_own_parameter(backend):
+    # f(x, b=5) must leave `a` at its default (f is called with the
+    # arguments as they came, not re-laid positionally)
+    @pycg.custom_gradient
+    def f(x, a=2.0, b=3.0):
+        def grad(upstream):
+            return upstream * a
+        return x * a + b, grad
+
+    x = pycg.constant([1.0, -2.0])
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, b=5)
+    np.testing.assert_allclose(y.numpy(), [1.0 * 2 + 5, -2.0 * 2 + 5])
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [2.0, 2.0])
+    np.testing.assert_allclose(f(x, b=5).numpy(), [7.0, 1.0])
+
+
+def test_every_way_of_calling_gives_the_positional_calls_bits(backend):
+    @pycg.custom_gradient
+    def f(x, y):
+        def grad(upstream):
+            return upstream * y * 3.0, upstream * x
+        return x * y, grad
+
+    x, y = pycg.constant([0.3, -1.1]), pycg.constant([1.2, 0.7])
+    got = []
+    for call in (lambda: f(x, y), lambda: f(x, y=y), lambda: f(y=y, x=x)):
+        with pycg.GradientTape() as tape:
+            tape.watch([x, y])
+            out = call()
+        got.append([out.numpy()] + [g.numpy() for g in
+                                    tape.gradient(out, [x, y])])
+    want = [x.numpy() * y.numpy(), y.numpy() * 3.0, x.numpy()]
+    for values in got:
+        for g, w in zip(values, want):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+        for g, first in zip(values, got[0]):
+            np.testing.assert_array_equal(g, first)

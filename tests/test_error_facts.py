@@ -2,8 +2,8 @@
 Python's terms, with the template and facts kept for the R side."""
 import pytest
 
-from pycg._errors import (Api, Arg, Axis, Dtype, Op, Position, Shape, TypeOf,
-                          Value, facts_of, user_error)
+from pycg._errors import (Api, Arg, Array, Axis, Dtype, Op, Position, Shape,
+                          TypeOf, Value, facts_of, user_error)
 
 
 def test_a_user_error_renders_its_facts_in_python_terms():
@@ -24,6 +24,17 @@ def test_a_user_error_keeps_its_template_and_facts_as_plain_data():
     template, facts = facts_of(exc)
     assert template == "{op}: {shape}"
     assert facts == {"op": ("op", "add"), "shape": ("shape", [None, 4])}
+
+
+def test_an_array_is_printed_by_numpy_and_carried_row_major():
+    import numpy as np
+    exc = user_error(AssertionError, "got:\n{a}",
+                     a=Array(np.array([[1.0, 2.0], [3.0, np.nan]])))
+    assert str(exc) == "got:\n    [[ 1.  2.]\n     [ 3. nan]]"
+    _, facts = facts_of(exc)
+    kind, (shape, values) = facts["a"]
+    assert (kind, shape, values[:3]) == ("array", [2, 2], [1.0, 2.0, 3.0])
+    assert np.isnan(values[3])
 
 
 def test_an_ordinary_exception_has_no_facts():

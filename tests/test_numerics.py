@@ -8,7 +8,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from pycg import core
+from pycg.core import recorder as core
 
 # NumPy warns where it makes inf or nan; here they are the point
 pytestmark = pytest.mark.filterwarnings(

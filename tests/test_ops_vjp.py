@@ -210,7 +210,7 @@ CASES = {
                      lambda x: tf.gather(tf.reshape(x, [-1]), POSITIONS)),
     "_scatter": Case(lambda g: S._scatter(g, POSITIONS, (2, 3)),
                      lambda g: tf_scatter(g, POSITIONS, (2, 3)), (normal(5),)),
-    # issue 13: slices and pads with sizes unknown while tracing
+    # slices and pads with sizes unknown while tracing
     "_slice_axis": unary(lambda x: D.slice_axis(x, 1, 1, 2),
                          lambda x: x[:, 1:3]),
     "_pad_axis": unary(lambda x: D.pad_axis(x, 1, 2, 1),
@@ -243,7 +243,7 @@ CASES = {
                      lambda x: tf.einsum("ij->ji", x)),
                unary(lambda x: ops.einsum("ij->i", x),
                      lambda x: tf.einsum("ij->i", x)),
-               # issue 13: ellipsis, diagonals, traces
+               # ellipsis, diagonals, traces
                binary(lambda a, b: ops.einsum("...ij,jk->...ik", a, b),
                       lambda a, b: tf.einsum("...ij,jk->...ik", a, b),
                       shapes=((2, 2, 3), (3, 2))),
@@ -400,7 +400,7 @@ def test_vjp_matches_tensorflow_gradient_tape(backend, name, case, seed):
 SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 "arctan2", "logsumexp", "prod", "matmul", "inv", "cholesky",
                 "det", "solve", "norm", "cumsum", "getitem",
-                # issue 14
+                # NumPy-namespace, math and linalg ops
                 "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
                 "irfft", "logdet", "pinv", "segment_max", "jvp"]

@@ -26,8 +26,8 @@ def test_dir_lists_no_internal_module():
     modules = {n for n in dir(pycg) if isinstance(
         getattr(pycg, n), types.ModuleType)}
     assert modules <= public | {"r"}, modules - public
-    for internal in ("core", "core_backward", "core_gc", "tensor",
-                     "backends", "compile", "custom_gradient_bind"):
+    for internal in ("core", "custom", "api", "interop", "tensor",
+                     "backends", "compile"):
         assert internal not in dir(pycg)
 
 

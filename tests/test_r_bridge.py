@@ -385,7 +385,8 @@ def test_an_r_custom_gradient_compiles_into_one_graph():
 INTERRUPTS = """
 import os, signal, threading, time
 import pycg, pycg.r
-from pycg import core, ops
+from pycg import ops
+from pycg.core import recorder as core
 
 cases = {
     "an R loop": pycg.r.function("function(x) repeat {}"),
@@ -440,3 +441,58 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
     assert len(states) == 5
     assert all(s[1:] == ["recording: False", "next gradient: [2.0, 4.0]"]
                for s in states)
+
+
+PYTHON_INTERRUPTS = """
+import itertools, os, signal, subprocess, threading, time
+import pycg, pycg.r
+from pycg import ops
+from pycg.core import recorder as core
+
+def spin():
+    start = time.monotonic()
+    while time.monotonic() - start < 20:
+        pass
+
+cases = {
+    "a Python loop": spin,
+    "a Python sleep": lambda: time.sleep(20),
+    "a loop of ops": lambda: [ops.sum(ops.exp(pycg.constant([1.0] * 50)))
+                              for _ in range(10 ** 8)],
+    "Python called from R": lambda: pycg.r.function("function(f) f()")(spin),
+    "an R loop": lambda: pycg.r.function("function() repeat {}")(),
+}
+senders = ["a thread", "another process"]
+assert float(pycg.r.call("sum", 1, 2)) == 3   # R has started
+for (case, f), sender in itertools.product(cases.items(), senders):
+    name = f"{case}, SIGINT from {sender}"
+    if sender == "a thread":
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    else:   # as Ctrl-C
+        subprocess.Popen(["sh", "-c", f"sleep 0.5; kill -INT {os.getpid()}"])
+    start = time.monotonic()
+    try:
+        try:
+            f()
+            print(name, "| ran to the end")
+        except Exception as e:   # a training loop's: must not catch it
+            print(name, "| caught by except Exception:", repr(e))
+    except KeyboardInterrupt:
+        print(name, "| KeyboardInterrupt |", round(time.monotonic() - start, 1))
+    print(name, "| next R call:", float(pycg.r.call("sum", 1, 2)),
+          "| recording:", core.is_recording())
+"""
+
+
+def test_ctrl_c_in_python_code_is_a_keyboard_interrupt_once_r_started(r):
+    status, out = run_python(PYTHON_INTERRUPTS, timeout=300)
+    assert status == 0, out
+    lines = [line.split(" | ") for line in out.splitlines() if " | " in line]
+    landed = {line[0]: line[1:] for line in lines
+              if not line[1].startswith("next R call")}
+    assert len(landed) == 10, out
+    assert all(v[0] == "KeyboardInterrupt" for v in landed.values()), out
+    assert all(float(v[1]) < 5 for v in landed.values()), out   # promptly
+    after = [line[1:] for line in lines if line[1].startswith("next R call")]
+    # R's interrupt flag is not left set for the next R call to take
+    assert after == [["next R call: 3.0", "recording: False"]] * 10, out

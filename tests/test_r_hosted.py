@@ -8,7 +8,7 @@ import pytest
 
 import pycg
 from pycg.r import _hosted, _session, interop
-from pycg.signature import make_signature
+from pycg.custom.signature import make_signature
 
 
 def test_settings_apply_only_when_r_started_this_python(monkeypatch):

@@ -58,7 +58,7 @@ def test_what_a_tape_tracks_is_what_its_roots_reach(backend):
     # the backward loop takes the tape's ids as the live set when the
     # sources include every root (pycg.core.Recorder.roots); that holds
     # only if the ids are exactly what the roots reach through the entries
-    from pycg import core
+    from pycg.core import recorder as core
     x, w = pycg.constant([0.5, -1.0]), pycg.Variable([2.0, 3.0])
     c = pycg.constant([1.0, 1.0])
     with pycg.GradientTape(persistent=True) as tape:
@@ -74,3 +74,25 @@ def test_what_a_tape_tracks_is_what_its_roots_reach(backend):
     np.testing.assert_array_equal(gx.numpy(), gx1.numpy())
     tape.reset()
     assert rec.roots == set() and rec.ids == set()
+
+
+@pytest.mark.parametrize("value", [np.float32(0.5), np.float64(-0.75),
+                                   np.array([0.5, -2.0], np.float32)])
+def test_a_rule_called_alone_gives_the_backward_loops_bits(backend, value):
+    # the backward loop and Rule.__call__ share Rule.one_input: the same
+    # direct VJP on a NumPy scalar (its type says its dtype) as on an array
+    x = pycg.constant(value)
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = ops.tanh(ops.sigmoid(x))
+    (rule, ins, outs, params), = tape._rec.entries[-1:]
+    up = pycg.constant(np.full(np.shape(value), 1.5, np.asarray(value).dtype))
+    alone = rule((up,), ins, outs, params, {ins[0]._id})[0]
+    with pycg.GradientTape() as tape:
+        tape.watch(ins[0])
+        y = ops.tanh(ins[0])
+    looped = tape.gradient(y, ins[0], output_gradients=up)
+    assert alone.dtype == looped.dtype
+    np.testing.assert_array_equal(alone.numpy(), looped.numpy())
+    np.testing.assert_array_equal(
+        alone.numpy(), (up.numpy() * (1 - outs[0].numpy() ** 2)))

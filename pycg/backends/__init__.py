@@ -14,7 +14,15 @@ NAMES = ("tensorflow", "numpy", "jax")
 _NEEDS = {"tensorflow": ("TensorFlow", "pip install tensorflow-cpu (or "
                           "tensorflow)"),
           "jax": ("JAX", "pip install 'pycg-autodiff[jax]' (or jax)")}
-active = None
+# A backend is a package pycg/backends/<name>/ with the same topic files as
+# the others (docs/architecture.md) and the same kernel names, apart from
+# these, which a backend may offer (the ops check for them, or call them
+# only on their own backend): a hook run at each switch, fused kernels,
+# bool versions of arithmetic kernels, the bridge to TensorFlow's autodiff.
+OPTIONAL = frozenset((
+    "activate", "log_softmax", "bool_add", "bool_maximum", "bool_minimum",
+    "bool_multiply", "tf_tensor", "foreign", "tensorflow_differentiates"))
+active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
 FLOAT_DTYPES = set()
@@ -116,4 +124,4 @@ def for_value(value):
     return load("tensorflow")
 
 
-load("numpy")  # always there, cheap: `backends.numpy` is used by tensor.py
+numpy = load("numpy")  # always there, cheap: `backends.numpy` (tensor.py)

@@ -5,9 +5,9 @@
 0.6931471...
 """
 from pycg import backends as _backends
-from pycg import core as _core
-from pycg import core_gc as _core_gc
-from pycg.custom_gradient import custom_gradient
+from pycg.core import recorder as _core
+from pycg.core import gc_policy as _core_gc
+from pycg.custom.decorator import custom_gradient
 from pycg.ops import vjps as _vjps
 from pycg.ops import _dispatch
 from pycg.ops._dispatch import cast, register_stack as _register_stack
@@ -38,7 +38,7 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             getitem, pad, ravel, repeat, reshape, slice,
                             squeeze, stack, swapaxes, take,
                             take_along_axis, tile, transpose, _copy)
-# ---- NumPy-namespace, math and linalg ops (issue 14) ----
+# ---- NumPy-namespace, math and linalg ops ----
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
 from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
@@ -85,8 +85,7 @@ from pycg.ops.transforms import jvp, vectorize
 from pycg.ops.updates import (saturate_cast, scatter, scatter_update,
                               segment_max, segment_min, segment_prod,
                               segment_sum, slice_update)
-# ---- end of issue 14 block ----
-# ---- keras.src.ops.nn and .core additions (issue 14) ----------------------
+# ---- keras.ops nn and core ops ----
 from pycg.ops.activations import (celu, glu, hard_shrink, hard_sigmoid,
                                   hard_silu, hard_swish, hard_tanh,
                                   leaky_relu, log_sigmoid, relu6, selu,
@@ -107,10 +106,10 @@ from pycg.ops.normalization import (batch_normalization, layer_normalization,
 from pycg.ops.pooling import average_pool, max_pool
 from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
                               depth_to_space, fold, space_to_depth, unfold)
-# ---- end of the issue-14 nn/core block -------------------------------------
 from pycg.ops._operators import install as _install_operators
 from pycg.ops._named import naming_errors as _naming_errors
 from pycg.ops._named import wraps_errors as _wraps_errors
+from pycg.ops import _docs
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
                          _dispatch.DIRECT_VJPS,
@@ -125,4 +124,5 @@ __all__ = sorted(n for n, v in list(globals().items())
                  and v is not custom_gradient)
 globals().update({n: _naming_errors(n, globals()[n]) for n in __all__
                   if _wraps_errors(globals()[n])})
+_docs.attach(globals(), __all__)
 

@@ -11,8 +11,9 @@ import numpy as np
 from pycg import backends, config
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
-from pycg.core import (RULES, apply, apply_nograd, record,  # noqa: F401
-                       saw_variable, tls)  # (ops take apply* from here)
+from pycg.core.recorder import (RULES, apply, apply_nograd,  # noqa: F401
+                                record, record_one, saw_variable,
+                                tls)  # (ops take apply* from here)
 from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.ops._named import raise_named
@@ -74,13 +75,26 @@ def _to_floatx(x):
     return cast(x, config.floatx())
 
 
-def _against_number(t, number, op, floating=False):
+def weak_value(t, number, op, floating=False):
     """Tensor t next to a Python number (is_python_number): (t, the number
-    as a value of t's dtype). A Python float next to an integer or bool
+    as a value of t's dtype). The number takes t's dtype where it can
+    (Keras' weak types: the backend's weak_scalar, its cache read inline
+    for the hot case); otherwise a Python float next to an integer or bool
     tensor makes both floatx, whatever its value, and so does any number
     for an op that gives floats (`floating`: divide); a Python int next to
     a bool tensor makes both int32 (Keras)."""
-    if type(t) is not Tensor or type(t._value) not in backends.active.types:
+    K = backends.active
+    if type(t) is Tensor:
+        v = t._value
+        c = K.weak_caches.get(type(v))
+        w = c.get(number) if c is not None and number else None
+        if w is None:
+            w = K.weak_scalar(number, v)   # None: a promotion is needed
+            if floating and w is not None and not K.inexact(v):
+                w = None
+        if w is not None:
+            return t, w
+    if type(t) is not Tensor or type(t._value) not in K.types:
         t = as_tensor(t, op)
     if (type(number) is float or floating) and \
             t._value.dtype not in FLOAT_DTYPES and \
@@ -89,7 +103,7 @@ def _against_number(t, number, op, floating=False):
     elif t.dtype == np.bool_:
         t = cast(t, "int32")
     try:
-        return t, backends.active.scalar_like(number, t._value)
+        return t, K.scalar_like(number, t._value)
     except OverflowError:
         raise OverflowError(
             f"pycg.ops.{op}: the Python int {number} does not fit the "
@@ -99,7 +113,7 @@ def _against_number(t, number, op, floating=False):
 
 
 def promote(x, y, op, floating=False):
-    """Two tensors of one dtype (see _against_number and result_dtype);
+    """Two tensors of one dtype (see weak_value and result_dtype);
     `floating`: of a floating or complex dtype (floatx for two integer or
     bool operands, as Keras' divide)."""
     tx, ty = type(x), type(y)
@@ -111,10 +125,10 @@ def promote(x, y, op, floating=False):
             return x, y
     xn, yn = is_python_number(x), is_python_number(y)
     if yn and not xn:
-        x, v = _against_number(x, y, op, floating)
+        x, v = weak_value(x, y, op, floating)
         return x, Tensor(v)
     if xn and not yn:
-        y, v = _against_number(y, x, op, floating)
+        y, v = weak_value(y, x, op, floating)
         return Tensor(v), y
     x, y = as_tensor(x, op), as_tensor(y, op)
     dx, dy = x.dtype, y.dtype
@@ -174,98 +188,75 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
             out = Tensor(getattr(K, kernel_name)(v))
         except Exception as e:   # (a dtype the kernel has no version of)
             raise_named(name, e)
-        if tls.recording:   # (record(), inline for the one-input case)
-            xid = x._id
-            for rec in tls.recorders:
-                if xid in rec.ids:
-                    rec.entries.append((RULES[name], (x,), (out,), None))
-                    rec.ids.add(out._id)
+        if tls.recording:
+            record_one(RULES[name], x, out)
         return out
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc or f"Elementwise {name}(x), differentiable."
+    op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
     return op
 
 
 def binary(name, kernel_name=None, grad=True, floating=False):
     """An elementwise op of two operands; `op.reflected(self, other)` is
-    the same op as a reflected operator (other OP self). `floating`: two
-    integer or bool operands are floatx first (Keras' divide)."""
+    the same op as a reflected operator (other OP self), one frame fewer
+    than a lambda. `floating`: two integer or bool operands are floatx
+    first (Keras' divide)."""
     kernel_name = kernel_name or name
 
-    def op(x1, x2):
-        K = backends.active
-        t1, t2 = type(x1), type(x2)
-        if t1 is Tensor and t2 is Tensor:   # promote's fast case inline
-            v1, v2 = x1._value, x2._value
-            tv = type(v1)   # (a float scalar type is its dtype)
-            if (tv is not type(v2) or tv not in K.float_types) and (
-                    tv not in K.types or type(v2) not in K.types or
-                    K.dtype_key(v1) != K.dtype_key(v2) or
-                    floating and not K.inexact(v1)):
+    def make(reflected):
+        def run(x1, x2):   # (reflected: x2 OP x1)
+            K = backends.active
+            t2 = type(x2)
+            if t2 is Tensor and type(x1) is Tensor:
+                if reflected:
+                    x1, x2 = x2, x1
+                v1, v2 = x1._value, x2._value   # (promote's fast case)
+                tv = type(v1)   # (a float scalar type is its dtype)
+                if (tv is not type(v2) or tv not in K.float_types) and (
+                        tv not in K.types or type(v2) not in K.types or
+                        K.dtype_key(v1) != K.dtype_key(v2) or
+                        floating and not K.inexact(v1)):
+                    x1, x2 = promote(x1, x2, name, floating)
+                    v1, v2 = x1._value, x2._value
+            elif (t2 is float or t2 is int) and type(x1) is Tensor:
+                v = x1._value   # (weak_value's hot case: its cache read)
+                c = K.weak_caches.get(type(v))
+                w = c.get(x2) if c is not None and x2 else None
+                if w is None:
+                    x1, w = weak_value(x1, x2, name, floating)
+                    v = x1._value
+                if reflected:
+                    v1, v2, x2 = w, v, x1
+                    x1 = None
+                else:
+                    v1, v2, x2 = v, w, None
+            elif reflected:
+                return op(x2, x1)
+            elif type(x2) is Tensor and type(x1) in _NUMBERS:
+                x2, v1 = weak_value(x2, x1, name, floating)
+                v2, x1 = x2._value, None
+            else:
                 x1, x2 = promote(x1, x2, name, floating)
                 v1, v2 = x1._value, x2._value
-        elif t1 is Tensor and t2 in _NUMBERS:
-            v1 = x1._value
-            c = K.weak_caches.get(type(v1))   # (weak_scalar's hot case)
-            v2 = c.get(x2) if c is not None and x2 else None
-            if v2 is None:
-                v2 = K.weak_scalar(x2, v1)   # None: a promotion is needed
-                if floating and v2 is not None and not K.inexact(v1):
-                    v2 = None
-            if v2 is None:
-                x1, v2 = _against_number(x1, x2, name, floating)
-                v1 = x1._value
-            x2 = None
-        elif t2 is Tensor and t1 in _NUMBERS:
-            v2 = x2._value
-            v1 = K.weak_scalar(x1, v2)
-            if v1 is None or floating and not K.inexact(v2):
-                x2, v1 = _against_number(x2, x1, name, floating)
-                v2 = x2._value
-            x1 = None
-        else:
-            x1, x2 = promote(x1, x2, name, floating)
-            v1, v2 = x1._value, x2._value
-        try:
-            out = Tensor(getattr(K, kernel_name)(v1, v2))
-        except Exception as e:
-            # (a kernel without bools, as TensorFlow's Mul: NumPy's meaning)
-            kernel = getattr(K, "bool_" + kernel_name, None)
-            out = kernel and kernel(v1, v2)
-            if out is None:
-                explain_failure(name, v1, v2)
-                raise_named(name, e)
-            out = Tensor(out)
-        if grad and tls.recording:
-            record(RULES[name], (Tensor(v1) if x1 is None else x1,
-                                  Tensor(v2) if x2 is None else x2), out)
-        return out
-
-    def reflected(self, other):
-        # `number OP tensor`: op's number-first case inline (no extra frame)
-        t1 = type(other)
-        if (t1 is int or t1 is float) and type(self) is Tensor:
-            K = backends.active
-            v2 = self._value
-            c = K.weak_caches.get(type(v2))   # (weak_scalar's hot case)
-            v1 = c.get(other) if c is not None and other else None
-            if v1 is None:
-                v1 = K.weak_scalar(other, v2)
-                if floating and v1 is not None and not K.inexact(v2):
-                    v1 = None
-            if v1 is not None:
-                try:
-                    out = Tensor(getattr(K, kernel_name)(v1, v2))
-                except Exception:
+            try:
+                out = Tensor(getattr(K, kernel_name)(v1, v2))
+            except Exception as e:
+                # (a kernel without bools, as TensorFlow's Mul: NumPy's)
+                kernel = getattr(K, "bool_" + kernel_name, None)
+                out = kernel and kernel(v1, v2)
+                if out is None:
                     explain_failure(name, v1, v2)
-                    raise
-                if grad and tls.recording:
-                    record(RULES[name], (Tensor(v1), self), out)
-                return out
-        return op(other, self)
+                    raise_named(name, e)
+                out = Tensor(out)
+            if grad and tls.recording:
+                record(RULES[name], (Tensor(v1) if x1 is None else x1,
+                                      Tensor(v2) if x2 is None else x2), out)
+            return out
+        return run
+
+    op = make(False)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise {name}(x1, x2) with NumPy broadcasting."
-    op.reflected = reflected
+    op.reflected = make(True)
     return op
 
 

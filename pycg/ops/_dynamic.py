@@ -9,7 +9,7 @@ shape work on such tensors; where the shape is known nothing changes.
 import numpy as np
 
 from pycg import backends
-from pycg.core import defvjp
+from pycg.core.recorder import defvjp
 from pycg.ops._dispatch import apply, cast
 from pycg.tensor import Tensor
 

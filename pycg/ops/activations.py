@@ -7,7 +7,8 @@ from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, clip, expm1, greater,
                                   greater_equal, less, less_equal, maximum,
                                   minimum, sqrt, tanh, where)
-from pycg.ops.nn import as_float, elu_with, relu, sigmoid, silu, softplus
+from pycg.ops._floats import as_float
+from pycg.ops.nn import elu_with, relu, sigmoid, silu, softplus
 from pycg.ops.reduction import max, sum
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -21,22 +22,22 @@ def log_sigmoid(x):
     >>> round(float(ops.log_sigmoid(0.0)), 4)  # log(1/2)
     -0.6931
     """
-    return -softplus(-as_float(x, "log_sigmoid"))
+    return -softplus(-as_float(x, "log_sigmoid", complex_ok=False))
 
 
 def relu6(x):
     """min(max(x, 0), 6)."""
-    return minimum(relu(as_float(x, "relu6")), 6.0)
+    return minimum(relu(as_float(x, "relu6", complex_ok=False)), 6.0)
 
 
 def hard_sigmoid(x):
     """relu6(x + 3) / 6: a piecewise-linear sigmoid."""
-    return relu6(as_float(x, "hard_sigmoid") + 3.0) * (1.0 / 6.0)
+    return relu6(as_float(x, "hard_sigmoid", complex_ok=False) + 3.0) * (1.0 / 6.0)
 
 
 def hard_silu(x):
     """x * hard_sigmoid(x) (also called hard_swish)."""
-    x = as_float(x, "hard_silu")
+    x = as_float(x, "hard_silu", complex_ok=False)
     return x * hard_sigmoid(x)
 
 
@@ -45,7 +46,7 @@ hard_swish = hard_silu
 
 def leaky_relu(x, negative_slope=0.2):
     """x where x > 0, else negative_slope * x."""
-    x = as_float(x, "leaky_relu")
+    x = as_float(x, "leaky_relu", complex_ok=False)
     return where(greater(x, 0), x, x * negative_slope)
 
 
@@ -53,31 +54,31 @@ def selu(x):
     """scale * elu(x, alpha) with the self-normalising constants; at 0 the
     gradient is scale, as TensorFlow's (elu's side, scale * alpha, is
     JAX's)."""
-    return _SELU_SCALE * elu_with(as_float(x, "selu"), _SELU_ALPHA,
+    return _SELU_SCALE * elu_with(as_float(x, "selu", complex_ok=False), _SELU_ALPHA,
                                   greater_equal)
 
 
 def softsign(x):
     """x / (|x| + 1)."""
-    x = as_float(x, "softsign")
+    x = as_float(x, "softsign", complex_ok=False)
     return x / (abs(x) + 1.0)
 
 
 def swish(x):
     """x * sigmoid(x) (the same as silu)."""
-    return silu(as_float(x, "swish", complex_ok=True))
+    return silu(as_float(x, "swish"))
 
 
 def celu(x, alpha=1.0):
     """max(x, 0) + alpha * expm1(min(x, 0) / alpha)."""
-    x = as_float(x, "celu")
+    x = as_float(x, "celu", complex_ok=False)
     return relu(x) + alpha * expm1(minimum(x, 0) * (1.0 / alpha))
 
 
 def glu(x, axis=-1):
     """a * sigmoid(b), with a and b the two halves of x along `axis`."""
     from pycg.ops.arrays import split
-    x = as_float(x, "glu")
+    x = as_float(x, "glu", complex_ok=False)
     (axis,) = norm_axis(axis, x.ndim, "glu")
     if x.shape[axis] % 2:
         raise ValueError(
@@ -89,37 +90,37 @@ def glu(x, axis=-1):
 
 def hard_tanh(x):
     """clip(x, -1, 1)."""
-    return clip(as_float(x, "hard_tanh"), -1.0, 1.0)
+    return clip(as_float(x, "hard_tanh", complex_ok=False), -1.0, 1.0)
 
 
 def hard_shrink(x, threshold=0.5):
     """x where |x| > threshold, else 0."""
-    x = as_float(x, "hard_shrink")
+    x = as_float(x, "hard_shrink", complex_ok=False)
     return where(greater(abs(x), threshold), x, 0.0)
 
 
 def soft_shrink(x, threshold=0.5):
     """x - threshold above it, x + threshold below -threshold, else 0."""
-    x = as_float(x, "soft_shrink")
+    x = as_float(x, "soft_shrink", complex_ok=False)
     return where(greater(x, threshold), x - threshold,
                  where(less(x, -threshold), x + threshold, 0.0))
 
 
 def tanh_shrink(x):
     """x - tanh(x)."""
-    x = as_float(x, "tanh_shrink", complex_ok=True)
+    x = as_float(x, "tanh_shrink")
     return x - tanh(x)
 
 
 def threshold(x, threshold, default_value):
     """x where x > threshold, else default_value."""
-    x = as_float(x, "threshold")
+    x = as_float(x, "threshold", complex_ok=False)
     return where(greater(x, threshold), x, default_value)
 
 
 def sparse_plus(x):
     """0 below -1, x above 1, (x + 1)^2 / 4 between (a smooth relu)."""
-    x = as_float(x, "sparse_plus")
+    x = as_float(x, "sparse_plus", complex_ok=False)
     mid = (x + 1.0) * (x + 1.0) * 0.25
     return where(less_equal(x, -1.0), 0.0,
                  where(greater_equal(x, 1.0), x, mid))
@@ -127,14 +128,14 @@ def sparse_plus(x):
 
 def sparse_sigmoid(x):
     """0 below -1, 1 above 1, (x + 1) / 2 between."""
-    x = as_float(x, "sparse_sigmoid")
+    x = as_float(x, "sparse_sigmoid", complex_ok=False)
     return where(less_equal(x, -1.0), 0.0,
                  where(greater_equal(x, 1.0), 1.0, (x + 1.0) * 0.5))
 
 
 def squareplus(x, b=4):
     """(x + sqrt(x^2 + b)) / 2."""
-    x = as_float(x, "squareplus", complex_ok=True)
+    x = as_float(x, "squareplus")
     if b < 0:
         raise ValueError(f"pycg.ops.squareplus: b must be >= 0, got {b}")
     return (x + sqrt(x * x + float(b))) * 0.5
@@ -146,7 +147,7 @@ def sparsemax(x, axis=-1):
     the result sums to 1. Found without sorting: z_i is in the support
     when 1 + k_i z_i > (sum of the z_j >= z_i), k_i counting those z_j."""
     from pycg.ops.manipulation import expand_dims
-    x = as_float(x, "sparsemax")
+    x = as_float(x, "sparsemax", complex_ok=False)
     (axis,) = norm_axis(axis, x.ndim, "sparsemax")
     zi = expand_dims(x, axis + 1)        # z_i along axis, z_j along axis + 1
     zj = expand_dims(x, axis)

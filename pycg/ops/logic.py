@@ -3,8 +3,8 @@ None of these carries a gradient (see NON_DIFFERENTIABLE in vjps.py)."""
 import numpy as np
 
 from pycg import backends
-from pycg._errors import Dtype, Op, user_error
 from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
+from pycg.ops._floats import real_only
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
                                   logical_and, logical_or, nonzero,  # noqa
@@ -65,22 +65,15 @@ def isinf(x):
     return _kernel("isinf", "isinf", x)
 
 
-def _real(x, op):
-    if x.dtype.kind == "c":   # (NumPy refuses too: -inf has no direction)
-        raise user_error(TypeError, "{op}: expected a real tensor, got "
-                         "{dtype}", op=Op(op), dtype=Dtype(x.dtype.name))
-    return x
-
-
 def isneginf(x):
-    x = _real(as_tensor(x, "isneginf"), "isneginf")
+    x = real_only(as_tensor(x, "isneginf"), "isneginf")
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
     return _kernel("isneginf", "isneginf", x)
 
 
 def isposinf(x):
-    x = _real(as_tensor(x, "isposinf"), "isposinf")
+    x = real_only(as_tensor(x, "isposinf"), "isposinf")
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
     return _kernel("isposinf", "isposinf", x)

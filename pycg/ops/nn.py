@@ -6,41 +6,24 @@ from pycg import backends
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import FLOAT_DTYPES
 from pycg.ops._dispatch import apply, as_tensor, norm_axis
-from pycg.ops.creation import cast, stop_gradient
+from pycg.ops._floats import as_float
+from pycg.ops.creation import stop_gradient
 from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
                                   minimum, tanh, where)
 from pycg.ops.numeric import erfc
 from pycg.ops.reduction import max, sum
 
 
-def as_float(x, op, complex_ok=False):
-    """x as a tensor for a float activation: integers and bools become
-    floatx (Keras on JAX; Keras on TensorFlow has no kernel for them); a
-    complex x is refused unless the activation is defined there (sigmoid,
-    silu: TensorFlow's kernels take complex), never cast to its real part."""
-    x = as_tensor(x, op)
-    kind = x.dtype.kind
-    if kind == "c" and not complex_ok:
-        raise user_error(
-            TypeError, "{op}: expected a real tensor (float, integer or bool), "
-            "got {dtype}; apply it to ops.real(x) or ops.abs(x) instead",
-            op=Op(op), dtype=Dtype(x.dtype.name))
-    if not backends.active.inexact(x._value):
-        from pycg import config
-        x = cast(x, config.floatx())
-    return x
-
-
 def sigmoid(x):
     """1 / (1 + exp(-x)), computed without overflow."""
     return apply("sigmoid", backends.active.sigmoid,
-                 (as_float(x, "sigmoid", complex_ok=True),))
+                 (as_float(x, "sigmoid"),))
 
 
 def softplus(x):
     """log(1 + exp(x)), computed without overflow."""
     return apply("softplus", backends.active.softplus,
-                 (as_float(x, "softplus"),))
+                 (as_float(x, "softplus", complex_ok=False),))
 
 
 def relu(x):
@@ -56,13 +39,13 @@ def relu(x):
 
 def silu(x):
     """x * sigmoid(x)."""
-    x = as_float(x, "silu", complex_ok=True)
+    x = as_float(x, "silu")
     return x * sigmoid(x)
 
 
 def gelu(x, approximate=True):
     """Gaussian error linear unit (tanh approximation by default, as Keras)."""
-    x = as_float(x, "gelu")
+    x = as_float(x, "gelu", complex_ok=False)
     if approximate:
         c = math.sqrt(2 / math.pi)
         return 0.5 * x * (1 + tanh(c * (x + 0.044715 * x * x * x)))
@@ -73,7 +56,7 @@ def gelu(x, approximate=True):
 
 def elu(x, alpha=1.0):
     """x where x > 0, else alpha * (exp(x) - 1)."""
-    return elu_with(as_float(x, "elu"), alpha, greater)
+    return elu_with(as_float(x, "elu", complex_ok=False), alpha, greater)
 
 
 def elu_with(x, alpha, positive):

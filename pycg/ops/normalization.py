@@ -1,22 +1,13 @@
 """Moments and normalisations (keras.ops names), built from differentiable
 pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
-from pycg import config
 from pycg.ops._dispatch import as_tensor, norm_axis
-from pycg.tensor import is_float
+from pycg.ops._floats import as_float
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
 from pycg.ops.manipulation import reshape
 from pycg.ops.reduction import mean, sum, var
 
 EPSILON = 1e-7
-
-
-def _float(x, op):
-    x = as_tensor(x, op)
-    if x.dtype.kind == "c":
-        raise TypeError(f"pycg.ops.{op}: expected real values, got dtype "
-                        f"{x.dtype.name}")
-    return x if is_float(x.dtype) else cast(x, config.floatx())
 
 
 def _like(v, x, op):
@@ -31,8 +22,7 @@ def moments(x, axes, keepdims=False, synchronized=False):
     >>> float(m), float(v)
     (2.0, 1.0)
     """
-    x = as_tensor(x, "moments")
-    x = x if x.dtype.kind == "c" else _float(x, "moments")
+    x = as_float(x, "moments")
     axes = norm_axis(axes, x.ndim, "moments")
     return mean(x, axes, keepdims), var(x, axes, keepdims)
 
@@ -42,7 +32,7 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
     """(x - mean) / sqrt(variance + epsilon) * scale + offset, with the
     1-D statistics laid along `axis` of x."""
     op = "batch_normalization"
-    x = _float(x, op)
+    x = as_float(x, op, complex_ok=False)
     (axis,) = norm_axis(axis, x.ndim, op)
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
@@ -71,7 +61,7 @@ def normalize(x, axis=-1, order=2, epsilon=None):
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(
             f"pycg.ops.normalize: order must be an int >= 1, got {order!r}")
-    x = _float(x, "normalize")
+    x = as_float(x, "normalize", complex_ok=False)
     if x.ndim == 0:
         from pycg.ops.manipulation import expand_dims
         x = expand_dims(x, 0)
@@ -115,7 +105,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
     if kwargs:
         raise TypeError(
             f"pycg.ops.{op}: unexpected keyword arguments {sorted(kwargs)}")
-    x = _float(x, op)
+    x = as_float(x, op, complex_ok=False)
     eps = EPSILON if epsilon is None else epsilon
     axes = tuple(sorted(norm_axis(axis, x.ndim, op)))
     gamma = _stat_shape(x, axes, gamma, "gamma", op)
@@ -134,7 +124,7 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
     """x / sqrt(mean(x^2) + epsilon) * scale over `axis` (scale broadcasts
     against x, as in Keras)."""
     op = "rms_normalization"
-    x = _float(x, op)
+    x = as_float(x, op, complex_ok=False)
     if x.ndim == 0:
         from pycg.ops.manipulation import expand_dims
         x = expand_dims(x, 0)

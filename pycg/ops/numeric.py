@@ -5,9 +5,9 @@ vjps_numeric.py."""
 import math
 
 from pycg import backends
-from pycg._errors import Dtype, Op, user_error
-from pycg.ops._dispatch import (_to_floatx, apply_nograd, as_tensor,
+from pycg.ops._dispatch import (apply_nograd, as_tensor,
                                 promote, unary)
+from pycg.ops._floats import as_float
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (abs, conj, equal, greater, isnan, less,
                                   logaddexp, logical_and,
@@ -27,21 +27,9 @@ trunc = unary("trunc", real=True,
 absolute = abs
 
 
-def _float(x, op, complex_ok=True):
-    """x, with integers and bools as floatx; complex kept (never cast to
-    its real part), or refused where the op has no complex meaning."""
-    x = as_tensor(x, op)
-    if x.dtype.kind == "c":
-        if not complex_ok:
-            raise user_error(TypeError, "{op}: expected a real tensor, got "
-                             "{dtype}", op=Op(op), dtype=Dtype(x.dtype.name))
-        return x
-    return x if is_float(x.dtype) else _to_floatx(x)
-
-
 def fabs(x):
     """|x| as a float (real x only, as NumPy's fabs)."""
-    return abs(_float(x, "fabs", complex_ok=False))
+    return abs(as_float(x, "fabs", complex_ok=False))
 
 
 i0 = unary("i0", float_only=True,
@@ -51,16 +39,16 @@ _i1 = unary("_i1", "i1", float_only=True,
 
 
 def deg2rad(x):
-    return _float(x, "deg2rad") * (math.pi / 180)
+    return as_float(x, "deg2rad") * (math.pi / 180)
 
 
 def rad2deg(x):
-    return _float(x, "rad2deg") * (180 / math.pi)
+    return as_float(x, "rad2deg") * (180 / math.pi)
 
 
 def sinc(x):
     """sin(pi x) / (pi x), and 1 at 0."""
-    x = _float(x, "sinc")
+    x = as_float(x, "sinc")
     zero = equal(x, 0)
     safe = where(zero, 1.0, x) * math.pi
     return where(zero, 1.0, sin(safe) / safe)
@@ -68,7 +56,7 @@ def sinc(x):
 
 def hypot(x1, x2):
     """sqrt(x1**2 + x2**2)."""
-    x1, x2 = promote(_float(x1, "hypot"), _float(x2, "hypot"), "hypot")
+    x1, x2 = promote(as_float(x1, "hypot"), as_float(x2, "hypot"), "hypot")
     if x1.dtype.kind == "c":   # (Keras: of the magnitudes)
         x1, x2 = abs(x1), abs(x2)
     return sqrt(x1 * x1 + x2 * x2)
@@ -101,7 +89,7 @@ def fmod(x1, x2):
 
 def heaviside(x1, x2):
     """0 where x1 < 0, 1 where x1 > 0, x2 where x1 == 0."""
-    x1, x2 = promote(_float(x1, "heaviside", complex_ok=False), x2,
+    x1, x2 = promote(as_float(x1, "heaviside", complex_ok=False), x2,
                      "heaviside")
     return where(less(x1, 0), 0.0, where(greater(x1, 0), 1.0, x2))
 
@@ -112,21 +100,21 @@ def ldexp(x1, x2):
     if x2.dtype.kind not in "iu":
         raise TypeError(f"pycg.ops.ldexp: x2 must be an integer tensor, got "
                         f"dtype {x2.dtype}")
-    x1 = _float(x1, "ldexp", complex_ok=False)
+    x1 = as_float(x1, "ldexp", complex_ok=False)
     return x1 * power(2.0, cast(x2, x1.dtype))
 
 
 def logaddexp2(x1, x2):
     """log2(2**x1 + 2**x2)."""
-    x1, x2 = promote(_float(x1, "logaddexp2", complex_ok=False),
-                     _float(x2, "logaddexp2", complex_ok=False), "logaddexp2")
+    x1, x2 = promote(as_float(x1, "logaddexp2", complex_ok=False),
+                     as_float(x2, "logaddexp2", complex_ok=False), "logaddexp2")
     ln2 = math.log(2)
     return logaddexp(x1 * ln2, x2 * ln2) * (1 / ln2)
 
 
 def divide_no_nan(x1, x2):
     """x1 / x2, and 0 where x2 == 0."""
-    x1, x2 = promote(_float(x1, "divide_no_nan"), x2, "divide_no_nan")
+    x1, x2 = promote(as_float(x1, "divide_no_nan"), x2, "divide_no_nan")
     zero = equal(x2, 0)
     return where(zero, 0.0, x1 / where(zero, 1.0, x2))
 
@@ -175,6 +163,6 @@ def angle(x):
 
 
 def _real_angle(x):
-    x = _float(x, "angle")
+    x = as_float(x, "angle")
     zero = zeros_like(x)
     return where(less(x, 0), zero + math.pi, zero)

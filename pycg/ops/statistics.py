@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 
-from pycg import backends, config
+from pycg import backends
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
+from pycg.ops._floats import as_float
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (equal, isnan, logical_not, real, sqrt,
                                   where)
@@ -16,14 +17,6 @@ from pycg.ops.manipulation import (getitem, pad, reshape)
 from pycg.ops.reduction import (abs_squared, argmax, argmin, cumsum, max,
                                 mean, min, sum)
 from pycg.tensor import is_differentiable
-
-
-def _float(x, op, complex_ok=True):
-    x = as_tensor(x, op)
-    if x.dtype.kind == "c" and not complex_ok:
-        raise TypeError(f"pycg.ops.{op}: expected real values, got dtype "
-                        f"{x.dtype.name}")
-    return x if is_differentiable(x.dtype) else cast(x, config.floatx())
 
 
 def amax(x, axis=None, keepdims=False):
@@ -56,7 +49,7 @@ def cumprod(x, axis=None, dtype=None):
 
 def average(x, axis=None, weights=None):
     """The weighted mean along `axis`; 1-d weights run along that axis."""
-    x = _float(x, "average")
+    x = as_float(x, "average")
     if weights is None:
         return mean(x, axis)
     x, w = promote(x, weights, "average")
@@ -115,7 +108,7 @@ def nanmean(x, axis=None, keepdims=False):
     >>> float(ops.nanmean(ops.convert_to_tensor([1.0, math.nan, 3.0])))
     2.0
     """
-    x = _float(x, "nanmean")
+    x = as_float(x, "nanmean")
     filled, missing = _nan_filled("nanmean", x, 0.0)
     n = cast(_count(missing, x, axis, keepdims), x.dtype)
     return sum(filled, axis, keepdims) / n
@@ -123,7 +116,7 @@ def nanmean(x, axis=None, keepdims=False):
 
 def nanvar(x, axis=None, keepdims=False):
     """Population variance ignoring NaNs."""
-    x = _float(x, "nanvar")
+    x = as_float(x, "nanvar")
     filled, missing = _nan_filled("nanvar", x, 0.0)
     n = cast(_count(missing, x, axis, True), x.dtype)
     centred = where(missing, 0.0, x - sum(filled, axis, True) / n)
@@ -191,7 +184,7 @@ def diff(a, n=1, axis=-1):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """The integral of y along `axis` by the trapezoid rule."""
-    y = _float(y, "trapezoid")
+    y = as_float(y, "trapezoid")
     (ax,) = norm_axis(axis, y.ndim, "trapezoid")
     pre = (slice(None),) * ax
     mid = (getitem(y, pre + (slice(1, None),)) +
@@ -206,7 +199,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 def corrcoef(x):
     """Pearson correlation of the rows of x (each row a variable)."""
-    x = _float(x, "corrcoef", complex_ok=False)
+    x = as_float(x, "corrcoef", complex_ok=False)
     if x.ndim == 1:
         x = reshape(x, (1, -1))
     c = x - mean(x, axis=1, keepdims=True)
@@ -227,7 +220,7 @@ def correlate(x1, x2, mode="valid"):
     if mode not in ("valid", "same", "full"):
         raise ValueError(f"pycg.ops.correlate: mode must be 'valid', 'same' "
                          f"or 'full', got {mode!r}")
-    a, v = promote(_float(x1, "correlate", complex_ok=False), x2,
+    a, v = promote(as_float(x1, "correlate", complex_ok=False), x2,
                    "correlate")
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError(f"pycg.ops.correlate: x1 and x2 must be 1-d, got "

@@ -6,7 +6,8 @@ import re
 
 import numpy as np
 
-from pycg import core, core_backward
+from pycg.core import recorder as core
+from pycg.core import backward as core_backward
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack

@@ -17,7 +17,7 @@ from pycg.ops import linalg as L
 from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
-from pycg.core import defvjp, defvjp_each
+from pycg.core.recorder import defvjp, defvjp_each
 from pycg.ops._complex import abs_vjp, cast_vjp, imag_vjp, is_complex
 from pycg.ops._complex import conjugate as _c
 
@@ -292,4 +292,4 @@ NON_DIFFERENTIABLE = (
     "argmax", "argmin", "zeros", "ones", "full", "zeros_like", "ones_like",
     "full_like", "eye", "arange", "linspace", "shape", "convert_to_numpy",
     "stop_gradient")
-NON_DIFFERENTIABLE += ("one_hot", "multi_hot", "ctc_decode")  # issue 14: nn
+NON_DIFFERENTIABLE += ("one_hot", "multi_hot", "ctc_decode")  # (nn)

@@ -8,7 +8,7 @@ from pycg.ops import creation as C
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
 from pycg.ops import spectral as F
-from pycg.core import defvjp
+from pycg.core.recorder import defvjp
 from pycg.ops.decompositions import _mT, _unpack
 
 

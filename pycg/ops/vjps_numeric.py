@@ -11,7 +11,7 @@ from pycg.ops import elementwise as E
 from pycg.ops import numeric as N
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
-from pycg.core import defvjp
+from pycg.core.recorder import defvjp
 from pycg.ops.vjps import _expand
 
 

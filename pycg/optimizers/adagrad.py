@@ -1,5 +1,6 @@
 """Adagrad (keras.optimizers.Adagrad)."""
 from pycg import ops
+from pycg.optimizers._docs import shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -7,6 +8,13 @@ class Adagrad(Optimizer):
     """a += g**2 (a starts at initial_accumulator_value) and
     w -= lr * g / sqrt(a + epsilon).
 
+    Args:
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.001.
+        initial_accumulator_value: The accumulator's first value.
+        epsilon: Added to the accumulator for stability (Keras' 1e-7).
+
+    Example:
     >>> import pycg
     >>> w = pycg.Variable([1.0])
     >>> opt = pycg.optimizers.Adagrad(learning_rate=0.1,
@@ -15,6 +23,7 @@ class Adagrad(Optimizer):
     >>> round(float(w[0]), 4)  # 1 - 0.1 * 2 / sqrt(4)
     0.9
     """
+    __doc__ = shared_args(__doc__)
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1,
                  epsilon=1e-7, weight_decay=None, clipnorm=None,

@@ -1,5 +1,6 @@
 """Adam (with AMSGrad) and AdamW (keras.optimizers.Adam, AdamW)."""
 from pycg import ops
+from pycg.optimizers._docs import shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -8,6 +9,15 @@ class Adam(Optimizer):
     w -= lr * sqrt(1 - beta_2**t) / (1 - beta_1**t) * m / (sqrt(v) + epsilon)
     (amsgrad: v is the running maximum of the v's).
 
+    Args:
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.001.
+        beta_1: The decay of the first-moment average m.
+        beta_2: The decay of the second-moment average v.
+        epsilon: Added to sqrt(v) for stability (Keras' 1e-7).
+        amsgrad: Use the running maximum of v (AMSGrad).
+
+    Example:
     >>> import pycg
     >>> w = pycg.Variable([1.0, -1.0])
     >>> opt = pycg.optimizers.Adam(learning_rate=0.1)
@@ -15,6 +25,7 @@ class Adam(Optimizer):
     >>> [round(x, 4) for x in w.numpy().tolist()]  # first step: lr * sign(g)
     [0.9, -0.9]
     """
+    __doc__ = shared_args(__doc__)
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999,
                  epsilon=1e-7, amsgrad=False, weight_decay=None,
@@ -62,7 +73,17 @@ class Adam(Optimizer):
 
 class AdamW(Adam):
     """Adam with decoupled weight decay: before each step
-    w -= w * weight_decay * lr (Keras' AdamW, weight_decay=0.004)."""
+    w -= w * weight_decay * lr (Keras' AdamW, weight_decay=0.004).
+
+    Args:
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.001.
+        beta_1: The decay of the first-moment average m.
+        beta_2: The decay of the second-moment average v.
+        epsilon: Added to sqrt(v) for stability (Keras' 1e-7).
+        amsgrad: Use the running maximum of v (AMSGrad).
+    """
+    __doc__ = shared_args(__doc__).replace("(None: none)", "(0.004)")
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9,
                  beta_2=0.999, epsilon=1e-7, amsgrad=False, clipnorm=None,

@@ -17,7 +17,8 @@ import numpy as np
 
 from pycg import config, ops
 from pycg._state import state_variable, var_key
-from pycg.optimizers.clipping import clip_by_global_norm, clip_by_norm
+from pycg.optimizers._docs import shared_args
+from pycg.optimizers.clipping import clip
 from pycg.optimizers.schedules import LearningRateSchedule
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
@@ -26,7 +27,15 @@ _KERAS_ONLY = ("use_ema", "ema_momentum", "ema_overwrite_frequency",
 
 
 class Optimizer:
-    """Base class; subclasses define `build_slots` and `update_step`."""
+    """The base class of pycg's optimizers (keras.optimizers.Optimizer):
+    a subclass defines `build_slots(variables)` (its slot variables) and
+    `update_step(gradient, variable, learning_rate)`; `apply` does the rest.
+
+    Args:
+        learning_rate: A non-negative float, or a schedule (a callable of
+            the step, as pycg.optimizers.schedules').
+    """
+    __doc__ = shared_args(__doc__)
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, name=None, **kwargs):
@@ -187,8 +196,9 @@ class Optimizer:
             self.build(variables)
         self._check_known(variables)
         grads, variables = self._present(grads, variables)
-        grads = self._clip([self._check_gradient(g, v, i)
-                            for i, (g, v) in enumerate(zip(grads, variables))])
+        grads = clip([self._check_gradient(g, v, i)
+                      for i, (g, v) in enumerate(zip(grads, variables))],
+                     self.clipnorm, self.global_clipnorm, self.clipvalue)
         lr = self.learning_rate
         self._decay_weights(variables, lr)
         for g, v in zip(grads, variables):
@@ -253,16 +263,6 @@ class Optimizer:
                 f"{_label(v, i)} has shape {g.shape} but the variable has "
                 f"shape {v.shape}")
         return g
-
-    def _clip(self, grads):
-        if self.clipnorm:
-            return [clip_by_norm(g, self.clipnorm) for g in grads]
-        if self.global_clipnorm:
-            return clip_by_global_norm(grads, self.global_clipnorm)
-        if self.clipvalue:
-            c = self.clipvalue
-            return [ops.clip(g, -c, c) for g in grads]
-        return grads
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Leave out of weight decay the variables in `var_list` and those

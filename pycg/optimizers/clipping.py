@@ -20,3 +20,15 @@ def clip_by_global_norm(grads, clipnorm):
                                                1.0 / clipnorm))
     scale = ops.add(scale, ops.subtract(norm, norm))
     return [ops.multiply(g, ops.cast(scale, g.dtype)) for g in grads]
+
+
+def clip(grads, clipnorm, global_clipnorm, clipvalue):
+    """`grads` clipped as Keras' optimizers clip them (by the one of
+    clipnorm, global_clipnorm and clipvalue that is set)."""
+    if clipnorm:
+        return [clip_by_norm(g, clipnorm) for g in grads]
+    if global_clipnorm:
+        return clip_by_global_norm(grads, global_clipnorm)
+    if clipvalue:
+        return [ops.clip(g, -clipvalue, clipvalue) for g in grads]
+    return grads

@@ -1,5 +1,6 @@
 """RMSprop, centered and with momentum (keras.optimizers.RMSprop)."""
 from pycg import ops
+from pycg.optimizers._docs import shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -8,6 +9,16 @@ class RMSprop(Optimizer):
     centered subtracts the squared moving average of g from v; momentum
     accumulates the increments.
 
+    Args:
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.001.
+        rho: The decay of the moving average of g**2.
+        momentum: The momentum of the increments (0: none).
+        epsilon: Added to v for stability (Keras' 1e-7).
+        centered: Subtract the squared moving average of g (centered
+            RMSprop).
+
+    Example:
     >>> import pycg
     >>> w = pycg.Variable([1.0])
     >>> opt = pycg.optimizers.RMSprop(learning_rate=0.01, rho=0.75)
@@ -15,6 +26,7 @@ class RMSprop(Optimizer):
     >>> round(float(w[0]), 4)  # 1 - 0.01 * 2 / sqrt(0.25 * 4)
     0.98
     """
+    __doc__ = shared_args(__doc__)
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0,
                  epsilon=1e-7, centered=False, weight_decay=None,

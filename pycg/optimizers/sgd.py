@@ -2,6 +2,7 @@
 import numbers
 
 from pycg import ops
+from pycg.optimizers._docs import shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -9,6 +10,13 @@ class SGD(Optimizer):
     """Gradient descent; with momentum m: v = m * v - lr * g, w += v
     (nesterov: w += m * v - lr * g).
 
+    Args:
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.01.
+        momentum: The momentum m, in [0, 1] (0: plain gradient descent).
+        nesterov: Use Nesterov momentum.
+
+    Example:
     >>> import pycg
     >>> w = pycg.Variable([1.0])
     >>> opt = pycg.optimizers.SGD(learning_rate=0.1, momentum=0.9)
@@ -17,6 +25,7 @@ class SGD(Optimizer):
     >>> round(float(w[0]), 4)  # 1 - 0.1 - (0.9 * 0.1 + 0.1)
     0.71
     """
+    __doc__ = shared_args(__doc__)
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False,
                  weight_decay=None, clipnorm=None, clipvalue=None,

@@ -47,6 +47,7 @@ call. The package also holds the Python half of the R package
 codec both directions share (pycg/r/codec.py).
 """
 import os
+from typing import Any
 
 from pycg.r import _session
 from pycg.r._bridge import RError, RFunction, RWarning, invoke
@@ -59,10 +60,17 @@ def _dispatch(op, *args):
     return invoke(_session.dispatcher(), (op,) + args, {})
 
 
-def eval(code):
+def eval(code: str) -> Any:
     """The value of R code (the last expression's), converted to Python;
     the code runs in R's global environment.
 
+    Args:
+        code: R code, a string (several expressions allowed).
+
+    Returns:
+        The last expression's value, converted by the rules above.
+
+    Example:
     >>> import pycg.r
     >>> pycg.r.eval("matrix(1:6, nrow = 2)").shape
     (2, 3)
@@ -70,9 +78,17 @@ def eval(code):
     return _dispatch("eval", _text(code, "eval"))
 
 
-def function(code):
+def function(code: str) -> RFunction:
     """An R function from R code whose value is a function.
 
+    Args:
+        code: R code, a string, whose value is a function.
+
+    Returns:
+        An `RFunction`, callable from Python (and usable as a custom
+        gradient's rule).
+
+    Example:
     >>> import pycg, pycg.r
     >>> square = pycg.r.function("function(x) x * x")
     >>> float(square(pycg.constant(3.0)))
@@ -86,10 +102,19 @@ def function(code):
     return fn
 
 
-def call(name, *args, **kwargs):
+def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call the R function `name` (``"sum"``, ``"pkg::fun"``, or one defined
     in R's global environment) with `args` and `kwargs`.
 
+    Args:
+        name: The R function's name, a string.
+        *args: Its positional arguments (converted by the rules above).
+        **kwargs: Its named arguments.
+
+    Returns:
+        The R function's value, converted to Python.
+
+    Example:
     >>> import pycg.r
     >>> float(pycg.r.call("sum", 1, 2, 3))
     6.0
@@ -97,10 +122,17 @@ def call(name, *args, **kwargs):
     return _lookup(_text(name, "call"))(*args, **kwargs)
 
 
-def source(path):
+def source(path: str | os.PathLike[str]) -> dict[str, RFunction]:
     """Run an R file and return the functions it defines, by name, as a
     dict of `RFunction`s. The file runs in an environment of its own (its
-    parent R's global one), like a Python module."""
+    parent R's global one), like a Python module.
+
+    Args:
+        path: The R file's path (a str or os.PathLike).
+
+    Returns:
+        A dict: name -> `RFunction`, one per function the file defines.
+    """
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"pycg.r.source: no such R file: {path}")

@@ -16,19 +16,23 @@ import warnings
 
 import numpy as np
 
-from pycg.r import _session, codec
-from pycg.signature import make_signature
+from pycg.r import _interrupts, _session, codec
+from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
 _R_INT_MAX = 2 ** 31 - 1
 _next_key = itertools.count().__next__
 _pending = {}  # Python exceptions on their way through R, by key
-_depth = [0]
 
 
 class RError(RuntimeError):
     """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes."""
+    the R condition's classes.
+
+    Args:
+        message: R's message.
+        classes: The R condition's classes (``"simpleError"``, ...).
+    """
 
     def __init__(self, message, classes=()):
         super().__init__(message)
@@ -43,7 +47,15 @@ class RFunction:
     """An R function, callable from Python: arguments go to R by the rules
     of pycg.r, the result comes back the same way. Its signature mirrors the
     R formals (``...`` is ``*args``), so `pycg.custom_gradient` reads an R
-    ``grad`` function the way it reads a Python one."""
+    ``grad`` function the way it reads a Python one. pycg.r makes them
+    (pycg.r.function, pycg.r.call's lookups, pycg.r.source).
+
+    Args:
+        bridged: The R function, as the R session's bridge holds it.
+        name: Its name (None: ``<R function>``).
+        signature: An inspect.Signature mirroring the R formals (None: the
+            default ``(*args, **kwargs)``).
+    """
 
     def __init__(self, bridged, name, signature=None):
         self._bridged = bridged
@@ -62,12 +74,12 @@ def invoke(bridged, args, kwargs, name="R code"):
     """bridged(*args, **kwargs) in R, holding the R lock; `name` says what
     R ran, in the message of an interrupt taken there."""
     with _session.LOCK:
-        _depth[0] += 1
+        _interrupts.IN_R[0] += 1
         try:
             return _reply(bridged(*encode_call(args, kwargs)), name)
         finally:
-            _depth[0] -= 1
-            if not _depth[0]:
+            _interrupts.IN_R[0] -= 1
+            if not _interrupts.IN_R[0]:
                 _pending.clear()
 
 

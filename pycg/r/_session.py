@@ -36,6 +36,8 @@ import os
 import sys
 import threading
 
+from pycg.r import _interrupts
+
 LOCK = threading.RLock()
 _INSTALL_HINT = (
     "pycg.r needs R with the R packages reticulate and pycg, and the Python "
@@ -96,6 +98,7 @@ def _start():
         raise ImportError(f"pycg.r: R started but did not hand over the "
                           f"bridge. {_INSTALL_HINT}")
     _prompt_interrupts()
+    _interrupts.install(_libr())
 
 
 def _libr():

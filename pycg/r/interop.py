@@ -23,7 +23,7 @@ from pycg._errors import Arg, facts_of, user_error
 from pycg.r import _hosted, arith, codec, na  # noqa: F401 (R calls them)
 from pycg.r.na import symbolic
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
-from pycg.signature import make_signature
+from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
 
 ARRAY_KEY = "__pycg_r_array__"

@@ -21,6 +21,11 @@ _MASK64 = (1 << 64) - 1
 class SeedGenerator:
     """The state of a stream of random draws (Keras' SeedGenerator).
 
+    Args:
+        seed: The initial seed, an int (None: a random one).
+        name: A name for its state variable (None: a default one).
+
+    Example:
     >>> import pycg
     >>> gen = pycg.random.SeedGenerator(42)
     >>> a = pycg.random.uniform((2,), seed=gen)
@@ -55,7 +60,7 @@ class SeedGenerator:
         return f"<pycg.random.SeedGenerator state={state}>"
 
 
-_global = []
+_global: list[SeedGenerator] = []
 
 
 def global_seed_generator():

@@ -321,3 +321,46 @@ test_each_backend("x[i] <- value makes the copy base R makes, recorded on tapes"
   expect_equal(as.array(g[[1]]), want_x)
   expect_equal(as.vector(g[[2]]), 8 * c(5, 6))
 })
+
+test_each_backend("which(), which.max(), which.min(), order() and rank() are base R's", {
+  x_r <- c(3, 1, NA, 2, 5, 1)
+  x <- tensor(x_r)
+  m <- tensor(m_r)
+  expect_identical(which(x > 2), which(x_r > 2))
+  expect_identical(which(m > 0), which(m_r > 0))
+  expect_identical(which(m > 0, arr.ind = TRUE), which(m_r > 0, arr.ind = TRUE))
+  expect_error(which(x), "argument to 'which' is not logical")  # as base R
+  expect_identical(which.max(x), which.max(x_r))
+  expect_identical(which.min(x), which.min(x_r))
+  expect_identical(which.max(m), which.max(m_r))
+  expect_identical(order(x), order(x_r))
+  expect_identical(order(x, decreasing = TRUE, na.last = NA),
+                   order(x_r, decreasing = TRUE, na.last = NA))
+  expect_identical(order(m), order(m_r))
+  expect_identical(rank(tensor(c(3, 1, 2, 1))), rank(c(3, 1, 2, 1)))
+  # plain R values keep base R's functions
+  expect_identical(which(c(FALSE, TRUE)), 2L)
+  expect_identical(which.max(c(1, 9, 2)), 2L)
+})
+
+test_each_backend("var() is base R's sample variance, recorded on tapes", {
+  x_r <- c(3, 1, 4, 1, 5)
+  expect_equal(as.numeric(var(tensor(x_r))), var(x_r))
+  expect_equal(as.array(var(tensor(m_r))), var(m_r))
+  expect_true(is.na(as.numeric(var(tensor(na_r)))) && is.na(var(na_r)))
+  expect_equal(as.numeric(var(tensor(na_r), na.rm = TRUE)),
+               var(na_r, na.rm = TRUE))
+  expect_true(is.na(as.numeric(var(tensor(5)))) && is.na(var(5)))
+  expect_identical(is.na(as.array(var(tensor(matrix(c(1, 2), 1))))),
+                   is.na(var(matrix(c(1, 2), 1))))
+  expect_true(is.na(as.numeric(var(tensor(numeric(0))))) &&
+                is.na(var(numeric(0))))
+  expect_error(var(tensor(x_r), tensor(x_r)), "use var\\(as.array\\(x\\), ...\\)")
+  expect_error(var(tensor(array(1:8 + 0, c(2, 2, 2)))), "with 3 axes")
+  expect_error(var(tensor(matrix(c(1, NA, 3, 4), 2)), na.rm = TRUE),
+               "complete rows.*var\\(as.array\\(x\\), ...\\)")
+  # d var / dx = 2 (x - mean) / (n - 1)
+  g <- pycg_grad(function(x) var(x))(x_r)
+  expect_equal(as.numeric(g), 2 * (x_r - mean(x_r)) / (length(x_r) - 1))
+  expect_identical(var(c(1, 2, 4)), stats::var(c(1, 2, 4)))
+})

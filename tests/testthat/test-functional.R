@@ -62,6 +62,53 @@ test_each_backend("check_gradients rejects a wrong custom gradient", {
                class = "pycg_python_error")
 })
 
+# The R arrays printed after `label` in a check_gradients() message.
+printed_after <- function(message, label) {
+  lines <- strsplit(message, "\n")[[1L]]
+  start <- match(label, lines) + 1L
+  stop_at <- which(seq_along(lines) >= start & !startsWith(lines, "    "))
+  end <- if (length(stop_at)) min(stop_at) - 1L else length(lines)
+  lines[start:end]
+}
+
+as_printed <- function(x) paste0("    ", utils::capture.output(print(x)))
+
+test_each_backend("check_gradients() shows the gradient pycg_grad() gives, as R prints it", {
+  half_blind <- function(x) op_sum(x * op_stop_gradient(x))  # truth: 2x
+  x <- matrix(c(1, 2, 3, -4), 2)
+  err <- tryCatch(check_gradients(half_blind, x), error = identity)
+  msg <- conditionMessage(err)
+  expect_match(msg, paste0(
+    "^check_gradients\\(half_blind\\): the gradient for argument 1 \\(`x`\\) ",
+    "differs from finite differences \\(rtol=1e-05, atol=1e-06, eps=1e-06; ",
+    "the narrowest precision computed is float64\\)\n  compared: f's ",
+    "gradient, as pycg_grad gives it, against central finite differences ",
+    "of f; largest difference 4\n"))  # max |2x - x|
+  expect_identical(printed_after(msg, "  pycg (analytic):"),
+                   as_printed(as.array(pycg_grad(half_blind)(x))))
+  expect_identical(printed_after(msg, "  finite differences (numeric):"),
+                   as_printed(fd_grad(function(x) sum(2 * x^2) / 2, x)))
+})
+
+test_each_backend("check_gradients() of a non-scalar f says what it compared", {
+  half_blind <- function(a, b) a * op_stop_gradient(a) + b
+  a <- array(c(1, -2, 3, 4, 5, 6), c(3, 2))
+  err <- tryCatch(check_gradients(half_blind, a, 1), error = identity)
+  msg <- conditionMessage(err)
+  expect_match(msg, paste0(
+    "the gradient for argument 1 \\(`a`\\) differs.*\n  compared: f's ",
+    "output has shape c\\(3, 2\\), so the gradient of sum\\(f\\(...\\) \\* v\\), ",
+    "for a fixed random v of that shape, against its central finite ",
+    "differences \\(every entry of f's Jacobian counts\\); largest difference ",
+    "[0-9.]+\\. Below, f's gradient \\(of the sum of its output, as pycg_grad ",
+    "gives it for a scalar\\) and its finite differences:\n"))
+  sum_f <- function(a, b) op_sum(half_blind(a, b))
+  expect_identical(printed_after(msg, "  pycg (analytic):"),
+                   as_printed(as.array(pycg_grad(sum_f)(a, 1))))
+  expect_identical(printed_after(msg, "  finite differences (numeric):"),
+                   as_printed(round(fd_grad(function(a) sum(a^2), a), 6)))
+})
+
 test_each_backend("variables hold, assign and differentiate values", {
   v <- pycg_variable(matrix(c(1, 2, 3, 4), 2), name = "w")
   expect_identical(as.array(v), matrix(c(1, 2, 3, 4), 2))

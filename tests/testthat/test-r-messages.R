@@ -66,3 +66,67 @@ test_that("shapes in other Python messages read as R writes them", {
   expect_identical(translate_message("f: shapes (2, None) and () differ"),
                    "f: shapes c(2, NA) and c() (a scalar) differ")
 })
+
+# The calls active when `expr` fails (what traceback() shows), and the error.
+calls_at_error <- function(expr) {
+  depth <- sys.nframe()
+  calls <- NULL
+  err <- tryCatch(withCallingHandlers(expr,
+    error = function(e) calls <<- sys.calls()), error = identity)
+  # less the calls above the expression (testthat's, this helper's) and the
+  # handler's own
+  heads <- vapply(calls, function(cl) deparse(cl[[1L]])[1L], "")
+  top <- depth + match("withCallingHandlers", heads[-seq_len(depth)])
+  list(error = err, calls = calls[(top + 1L):(length(calls) - 1L)])
+}
+
+deparsed <- function(calls) {
+  vapply(calls, function(cl) paste(deparse(cl), collapse = " "), "")
+}
+
+test_each_backend("a stop() in an R rule reads as the rule's call, as R shows it", {
+  scaled <- op_custom_gradient(function(x) {
+    g <- function(upstream) stop("bad rule")
+    tuple(x * 2, g)
+  })
+  at <- calls_at_error(pycg_grad(function(x) op_sum(scaled(x)))(c(1, 2)))
+  expect_equal(conditionMessage(at$error), "in the gradient of scaled: bad rule")
+  expect_identical(conditionCall(at$error), quote(g(upstream)))
+  # traceback() ends in the user's rule, under a few short pycg frames
+  shown <- deparsed(at$calls)
+  n <- length(shown)
+  expect_identical(shown[c(1L, n - 1L, n)],
+                   c("pycg_grad(function(x) op_sum(scaled(x)))(c(1, 2))",
+                     "g(upstream)", "stop(cond)"))
+  expect_lte(n, 8L)
+  expect_false(any(grepl("<environment>|py_call_impl|structure\\(", shown)))
+  expect_true(all(nchar(shown) < 80L))
+})
+
+test_each_backend("an R rule's call names its arguments as the rule receives them", {
+  keras_style <- op_custom_gradient(function(x, y) {
+    tuple(x * y, function(..., upstream = NULL) stop("keras-style rule"))
+  })
+  x <- tensor(c(1, 2))
+  with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    y <- op_sum(keras_style(x, x))
+  })
+  at <- calls_at_error(tape$gradient(y, x))
+  expect_identical(conditionCall(at$error),
+                   quote(grad(x, y, upstream = upstream)))
+  shown <- deparsed(at$calls)
+  expect_identical(shown[c(1L, length(shown))],
+                   c("tape$gradient(y, x)", "stop(cond)"))
+  expect_false(any(grepl("<environment>", shown)))
+})
+
+test_each_backend("an error in a function under pycg_grad() reads as its call", {
+  loss <- function(w) stop("loss broke")
+  at <- calls_at_error(pycg_grad(loss)(1))
+  expect_identical(conditionCall(at$error), quote(loss(w)))
+  expect_identical(tail(deparsed(at$calls), 2L), c("loss(w)", "stop(cond)"))
+  forward_fails <- op_custom_gradient(function(x) stop("forward broke"))
+  err <- tryCatch(forward_fails(1), error = identity)
+  expect_identical(conditionCall(err), quote(forward_fails(x)))
+})

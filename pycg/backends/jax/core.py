@@ -14,10 +14,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pycg.backends import EXTRA_FLOATS
+from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
-                     + EXTRA_FLOATS)
+                     + _EXTRA_FLOATS)
 complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
 _WIDE = frozenset(np.dtype(d) for d in ("float64", "int64", "uint64",
                                         "complex128"))
@@ -32,12 +32,12 @@ def owns(value):
     return type(value) in types or isinstance(value, jax.Array)
 
 
-def traced(value):
+def _traced(value):
     """A JAX tracer (inside jax.jit, jax.grad, jax.vmap): no value yet."""
     return isinstance(value, jax.core.Tracer)
 
 
-def check_width(dtype):
+def _check_width(dtype):
     """dtype as a np.dtype, or a TypeError where it is 64-bit and JAX's
     64-bit mode is off (JAX would truncate it to 32 bits)."""
     dtype = np.dtype(dtype)
@@ -57,17 +57,17 @@ def convert(value, dtype=None):
     if owns(value):
         return value if dtype is None else cast(value, dtype)
     a = np.asarray(value, dtype=dtype)
-    check_width(a.dtype)
+    _check_width(a.dtype)
     return jnp.asarray(a)
 
 
 def cast(x, dtype):
-    dtype = check_width(dtype)
+    dtype = _check_width(dtype)
     return x if x.dtype == dtype else x.astype(dtype)
 
 
 def to_numpy(x):
-    if traced(x):
+    if _traced(x):
         raise TypeError(
             "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
             "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
@@ -88,7 +88,7 @@ _scalars = {}
 
 
 def scalar(value, dtype):
-    dtype = check_width(dtype)
+    dtype = _check_width(dtype)
     return _cached(value, dtype)
 
 
@@ -160,7 +160,7 @@ def assign_sub(store, delta):
 
 # ---- host calls: a NumPy function of concrete values ----------------------
 def host_call(fn, args, dtype, shape):
-    if not any(traced(a) for a in args):
+    if not any(_traced(a) for a in args):
         return jnp.asarray(fn(*[np.asarray(a) for a in args]))
     return jax.pure_callback(
         lambda *a: np.asarray(fn(*a), dtype=dtype),

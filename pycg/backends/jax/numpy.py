@@ -4,7 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from pycg.backends.jax.core import check_width
+from pycg.backends.jax.core import _check_width, _traced
 
 # ---- elementwise ----------------------------------------------------------
 abs = jnp.abs
@@ -59,10 +59,6 @@ def power(x, y):
         raise ValueError("Integers to negative integer powers are not "
                          "allowed.")
     return jnp.power(x, y)
-
-
-def _traced(x):
-    return isinstance(x, jax.core.Tracer)
 
 
 def round(x, decimals=0):
@@ -150,27 +146,27 @@ def scatter_flat(values, positions, size):
 
 # ---- creation -------------------------------------------------------------
 def zeros(shape, dtype):
-    return jnp.zeros(shape, dtype=check_width(dtype))
+    return jnp.zeros(shape, dtype=_check_width(dtype))
 
 
 def ones(shape, dtype):
-    return jnp.ones(shape, dtype=check_width(dtype))
+    return jnp.ones(shape, dtype=_check_width(dtype))
 
 
 def full(shape, value, dtype):
     if hasattr(value, "__array__") and not isinstance(value, jax.Array):
         value = np.asarray(value)   # (a pycg Tensor: JAX takes no foreign
-    return jnp.full(shape, value, dtype=check_width(dtype))   # arrays)
+    return jnp.full(shape, value, dtype=_check_width(dtype))   # arrays)
 
 
 def eye(n, m, k, dtype):
-    return jnp.eye(n, m, k, dtype=check_width(dtype))
+    return jnp.eye(n, m, k, dtype=_check_width(dtype))
 
 
 def arange(start, stop, step, dtype):
-    return jnp.asarray(np.arange(start, stop, step, dtype=check_width(dtype)))
+    return jnp.asarray(np.arange(start, stop, step, dtype=_check_width(dtype)))
 
 
 def linspace(start, stop, num, endpoint, dtype):
     return jnp.linspace(start, stop, num, endpoint=endpoint,
-                        dtype=check_width(dtype))
+                        dtype=_check_width(dtype))

@@ -1,0 +1,121 @@
+"""Forward mode in the JAX manner: jvp by transposing the reverse rule
+(the double-VJP trick, so it works through custom gradients) and jacfwd,
+one jvp per input element, in jacobian's layout."""
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from pycg import ops, structure
+from pycg.api._docs import documented
+from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
+                                 _prepare, _skeleton, _split_aux)
+from pycg.api.tape import GradientTape
+from pycg.tensor import convert_to_tensor
+
+
+@documented("f", "has_aux")
+def jvp(f: Callable[..., Any], primals: Sequence[Any],
+        tangents: Sequence[Any], has_aux: bool = False) -> tuple[Any, ...]:
+    """(f(*primals), J @ tangents): forward mode by transposing the reverse
+    rule (the double-VJP trick), so it works through custom gradients
+    (jax.jvp).
+
+    Args:
+        primals: The point: a tuple or list of f's arguments.
+        tangents: The direction: the structure, shapes of primals.
+
+    Returns:
+        (output, tangent_out), or (output, tangent_out, aux) with has_aux.
+
+    Example:
+    >>> import pycg
+    >>> y, t = pycg.jvp(lambda x: x * x, (3.0,), (1.0,))
+    >>> float(y), float(t)
+    (9.0, 6.0)
+    """
+    who = f"pycg.jvp({_name(f)})"
+    if not isinstance(primals, (tuple, list)) or \
+            not isinstance(tangents, (tuple, list)):
+        raise TypeError(f"{who}: primals and tangents must be tuples or "
+                        f"lists, got {type(primals).__name__} and "
+                        f"{type(tangents).__name__}")
+    if not structure.same_structure(tuple(primals), tuple(tangents)):
+        raise TypeError(
+            f"{who}: primals and tangents must have the same structure; "
+            f"got primals {_skeleton(primals)} and tangents "
+            f"{_skeleton(tangents)} (* is a leaf: a tensor, array or "
+            f"number)")
+    xs = [_diff_arg(p, who, i) for i, p in enumerate(primals)]
+    flat_x = structure.flatten(xs)
+    ts = [convert_to_tensor(t, x.dtype)
+          for t, x in zip(structure.flatten(tangents), flat_x)]
+    for t, x in zip(ts, flat_x):
+        if t.shape != x.shape:
+            raise ValueError(f"{who}: a tangent has shape {t.shape} but its "
+                             f"primal has shape {x.shape}")
+    with GradientTape(persistent=True) as outer:
+        with GradientTape() as inner:
+            inner.watch(flat_x)
+            out, aux = _split_aux(f(*xs), has_aux, who)
+        flat = [_as_tensor(y) for y in structure.flatten(out)]
+        us = [ops.zeros_like(y) for y in flat]
+        outer.watch(us)
+        gs = inner.gradient(flat, flat_x, output_gradients=us)
+    pairs = [(g, t) for g, t in zip(gs, ts) if g is not None]
+    if not pairs:
+        tangent_out = [ops.zeros_like(y) for y in flat]
+    else:
+        tangent_out = outer.gradient([g for g, _ in pairs], us,
+                                     output_gradients=[t for _, t in pairs],
+                                     unconnected_gradients="zero")
+    out = structure.unflatten(out, flat)
+    result = (out, structure.unflatten(out, tangent_out))
+    return result + (aux,) if has_aux else result
+
+
+@documented("f", "argnums", "has_aux")
+def jacfwd(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """The Jacobian by forward mode, one jvp per input element; the same
+    layout as jacobian (pytrees in and out) (jax.jacfwd).
+
+    Args:
+
+    Returns:
+        A function of f's arguments returning the Jacobian, or
+        (jacobian, aux) with has_aux.
+    """
+    who = f"pycg.jacfwd({_name(f)})"
+
+    def wrapped(*args, **kwargs):
+        args, nums, sources = _prepare(args, argnums, who)
+
+        def at(*srcs):
+            full = list(args)
+            for i, s in zip(nums, srcs):
+                full[i] = s
+            return f(*full, **kwargs)
+        flat_src = structure.flatten(sources)
+        out, aux, blocks = None, None, []
+        for j, s in enumerate(flat_src):
+            cols = []
+            for i in range(s.size):
+                basis = np.zeros(s.size, dtype=s.dtype)
+                basis[i] = 1
+                tangents = [ops.zeros_like(x) for x in flat_src]
+                tangents[j] = basis.reshape(s.shape)
+                res = jvp(at, sources, structure.unflatten(sources, tangents),
+                          has_aux)
+                out, aux = res[0], (res[2] if has_aux else None)
+                cols.append(structure.flatten(res[1]))
+            blocks.append([_block(ops.stack([c[k] for c in cols], axis=-1),
+                                  s) for k in range(len(cols[0]))])
+        per_leaf = [[b[k] for b in blocks] for k in range(len(blocks[0]))]
+        jac = _assemble(out, per_leaf, argnums, sources)
+        return (jac, aux) if has_aux else jac
+    return wrapped
+
+
+def _block(stacked, s):
+    return ops.reshape(stacked, stacked.shape[:-1] + s.shape)

@@ -1,0 +1,288 @@
+"""GradientTape: the user's view of recording (TensorFlow's API).
+
+A tape owns a `core.Recorder`; entering the tape pushes it on this thread's
+stack of recording tapes, so every op that touches a tracked tensor is
+recorded on it (see pycg.core). The backward pass runs ops too, so an
+enclosing tape that is recording records it: nested tapes give higher
+derivatives.
+"""
+import contextlib
+import warnings
+
+import numpy as np
+
+from pycg import ops, structure
+from pycg.core import recorder as core
+from pycg.core import backward as core_backward
+from pycg.api.explain import explain as _explain
+from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
+
+
+class GradientTape:
+    """Records operations for reverse-mode differentiation
+    (tf.GradientTape: watch, gradient, jacobian, batch_jacobian,
+    stop_recording, reset, watched_variables).
+
+    Args:
+        persistent: Allow several gradient() calls (a non-persistent tape
+            is spent by its first).
+        watch_accessed_variables: Watch every trainable Variable read
+            while recording (else only what `watch` names).
+
+    Differs:
+        As in TensorFlow, a source the target does not depend on has
+        gradient None (unconnected_gradients="zero" gives zeros).
+
+    Example:
+    >>> import pycg
+    >>> x = pycg.constant(3.0)
+    >>> with pycg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * x
+    >>> float(tape.gradient(y, x))
+    6.0
+    """
+
+    def __init__(self, persistent: bool = False,
+                 watch_accessed_variables: bool = True) -> None:
+        self._persistent = bool(persistent)
+        self._rec = core.Recorder(bool(watch_accessed_variables))
+        self._state = "new"   # new -> recording -> exited; used when spent
+
+    # ---- context ----------------------------------------------------------
+    def __enter__(self):
+        if self._state == "used":
+            raise RuntimeError(
+                "GradientTape: this non-persistent tape was already used by "
+                "gradient(); create a new tape")
+        if core.is_recording(self._rec):
+            raise ValueError(
+                "GradientTape: the tape is still recording; a tape cannot be "
+                "re-entered while its `with` block is active (TensorFlow "
+                "raises the same)")
+        core.push(self._rec)
+        self._state = "recording"
+        return self
+
+    def __exit__(self, *exc):
+        core.pop(self._rec)
+        if self._state == "recording":
+            self._state = "exited"
+        return False
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops inside the block are not recorded on this tape."""
+        i = core.pop(self._rec)
+        if i is None:
+            raise RuntimeError(
+                "GradientTape.stop_recording: the tape is not recording")
+        try:
+            yield
+        finally:
+            core.push(self._rec, i)
+
+    def reset(self):
+        """Forget everything recorded and watched so far."""
+        rec = self._rec
+        rec.ids.clear()
+        rec.roots.clear()
+        rec.entries.clear()
+        rec.variables.clear()
+
+    # ---- watching ---------------------------------------------------------
+    def watch(self, tensor):
+        """Track a tensor, a variable, or a nested list/tuple/dict of them."""
+        if self._state != "recording":
+            raise RuntimeError(
+                "GradientTape.watch: the tape is not recording (its `with` "
+                "block has exited or was never entered); call watch() inside "
+                "`with pycg.GradientTape() as tape:`")
+        for x in structure.flatten(tensor):
+            if not isinstance(x, Tensor):
+                raise TypeError(
+                    f"GradientTape.watch: expected a pycg.Tensor or Variable "
+                    f"(or a nested list/tuple/dict of them), got "
+                    f"{type(x).__name__}; convert it first with "
+                    f"pycg.convert_to_tensor")
+            if not is_differentiable(x.dtype):
+                warnings.warn(
+                    f"GradientTape.watch: a tensor of dtype {x.dtype} was "
+                    f"watched; only floating and complex tensors get "
+                    f"gradients, so its "
+                    f"gradient will be None", stacklevel=2)
+                continue
+            self._rec.track(x)
+
+    def watched_variables(self):
+        return tuple(self._rec.variables.values())
+
+    def _recorded_dtypes(self):
+        """The dtypes of the tensors the recorded ops made (check_gradients
+        picks its finite-difference step from the narrowest)."""
+        return {t.dtype for entry in self._rec.entries for t in entry[2]}
+
+    # ---- gradients --------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients="none"):
+        """d(sum of target)/d(sources), in the sources' structure."""
+        self._check_usable("gradient")
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(
+                f"GradientTape.gradient: unconnected_gradients must be "
+                f"'none' or 'zero', got {unconnected_gradients!r}")
+        targets = _tensors(target, "target")
+        srcs = _tensors(sources, "sources")
+        if output_gradients is None:
+            ogs = [None] * len(targets)
+        else:
+            ogs = structure.flatten(output_gradients)
+            if len(ogs) != len(targets):
+                raise ValueError(
+                    f"GradientTape.gradient: {len(ogs)} output_gradients for "
+                    f"{len(targets)} targets")
+        try:
+            grads = self._run_backward(targets, ogs, srcs)
+        finally:
+            if not self._persistent:
+                self._release()
+        out = []
+        for s in srcs:
+            g = grads.get(s._id)
+            if g is None and unconnected_gradients == "zero":
+                g = ops.zeros_like(s)
+            out.append(g)
+        return structure.unflatten(sources, out)
+
+    def _run_backward(self, targets, ogs, srcs):
+        ids = self._rec.ids
+        seeds = {}
+        for t, og in zip(targets, ogs):
+            if t._id not in ids or not is_differentiable(t.dtype):
+                continue
+            if og is None:
+                og = ops.ones_like(t)
+            else:
+                og = convert_to_tensor(og, t.dtype)
+                if og.shape != t.shape:
+                    raise ValueError(
+                        f"GradientTape.gradient: output_gradients entry has "
+                        f"shape {og.shape} but its target has shape "
+                        f"{t.shape}")
+            prev = seeds.get(t._id)
+            seeds[t._id] = og if prev is None else prev + og
+        # only what this tape tracks can have a gradient (TensorFlow's rule:
+        # an unwatched source, or a variable under watch_accessed_variables
+        # =False, gets None even when it fed a recorded op)
+        source_ids = {s._id for s in srcs
+                      if s._id in ids and is_differentiable(s.dtype)}
+        entries = self._rec.entries
+        if self._persistent and core.is_recording(self._rec):
+            # TensorFlow's rule: a persistent tape still recording records
+            # its own backward pass (higher derivatives), at a cost
+            warnings.warn(
+                "GradientTape.gradient: calling gradient() on a persistent "
+                "tape inside its `with` block records the backward pass on "
+                "the tape itself, which costs time and memory; call it after "
+                "the block unless you need higher derivatives", stacklevel=3)
+            return core_backward.backward(entries[:len(entries)], seeds, source_ids)
+        # every root among the sources: all the tape tracks is reachable
+        live = self._rec.ids if self._rec.roots <= source_ids else None
+        i = core.pop(self._rec)
+        try:
+            return core_backward.backward(entries, seeds, source_ids, live)
+        finally:
+            if i is not None:
+                core.push(self._rec, i)
+
+    def jacobian(self, target, source, unconnected_gradients="none"):
+        """The full Jacobian: shape target.shape + source.shape."""
+        self._check_usable("jacobian")
+        (t,) = _tensors(target, "target")
+        srcs = _tensors(source, "source")
+        n = max(t.size, 1)
+        rows = []
+        try:
+            for i in range(n):
+                seed = ops.reshape(ops._one_hot_flat(i, n, t.dtype), t.shape)
+                g = self._run_backward([t], [seed], srcs)
+                rows.append([g.get(s._id) for s in srcs])
+        finally:
+            if not self._persistent:
+                self._release()
+        out = []
+        for j, s in enumerate(srcs):
+            col = [r[j] for r in rows]
+            if all(c is None for c in col):
+                out.append(None if unconnected_gradients == "none" else
+                           ops.zeros(t.shape + s.shape, s.dtype))
+                continue
+            col = [ops.zeros_like(s) if c is None else c for c in col]
+            out.append(ops.reshape(ops.stack(col), t.shape + s.shape))
+        return structure.unflatten(source, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none",
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians (TensorFlow's): target [b, y...] and source
+        [b, x...] give [b, y..., x...], assuming example i of the target
+        depends only on example i of the source."""
+        self._check_usable("batch_jacobian")
+        (t,) = _tensors(target, "target")
+        (s,) = _tensors(source, "source")
+        if t.ndim < 2 or s.ndim < 2:
+            raise ValueError(
+                f"GradientTape.batch_jacobian: target and source must have "
+                f"rank at least 2 (a batch dimension first), got shapes "
+                f"{t.shape} and {s.shape}")
+        if t.shape[0] != s.shape[0]:
+            raise ValueError(
+                f"GradientTape.batch_jacobian: target and source need the "
+                f"same first (batch) dimension, got shapes {t.shape} and "
+                f"{s.shape}")
+        ys = t.shape[1:]
+        n = int(np.prod(ys, dtype=np.int64))
+        if n == 0 or s.size == 0:
+            return ops.zeros(t.shape + s.shape[1:], s.dtype)
+        rows = []
+        try:
+            for i in range(n):
+                one = ops.reshape(ops._one_hot_flat(i, n, t.dtype), (1,) + ys)
+                seed = ops.broadcast_to(one, t.shape)
+                rows.append(self._run_backward([t], [seed], [s]).get(s._id))
+        finally:
+            if not self._persistent:
+                self._release()
+        if all(r is None for r in rows):
+            return None if unconnected_gradients == "none" else \
+                ops.zeros(t.shape + s.shape[1:], s.dtype)
+        rows = [ops.zeros_like(s) if r is None else r for r in rows]
+        out = ops.swapaxes(ops.stack(rows), 0, 1)
+        return ops.reshape(out, t.shape + s.shape[1:])
+
+    def explain(self, target, source):
+        """Say in words why d target / d source is what it is."""
+        return _explain(self, target, source)
+
+    def _check_usable(self, what):
+        if self._state == "used":
+            raise RuntimeError(
+                f"GradientTape.{what} can only be called once on a "
+                f"non-persistent tape; create the tape with "
+                f"pycg.GradientTape(persistent=True) to call it more than "
+                f"once")
+
+    def _release(self):
+        core.pop(self._rec)
+        spent, self._rec = self._rec, core.Recorder(self._rec.watch_accessed)
+        self._rec.variables = spent.variables  # watched_variables() stays
+        self._state = "used"
+
+
+def _tensors(tree, what):
+    leaves = structure.flatten(tree)
+    for x in leaves:
+        if not isinstance(x, Tensor):
+            raise TypeError(
+                f"GradientTape.gradient: every {what} must be a pycg.Tensor "
+                f"or Variable, got {type(x).__name__}")
+    return leaves

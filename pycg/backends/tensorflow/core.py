@@ -1,0 +1,95 @@
+"""The tensorflow backend's value types and dtypes, conversion, Python
+numbers as scalars of a value's dtype (cached constants, in _fast.py),
+variables (a tf.Variable, read afresh, also inside tf.function) and host
+calls (NumPy run when the graph runs)."""
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
+
+from pycg.backends.tensorflow._fast import (  # noqa: F401
+    complex_dtypes, dtype_key, float_dtypes, grad_like, inexact, scalar,
+    scalar_like, weak_caches, weak_scalar)
+
+# named, not found by making a tensor: importing pycg must leave TensorFlow's
+# context unstarted, or tf.distribute.MultiWorkerMirroredStrategy() fails
+types = frozenset((_EagerTensor,))
+float_types = frozenset()   # (an EagerTensor's type says nothing of its dtype)
+
+
+def owns(value):
+    return type(value) in types or isinstance(value, tf.Tensor)
+
+
+# ---- conversion ---------------------------------------------------------
+def convert(value, dtype=None):
+    if isinstance(value, tf.Tensor):
+        return value if dtype is None else tf.cast(value, dtype)
+    return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
+
+
+def cast(x, dtype):
+    return tf.cast(x, dtype)
+
+
+def stop_gradient(x):  # a TF op only where tf.gradients sees it (traced)
+    return x if type(x) in types else tf.stop_gradient(x)
+
+
+def to_numpy(x):
+    if not hasattr(x, "numpy"):
+        raise TypeError(
+            "pycg: this tensor is symbolic (inside pycg.function / "
+            "tf.function) and has no value yet; use pycg ops on it instead "
+            "of converting it to NumPy")
+    return x.numpy()
+
+
+def dtype_of(x):
+    return np.dtype(x.dtype.as_numpy_dtype)
+
+
+# ---- variables: a tf.Variable, read afresh (also inside tf.function) ------
+def variable(value):
+    return tf.Variable(value, trainable=False)
+
+
+def read(store):
+    return store.value()
+
+
+def assign(store, value):
+    store.assign(value)
+    return store
+
+
+# TensorFlow's own read-modify-write ops: atomic also where a compiled
+# function runs on several threads at once.
+def assign_add(store, delta):
+    store.assign_add(_broadcast(delta, store), read_value=False)
+    return store
+
+
+def assign_sub(store, delta):
+    store.assign_sub(_broadcast(delta, store), read_value=False)
+    return store
+
+
+def _broadcast(delta, store):
+    return delta if delta.shape == store.shape else \
+        tf.broadcast_to(delta, store.shape)
+
+
+# ---- host calls: a NumPy function run when the graph runs ------------------
+def host_call(fn, args, dtype, shape):
+    if tf.executing_eagerly():
+        return tf.convert_to_tensor(fn(*[np.asarray(a) for a in args]))
+    out = tf.numpy_function(fn, list(args), tf.as_dtype(dtype),
+                            stateful=False)
+    out.set_shape(shape)
+    return out
+
+
+def outside_graph():
+    """A context where new variables are created eagerly, also while a
+    pycg.function traces (optimizer slots, seed states)."""
+    return tf.init_scope()

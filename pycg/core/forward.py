@@ -1,0 +1,102 @@
+"""What `custom_gradient` needs from the core around the forward of a user
+function (`forward`): collect the variables read, pause a lone recording
+tape, leave nothing of the forward recorded after an error; and how such a
+function runs inside traced control flow."""
+from pycg import structure
+from pycg.core.recorder import saw_variable, tls
+from pycg.tensor import Tensor, Variable, _next_id
+
+
+def forward(f, args, kwargs):
+    """f(*args, **kwargs), while anything records or watches (tls.active).
+
+    A lone recording tape is paused (its backward never differentiates the
+    forward's inner ops; with several tapes they stay recorded, for higher
+    derivatives, and are dropped again if f raises). Returns (f's result,
+    {id: variable} of the variables read, `first`, `marks`): `first`, where
+    no tape recorded f's ops, the last id before f ran (a tensor with a
+    later id is f's own, and may stand as the recorded output), else None;
+    `marks`, for `drop` where the caller refuses the result.
+    """
+    t = tls
+    recs, watchers = t.recorders, t.watchers
+    seen = {}
+    watchers.append(seen)
+    alone = len(recs) == 1
+    if alone:
+        marks = ()
+        t.recorders = []
+        t.recording = False   # (still active: the watcher)
+        first = _next_id()
+    else:
+        marks = [(r, len(r.entries)) for r in recs]
+        first = None if recs else _next_id()
+    try:
+        result = f(*args, **kwargs) if kwargs else f(*args)
+    except BaseException:
+        drop(marks)
+        raise
+    finally:
+        if watchers and watchers[-1] is seen:
+            del watchers[-1]
+        else:
+            watchers.remove(seen)
+        if alone:   # (active stayed True, as the caller found it)
+            t.recorders, t.recording = recs, True
+    if alone and seen and recs[0].watch_accessed:
+        for v in seen.values():
+            recs[0].track(v)
+    return result, seen, first, marks
+
+
+def drop(marks):
+    """Drop what a forward recorded (its `marks`): it failed."""
+    for r, n in marks:
+        del r.entries[n:]
+
+
+# ---- inside traced control flow ----------------------------------------------
+_graph_call = []   # [fn(f, args, kwargs)]: registered by pycg.interop_tf
+
+
+def register_graph_call(fn):
+    """pycg.interop_tf hands over how to run a custom_gradient function as
+    one TensorFlow op that carries its rule (tf.custom_gradient)."""
+    _graph_call[:] = [fn]
+
+
+def set_branch(probe):
+    """pycg.ops._traced runs a branch or loop body of a TensorFlow control
+    flow op with `probe` recording (None after); returns the previous."""
+    previous, tls.branch = tls.branch, probe
+    return previous
+
+
+def in_branch():
+    """Whether a custom_gradient function is called right inside a traced
+    branch (its probe records, and no tape of the branch's own)."""
+    probe = tls.branch
+    return probe is not None and bool(tls.recorders) and \
+        tls.recorders[-1] is probe
+
+
+def graph_call(f, args, kwargs, as_pycg=False):
+    """f(*args, **kwargs) as one TensorFlow op carrying f's rule, for
+    TensorFlow's own autodiff: its outputs as TensorFlow tensors (as pycg
+    tensors with `as_pycg`)."""
+    out = _graph_call[0](f, args, kwargs)
+    return structure.unflatten(out, [Tensor(o) for o in
+                                     structure.flatten(out)]) if as_pycg \
+        else out
+
+
+def branch_call(f, tensors, args, kwargs):
+    """f(*args, **kwargs) as one TensorFlow op carrying f's rule, so that
+    TensorFlow's gradient of the control flow op uses it (it would
+    differentiate f's forward); `tensors`, f's tensor arguments, are noted
+    on the probe as used by the branch (a trainable Variable as read)."""
+    for t in tensors:
+        if isinstance(t, Variable) and t.trainable:
+            saw_variable(t)
+    tls.branch.entries.append((None, tuple(tensors), (), None))
+    return graph_call(f, args, kwargs, as_pycg=True)

@@ -1,0 +1,283 @@
+"""The recording core: what a tape records, and the backward loop.
+
+Below `pycg.ops` and above `pycg.tensor`; it never imports a backend or an
+op. Everything above reaches it by the functions here:
+
+- `Rule`, `RULES`, `defvjp`, `defvjp_each`: the VJP table of built-in ops;
+- `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
+  kernel and record it on every recording tape that tracks one of its
+  inputs;
+- `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
+  per-thread stack of recording tapes;
+- (pycg.core.forward: what `custom_gradient` needs around a forward);
+- (pycg.core.backward: `backward`, the chain rule over a record).
+
+Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
+``outputs`` is a tuple and ``backward(upstreams, inputs, outputs, params,
+live)`` returns one gradient (or None) per input. Recorded order is a
+topological order, so the backward pass is a single reversed loop.
+"""
+import functools
+import itertools
+import threading
+
+from pycg.tensor import Tensor, Variable
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        self.recorders = []  # recording tapes' records, innermost last
+        self.watchers = []   # dicts collecting variables read
+        self.active = False  # recorders or watchers: the op fast path reads it
+        self.recording = False  # recorders: whether an op must be recorded
+        self.branch = None   # the probe of a traced branch (core.forward)
+
+
+tls = _ThreadState()   # read `active`/`recording`; change through functions
+
+
+def _refresh():
+    tls.recording = bool(tls.recorders)
+    tls.active = tls.recording or bool(tls.watchers)
+
+
+# ---- the VJP table ----------------------------------------------------------
+class Rule:
+    """The VJP of a built-in op: one function per input, called as
+    fn(upstream, output, *inputs, **params)."""
+
+    __slots__ = ("name", "fns", "broadcast", "_one", "direct")
+    typed = frozenset()   # value types that say their dtype (see below)
+
+    def __init__(self, name, fns, broadcast=False):
+        self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
+        self._one = self.fns[0] if len(self.fns) == 1 else None
+        self.direct = None   # see register_direct
+
+    def __call__(self, ups, ins, outs, params, live):
+        g, out = ups[0], outs[0]
+        if len(ins) == 1:
+            x = ins[0]
+            return (self.one_input(g, out, x, params, not tls.recording)
+                    if x._id in live else None,)
+        if params:
+            return [fn(g, out, *ins, **params) if x._id in live else None
+                    for fn, x in zip(self.fns, ins)]
+        return [fn(g, out, *ins) if x._id in live else None
+                for fn, x in zip(self.fns, ins)]
+
+    def one_input(self, g, out, x, params, direct_ok):
+        """The gradient of an entry of one input (the hot case of a chain;
+        __call__ and the backward loop both take it): the direct VJP on
+        backend values where `direct_ok` (nothing records: a nested tape
+        needs the rule's recorded ops), else the rule."""
+        one = self._one
+        if one is None:   # (a rule of several inputs, given one)
+            one = next(iter(self.fns))
+        if params:
+            return one(g, out, x, **params)
+        direct = self.direct
+        if direct is not None and direct_ok:
+            gv, ov = g._value, out._value
+            t = type(gv)   # (a type in `typed` says its dtype: no reads)
+            if t is type(ov) and (t in self.typed or
+                                  gv.dtype is ov.dtype):
+                value = direct(gv, ov, x._value)
+                if value is not None:
+                    return Tensor(value)
+        return one(g, out, x)
+
+
+RULES = {}
+
+
+def defvjp(name, *fns, broadcast=False):
+    """Register the VJP of op `name`: one function per input, each called
+    as fn(upstream, output, *inputs, **params). `None` marks an input that
+    never gets a gradient. `broadcast=True` lets the backward loop undo
+    NumPy broadcasting of the inputs."""
+    if name in RULES:
+        raise ValueError(f"pycg: a VJP for {name!r} is registered twice")
+    fns = tuple(fn if fn is not None else _no_grad for fn in fns)
+    RULES[name] = Rule(name, fns, broadcast)
+
+
+def defvjp_each(name, fn):
+    """Register the VJP of an op with any number of inputs: fn(i, upstream,
+    output, *inputs, **params) gives the gradient for input i."""
+    defvjp(name)
+    RULES[name].fns = _PerInput(fn)
+
+
+class _PerInput:
+    """fns of a variadic rule: zipped with the inputs, one per input."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __iter__(self):
+        return (functools.partial(self.fn, i) for i in itertools.count())
+
+
+def _no_grad(*_, **__):
+    return None
+
+
+# ---- array helpers the backward loop needs (registered by pycg.ops) ---------
+_array = {}
+
+
+def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
+                       typed=frozenset()):
+    """pycg.ops hands the core the array functions it needs, and `direct`:
+    for some unary rules, the same VJP on backend values, (g, ans, x) ->
+    value or None (use the rule), used while nothing records; `typed`:
+    value types whose type alone says their dtype (NumPy's scalars)."""
+    _array.update(ones_like=ones_like, zeros_like=zeros_like,
+                  unbroadcast=unbroadcast)
+    Rule.typed = frozenset(typed)
+    for name, fn in dict(direct).items():
+        RULES[name].direct = fn
+
+
+def zeros_like(x):
+    return _array["zeros_like"](x)
+
+
+# ---- recording ---------------------------------------------------------------
+class Recorder:
+    """One tape's record: the tracked ids, the entries, and the variables
+    it watches. `roots`: the ids tracked by `track` (the others are outputs
+    of recorded entries), so that sources including every root reach all
+    of `ids` (the backward loop then needs no live_ids)."""
+
+    __slots__ = ("ids", "entries", "variables", "watch_accessed", "roots")
+
+    def __init__(self, watch_accessed=True):
+        self.ids, self.entries, self.variables = set(), [], {}
+        self.watch_accessed, self.roots = watch_accessed, set()
+
+    def track(self, x):
+        self.ids.add(x._id)
+        self.roots.add(x._id)
+        if isinstance(x, Variable):
+            self.variables[x._id] = x
+
+
+on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
+# classes of entry backwards with a method one_input(upstream, output, x,
+# params, direct_ok) -> gradient or None (direct_ok: nothing records): for
+# their entries of one input and one output, the loop calls that, with no
+# tuples (Rule's, a custom gradient's)
+UNARY_BACKWARDS = {Rule}
+
+
+def push(recorder, index=None):
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(1)
+    if index is None:
+        tls.recorders.append(recorder)
+    else:
+        tls.recorders.insert(index, recorder)
+    _refresh()
+
+
+def pop(recorder):
+    """Stop `recorder` recording; its former position, or None."""
+    if recorder not in tls.recorders:
+        return None
+    i = tls.recorders.index(recorder)
+    del tls.recorders[i]
+    _refresh()
+    if not tls.recorders:
+        for fn in on_recording:
+            fn(-1)
+    return i
+
+
+def is_recording(recorder=None):
+    return recorder in tls.recorders if recorder else bool(tls.recorders)
+
+
+def saw_variable(v):
+    """A trainable variable was read: watching tapes track it."""
+    for rec in tls.recorders:
+        if rec.watch_accessed and v._id not in rec.ids:
+            rec.track(v)
+    for seen in tls.watchers:
+        seen[v._id] = v
+
+
+def apply(name, kernel, inputs, params=None):
+    """Run kernel(*values, **params) and record it under rule `name`."""
+    vals = [x._value for x in inputs]
+    out = Tensor(kernel(*vals, **params) if params else kernel(*vals))
+    if tls.recording:
+        record(RULES[name], inputs, out, params)
+    return out
+
+
+def apply_nograd(kernel, inputs, params=None):
+    vals = [x._value for x in inputs]
+    return Tensor(kernel(*vals, **params) if params else kernel(*vals))
+
+
+def record(rule, inputs, output, params=None):
+    """Record a single-output op (inputs are plain tensors: ops read
+    Variables through saw_variable first)."""
+    for rec in tls.recorders:
+        ids = rec.ids
+        for x in inputs:
+            if x._id in ids:
+                rec.entries.append((rule, inputs, (output,), params))
+                ids.add(output._id)
+                break
+
+
+def record_one(backward_fn, x, output, params=None):
+    """record() for an entry of one input and one output (the hot case of
+    a chain: a unary op, a custom gradient of one tensor)."""
+    xid = x._id
+    for rec in tls.recorders:
+        if xid in rec.ids:
+            rec.entries.append((backward_fn, (x,), (output,), params))
+            rec.ids.add(output._id)
+
+
+def record_multi(backward_fn, inputs, outputs):
+    """Record an op with several outputs; backward_fn has the entry shape
+    (see the module docstring)."""
+    for x in inputs:
+        if x._trainable_var:
+            saw_variable(x)
+    inputs, outputs = tuple(inputs), tuple(outputs)
+    for rec in tls.recorders:
+        ids = rec.ids
+        for x in inputs:
+            if x._id in ids:
+                rec.entries.append((backward_fn, inputs, outputs, None))
+                ids.update(o._id for o in outputs)
+                break
+
+
+# ---- the backward pass -------------------------------------------------------
+_numerics_check = []   # at most one check(rule, i, grad, inputs, outputs)
+
+
+def set_numerics_check(check):
+    """Install `check` (or None) for every gradient; returns the previous."""
+    previous = _numerics_check[0] if _numerics_check else None
+    _numerics_check[:] = [check] if check is not None else []
+    return previous
+
+
+def live_ids(entries, source_ids):
+    """Ids reachable from the sources through recorded ops."""
+    live = set(source_ids)
+    for _, ins, outs, _ in entries:
+        for x in ins:
+            if x._id in live:
+                live.update([o._id for o in outs])
+                break
+    return live

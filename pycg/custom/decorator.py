@@ -1,0 +1,180 @@
+"""custom_gradient: a function with its own gradient rule, in every
+published calling convention (TensorFlow, Keras 3, JAX, keras3 for R).
+
+How `grad_fn` is called is decided from its own signature, for each
+`grad_fn` (one decorated function may return grad functions of different
+styles):
+
+=======================================  ====================================
+grad_fn's signature                      pycg calls it as
+=======================================  ====================================
+``upstream`` after ``*args``, keyword-    ``grad_fn(*inputs, upstream=dy)``
+only, or after other parameters (Keras:   (the forward inputs positionally,
+``(*args, upstream=None)``, PyTorch-      dy one tensor, or a tuple for
+style ``(*args, upstream)``, R            several outputs)
+``function(x, upstream)``)
+has a parameter named ``variables``       ``grad_fn(*dys, variables=[...])``,
+(TensorFlow with variables)               returns ``(grad_inputs, grad_vars)``
+anything else (TensorFlow, JAX, and       ``grad_fn(*dys)``, one dy per
+``def grad(upstream)``)                   flattened output
+=======================================  ====================================
+
+``**kwargs`` never counts as taking ``upstream`` or ``variables``.
+``None`` for one input (inside a tuple, list or dict) means no gradient for
+it; ``None`` as grad_fn's whole result is an error (a forgotten ``return``).
+How the returned gradients are read:
+
+=======================================  ====================================
+grad_fn returns                          read as
+=======================================  ====================================
+one value                                the gradient of the one input
+a tuple or list                          one per parameter (each in its
+                                         input's structure), or one per
+                                         tensor leaf (flat)
+a dict whose keys are parameter names    by name; a Variable key gives that
+(and Variables), each value in its       variable's gradient
+parameter's structure
+a dict in the structure of the one       by structure (TensorFlow's nest
+input that is a dict (``inputs`` =       rules): ``{"a": da, "b": db}``
+``{"a": a, "b": b}``)
+a dict that reads both ways              an error: return a tuple instead
+=======================================  ====================================
+ Forward ops inside ``f`` stay on the
+tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
+
+Where TensorFlow differentiates instead of pycg (the function called on
+TensorFlow values under a ``tf.GradientTape``, in a ``tf.function`` or a
+Keras model's step; or inside ``ops.cond``, ``ops.while_loop`` and the other
+traced control flow in ``pycg.function``), the call becomes one
+``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
+"""
+import functools
+import textwrap
+
+from pycg import backends, structure
+from pycg.core import forward as core_forward
+from pycg.core import recorder as core
+from pycg.core.recorder import tls
+from pycg.custom.bind import Signature, bind_inputs, name_of
+from pycg.custom.contracts import _split_result
+from pycg.custom.plan import Plan, record_call
+from pycg.custom.conventions import DECORATOR_ARGS
+from pycg.tensor import Tensor
+
+
+def custom_gradient(f):
+    """Decorate ``f(*args) -> (output, grad_fn)`` to give it a custom gradient.
+
+    >>> import pycg
+    >>> from pycg import ops
+    >>> @pycg.custom_gradient
+    ... def log1pexp(x):
+    ...     e = ops.exp(x)
+    ...     def grad(upstream):
+    ...         return upstream * (1 - 1 / (1 + e))
+    ...     return ops.log(1 + e), grad
+    >>> float(pycg.grad(log1pexp)(100.0))
+    1.0
+    """
+    if not callable(f):
+        raise TypeError(f"pycg.custom_gradient: expected a function, got "
+                        f"{type(f).__name__}")
+    plans = {}   # call shape -> its Plan, decided on its first call
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        plan = plans.get((len(args), *kwargs) if kwargs else len(args))
+        if plan is None:
+            plan = _plan(f, plans, args, kwargs)
+        at, inputs = plan.at, None
+        if at is not None:   # one argument (the hot case)
+            xs, x = None, args[at] if type(at) is int else kwargs[at]
+        else:
+            xs = x = plan.tensors(args, kwargs)
+        active = tls.active
+        if xs is None and type(x) is not Tensor or (
+                tls.branch is not None if active else xs is None and
+                type(x._value) not in backends.active.types):
+            routed, inputs = _route(decorated, plan, args, kwargs)
+            if inputs is None:   # TensorFlow differentiates: its op
+                return routed
+            x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
+        if not active:   # nothing records: f's output is all that matters
+            return _split_result(plan.name, f(*args, **kwargs))[0]
+        result, seen, first, marks = core_forward.forward(f, args, kwargs)
+        if type(result) is tuple and len(result) == 2 and \
+                callable(result[1]):
+            output, grad_fn = result
+        else:
+            try:
+                output, grad_fn = _split_result(plan.name, result)
+            except BaseException:
+                core_forward.drop(marks)
+                raise
+        if inputs is None and type(output) is Tensor and not seen:
+            if first is None or output._id <= first:
+                output = Tensor(output._value)   # (not f's own: a new id)
+            if xs is None:   # (record* record where a tape tracks x)
+                core.record_one(plan, x, output, grad_fn)
+            else:
+                core.record(plan, xs, output, grad_fn)
+            return output
+        if not tls.recording:
+            return output
+        if inputs is None:
+            inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
+        return record_call(plan.name, inputs, output, grad_fn, seen)
+
+    decorated.__pycg_custom_gradient__ = True
+    return decorated
+
+
+# help(pycg.custom_gradient) shows the conventions (this module's tables)
+if __doc__ and custom_gradient.__doc__:   # (None under python -OO)
+    custom_gradient.__doc__ += DECORATOR_ARGS + textwrap.indent(__doc__, "    ")
+
+
+def _plan(f, plans, args, kwargs):
+    """The plan of a new shape of call (f's signature read once)."""
+    first = next(iter(plans.values()), None)
+    name = first.name if first else name_of(f)
+    signature = first.signature if first else Signature(f)
+    plan = Plan(name, signature, len(args),
+                 signature.slots(name, len(args), tuple(kwargs)))
+    if len(plans) < 64:
+        plans[(len(args), *kwargs) if kwargs else len(args)] = plan
+    return plan
+
+
+def _route(decorated, plan, args, kwargs):
+    """A call that is not one tensor of the active backend: (its result,
+    None) where TensorFlow differentiates it (one op carrying the rule),
+    else (None, its bound inputs)."""
+    if tls.branch is not None and core_forward.in_branch():
+        return core_forward.branch_call(decorated, [
+            a for a in structure.flatten((args, kwargs))
+            if isinstance(a, Tensor)], args, kwargs), None
+    route = _tensorflow_route(args, kwargs)
+    if route is not None:
+        return core_forward.graph_call(decorated, args, kwargs,
+                                       as_pycg=route == "graph"), None
+    return None, bind_inputs(plan.name, plan.slots, args, kwargs)
+
+
+def _tensorflow_route(args, kwargs):
+    """Where TensorFlow, not a pycg tape, differentiates the call, so that
+    it must be one TensorFlow op carrying the rule: "values" where
+    TensorFlow values arrive while TensorFlow records or traces (a
+    tf.GradientTape, a tf.function, a Keras model); "graph" where pycg
+    tensors are traced into a graph with no pycg tape recording
+    (pycg.function, whose graph a tf.GradientTape may differentiate)."""
+    K = backends.active
+    if K.name != "tensorflow":
+        return None
+    leaves = structure.flatten((args, kwargs))
+    if any(not isinstance(a, Tensor) and K.foreign(a) for a in leaves):
+        return "values" if K.tensorflow_differentiates() else None
+    if not tls.active and any(isinstance(a, Tensor) and
+                              type(a._value) not in K.types for a in leaves):
+        return "graph"
+    return None

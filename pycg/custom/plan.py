@@ -1,0 +1,177 @@
+"""A custom_gradient function's call plan (one per shape of call: which
+parameter each argument binds) and the backward of its tape entries: the
+plan itself where every argument is a tensor, else the call's _Backward
+(how grad_fn is called, and what it returns read, for any call)."""
+from pycg import backends, structure
+from pycg.core import recorder as core
+from pycg.custom.bind import bind_inputs
+from pycg.custom.contracts import (_as_output, _wrapped, check_gradient,
+                                   match_gradients, returned_none,
+                                   split_variables)
+from pycg.custom.conventions import UPSTREAM, VARIABLES, convention_of
+from pycg.tensor import Tensor
+
+
+class Plan:
+    """How one shape of call (positional count, keyword names) of a
+    custom_gradient function runs, decided on its first call: which
+    parameter each argument binds (`slots`). A call whose arguments are
+    all tensors of the active backend, with one tensor output and no
+    variable read, needs no binding: it is recorded as one entry (plan,
+    its tensors, (output,), grad_fn) whose backward is the plan (the loop
+    calls `one_input` for one tensor, see core.UNARY_BACKWARDS); any other
+    call is bound and records its own _Backward."""
+
+    broadcast = False   # (read by the backward loop)
+
+    def __init__(self, name, signature, n, slots):
+        self.name, self.signature, self.n, self.slots = name, signature, n, \
+            slots
+        self.ats = tuple(at for _, at, _ in slots)   # where each argument is
+        self.at = self.ats[0] if len(slots) == 1 else None
+        self.positional = [i for i, s in enumerate(slots) if s[2]]
+        self.labels = [label for label, _, _ in slots]
+
+    def tensors(self, args, kwargs):
+        """The arguments of a call of several, in f's parameter order, where
+        all are tensors of the active backend; else None."""
+        types = backends.active.types
+        xs = tuple(args[at] if type(at) is int else kwargs[at]
+                   for at in self.ats)
+        for x in xs:
+            if type(x) is not Tensor or type(x._value) not in types:
+                return None
+        return xs or None
+
+    def __call__(self, ups, ins, outs, grad_fn, live):
+        if len(ins) == 1:
+            return (self.one_input(ups[0], outs[0], ins[0], grad_fn, True),)
+        try:
+            returned = self._invoke(grad_fn, ups[0], ins)
+        except Exception as e:
+            raise self._raised(e) from e
+        if type(returned) in (tuple, list) and len(returned) == len(ins):
+            K = backends.active
+            for g, x in zip(returned, ins):
+                if g is not None and not (type(g) is Tensor and _fits(
+                        K, g._value, x._value)):
+                    break
+            else:   # (each None or a gradient as it stands)
+                return returned
+        return self._read(grad_fn, returned, ins, outs[0])
+
+    def one_input(self, upstream, output, x, grad_fn, direct_ok):
+        try:
+            returned = grad_fn(upstream) if \
+                convention_of(grad_fn) != UPSTREAM else \
+                self._invoke(grad_fn, upstream, (x,))
+        except Exception as e:
+            raise self._raised(e) from e
+        if type(returned) is Tensor:   # (_fits, inline: the hot case)
+            K = backends.active
+            g, v = returned._value, x._value
+            t = type(g)
+            if t is type(v) and (t in K.float_types or
+                                 t in K.types and K.grad_like(g, v)):
+                return returned
+        return self._read(grad_fn, returned, (x,), output)[0]
+
+    def _invoke(self, grad_fn, upstream, ins):
+        if convention_of(grad_fn) != UPSTREAM:
+            return grad_fn(upstream)
+        return grad_fn(*[ins[i] for i in self.positional], upstream=upstream)
+
+    def _raised(self, e):
+        return _wrapped(e, f"{self.name}: its gradient function raised "
+                           f"{type(e).__name__}: {e}")
+
+    def _read(self, grad_fn, returned, ins, output):
+        """What grad_fn returned, checked and read as for any call."""
+        if returned is None:
+            returned_none(self.name, grad_fn)
+        args, kwargs = [None] * self.n, {}
+        for at, x in zip(self.ats, ins):
+            if type(at) is int:
+                args[at] = x
+            else:
+                kwargs[at] = x
+        inputs = bind_inputs(self.name, self.slots, args, kwargs)
+        return _Backward(self.name, convention_of(grad_fn), grad_fn, inputs,
+                         output, [output], []).read(returned)
+
+
+def _fits(K, g, v):
+    """check_gradient's first test: g stands as v's gradient as it is (a
+    float scalar's type is its dtype, shape ())."""
+    t = type(g)
+    return t is type(v) and (t in K.float_types or
+                             t in K.types and K.grad_like(g, v))
+
+
+def record_call(name, inputs, output, grad_fn, seen):
+    if type(output) is Tensor:
+        outs = [Tensor(output._value)]
+    else:
+        outs = [Tensor(_as_output(name, o)._value)
+                for o in structure.flatten(output)]
+    variables = [v for v in seen.values() if v._id not in inputs.ids] \
+        if seen else []
+    rule = _Backward(name, convention_of(grad_fn), grad_fn, inputs, output,
+                     outs, variables)
+    core.record_multi(rule, inputs.tensors + variables, outs)
+    return outs[0] if type(output) is Tensor else \
+        structure.unflatten(output, outs)
+
+
+class _Backward:
+    """The recorded backward of one custom_gradient call (any call but the
+    one-tensor case of Plan)."""
+
+    broadcast = False   # (read by the backward loop)
+
+    def __init__(self, name, convention, grad_fn, inputs, output, outs,
+                 variables):
+        self.name, self.convention, self.grad_fn = name, convention, grad_fn
+        self.inputs, self.output, self.outs = inputs, output, outs
+        self.variables = variables
+
+    @property
+    def labels(self):
+        return self.inputs.labels
+
+    def __call__(self, ups, ins, outs, params, live):
+        if any(u is None for u in ups):
+            ups = [u if u is not None else core.zeros_like(o)
+                   for u, o in zip(ups, self.outs)]
+        try:
+            returned = self._invoke(ups)
+        except Exception as e:
+            raise _wrapped(e, f"{self.name}: its gradient function raised "
+                              f"{type(e).__name__}: {e}") from e
+        return self.read(returned)
+
+    def read(self, returned):
+        """The checked gradients, one per input, of what grad_fn returned."""
+        if returned is None:
+            returned_none(self.name, self.grad_fn)
+        if type(returned) is Tensor and len(self.inputs.tensors) == 1 and \
+                not self.variables:  # the common case, checked directly
+            return [check_gradient(self.name, self.inputs.labels[0],
+                                   returned, self.inputs.tensors[0])]
+        grads, var_grads = split_variables(self.name, self.convention,
+                                           returned, self.variables)
+        return match_gradients(self.name, self.inputs, grads, var_grads,
+                               self.variables)
+
+    def _invoke(self, ups):
+        g = self.grad_fn
+        if self.convention == UPSTREAM:
+            up = ups[0] if not structure.is_nested(self.output) else \
+                structure.unflatten(self.output, ups)
+            return g(*self.inputs.positional, upstream=up)
+        if self.convention == VARIABLES and self.variables:
+            return g(*ups, variables=list(self.variables))
+        return g(*ups)
+
+
+core.UNARY_BACKWARDS.add(Plan)

@@ -1,0 +1,255 @@
+"""pycg.to_tensorflow: a pycg function or rule as a TensorFlow function.
+
+The forward runs `f` on pycg tensors that wrap the TensorFlow inputs
+themselves (no copy), on a pycg tape; the gradient, given to
+``tf.custom_gradient``, is pycg's backward of that tape, so a
+``pycg.custom_gradient`` rule inside `f` is the gradient TensorFlow uses.
+pycg's backward runs TensorFlow kernels on TensorFlow values, so a
+``tf.GradientTape`` around it records them (in a graph, ``tf.gradients``
+follows them): second derivatives work wherever pycg's rule is itself
+differentiable.
+"""
+import contextlib
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pycg import backends, structure
+from pycg.core import forward as core_forward
+from pycg.backends._tf_import import import_tensorflow
+from pycg.custom.bind import name_of
+from pycg.api.tape import GradientTape
+from pycg.tensor import Tensor, is_float
+
+_WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
+         "rule, or an R rule from pycg.r)")
+
+
+def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`f`, written with pycg, as a TensorFlow function whose gradient is
+    pycg's: use it under ``tf.GradientTape``, inside ``tf.function`` (also
+    with ``jit_compile=True``), in a Keras layer and under ``tf.distribute``.
+
+    Float arguments (tf tensors and variables, Keras variables, pycg
+    tensors, NumPy arrays, Python floats, in nested lists/tuples/dicts) are
+    differentiable inputs; ints, bools, strings and None pass through
+    unchanged. `f` returns a pycg tensor or a nested list/tuple/dict of
+    them; the result has the same structure, of tf tensors.
+
+    Args:
+        f: A function written with pycg ops (a custom_gradient function
+            among them).
+
+    Returns:
+        A TensorFlow function with f's signature and name; its gradient,
+        as TensorFlow asks for it, is pycg's (tf.custom_gradient).
+
+    Example:
+    >>> import pycg, tensorflow as tf
+    >>> from pycg import ops
+    >>> @pycg.custom_gradient
+    ... def log1pexp(x):
+    ...     e = ops.exp(x)
+    ...     def grad(upstream):
+    ...         return upstream * (1 - 1 / (1 + e))
+    ...     return ops.log(1 + e), grad
+    >>> tf_log1pexp = pycg.to_tensorflow(log1pexp)
+    >>> x = tf.constant(100.0)
+    >>> with tf.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = tf_log1pexp(x)
+    >>> float(tape.gradient(y, x))
+    1.0
+
+    Variables that `f` reads without taking them as arguments (a closed-over
+    ``pycg.Variable``) are constants to TensorFlow: pass the weights to train
+    as arguments. Dimensions unknown while TensorFlow traces (a ``None``
+    batch) work in the reductions, softmax, concatenate, reshape, where,
+    matmul and the elementwise ops; an op that needs every dimension known
+    (indexing and the other static gathers) raises an error naming `f`,
+    the op and what to do.
+    """
+    if getattr(f, "__pycg_source__", None) is not None:
+        return f  # already converted
+    if not callable(f):
+        raise TypeError(f"pycg.to_tensorflow: expected {_WHAT}, got "
+                        f"{type(f).__name__}")
+    name = name_of(f)
+    tf = _tensorflow(name)
+    if _is_tensorflow_callable(f, tf):
+        raise TypeError(
+            f"pycg.to_tensorflow({name}): {name} is a TensorFlow/Keras "
+            f"callable ({type(f).__name__}), not {_WHAT}; call it directly, "
+            f"it needs no conversion")
+
+    def tf_function(*args, **kwargs):
+        return _call(f, name, args, kwargs)
+
+    functools.update_wrapper(tf_function, f)
+    # (tf.function must not look inside)
+    del tf_function.__wrapped__  # type: ignore[attr-defined]
+    tf_function.__pycg_source__ = f  # type: ignore[attr-defined]
+    # AutoGraph must not rewrite f's Python (pycg.function traces with
+    # autograph=False too)
+    return tf.autograph.experimental.do_not_convert(tf_function)
+
+
+def _tensorflow(name):
+    try:
+        tf = import_tensorflow()
+    except ImportError as e:
+        raise ImportError(
+            f"pycg.to_tensorflow({name}): TensorFlow is not installed "
+            f"({e}); pip install tensorflow") from None
+    return tf
+
+
+def _is_tensorflow_callable(f, tf):
+    return isinstance(f, (tf.Module, tf.types.experimental.PolymorphicFunction,
+                          tf.types.experimental.ConcreteFunction)) or \
+        any(c.__module__.startswith("keras.") and c.__name__ == "Layer"
+            for c in type(f).__mro__)
+
+
+def _graph_call(f, args, kwargs):
+    """A custom_gradient function called where TensorFlow differentiates:
+    in a branch or loop body of ops.cond, ops.while_loop, ... inside
+    pycg.function, or on TensorFlow values under a tf.GradientTape or in a
+    tf.function: one TensorFlow op (tf.custom_gradient) whose gradient is
+    f's rule."""
+    return _call(f, name_of(f), args, kwargs, rule_call=True)
+
+
+core_forward.register_graph_call(_graph_call)
+
+
+def _call(f, name, args, kwargs, rule_call=False):
+    if backends.active.name != "tensorflow":
+        raise RuntimeError(
+            f"pycg.to_tensorflow({name}): pycg's backend is "
+            f"{backends.active.name!r}, so pycg tensors cannot hold "
+            f"TensorFlow values; call pycg.config.set_backend('tensorflow') "
+            f"(or set PYCG_BACKEND=tensorflow) before calling {name}")
+    tf = import_tensorflow()
+    leaves = structure.flatten((args, kwargs))
+    slots = [i for i, a in enumerate(leaves) if _is_input(a, tf)]
+    xs = [_to_tf(leaves[i], tf) for i in slots]
+
+    @tf.custom_gradient
+    def forward(*xs):
+        values = list(leaves)
+        ins = [Tensor(x) for x in xs]
+        for i, t in zip(slots, ins):
+            values[i] = t
+        tape = GradientTape(persistent=True)
+        with tape:
+            for t in ins:
+                if is_float(t.dtype):
+                    tape.watch(t)
+            call_args, call_kwargs = structure.unflatten((args, kwargs),
+                                                         values)
+            with _shapes_hint(name, xs, "forward"):
+                out = f(*call_args, **call_kwargs)
+        if rule_call and tape.watched_variables():
+            raise _variables_in_rule_call(name)
+        outs = _outputs(name, out, tf)
+
+        def grad(*dys, variables=None):
+            ups = [Tensor(tf.zeros_like(o._value) if dy is None else dy)
+                   for dy, o in zip(dys, outs)]
+            with _shapes_hint(name, xs, "gradient"):
+                gs = tape.gradient(outs, ins, output_gradients=ups)
+            gs = [None if g is None else g._value for g in gs]
+            # a tf.Variable read inside f without being an argument reached
+            # pycg as a constant: it has no gradient here
+            return (gs, [None] * len(variables)) if variables else gs
+
+        return structure.unflatten(out, [o._value for o in outs]), grad
+
+    return forward(*xs)
+
+
+def _variables_in_rule_call(name):
+    return ValueError(
+        f"{name}: this custom_gradient function reads a Variable it does "
+        f"not take as an argument, where TensorFlow differentiates it "
+        f"(inside ops.cond, ops.while_loop or another traced control flow "
+        f"op in pycg.function, or on TensorFlow values under "
+        f"tf.GradientTape or in a tf.function), and there its rule cannot "
+        f"give that Variable a gradient; pass the Variable to {name} as an "
+        f"argument")
+
+
+@contextlib.contextmanager
+def _shapes_hint(name, xs, stage):
+    """Some pycg ops need static shapes: say so when a dimension was unknown
+    (None while TensorFlow traces: a tf.function input_signature, a Keras
+    symbolic batch, a retrace for a last, smaller batch)."""
+    try:
+        yield
+    except Exception as e:
+        unknown = [tuple(x.shape) for x in xs
+                   if not x.shape.is_fully_defined()]
+        if not unknown:
+            raise
+        first = str(e).strip().splitlines()[-1] if str(e).strip() else ""
+        raise _as(e, (
+            f"pycg.to_tensorflow({name}): the {stage} of {name} failed on "
+            f"inputs of shape {', '.join(map(str, unknown))} ("
+            f"{type(e).__name__}: {first}); that op needs every dimension "
+            f"known when TensorFlow traces. Give the inputs full shapes: no "
+            f"None in a tf.function input_signature; in Keras, batches of "
+            f"one size (drop_remainder=True, or as many samples as a "
+            f"multiple of batch_size) and keras.layers.Lambda(..., "
+            f"output_shape=...) or a layer's compute_output_shape, so that "
+            f"Keras need not call {name} on a symbolic batch")) from e
+
+
+def _as(e, message):
+    try:
+        return type(e)(message)
+    except Exception:
+        return RuntimeError(message)
+
+
+def _is_input(a, tf):
+    if isinstance(a, (Tensor, tf.Tensor, tf.Variable, float)) or \
+            hasattr(a, "__tf_tensor__"):
+        return True
+    return isinstance(a, (np.ndarray, np.generic)) and (
+        a.dtype.kind in "iu" or is_float(a.dtype))
+
+
+def _to_tf(a, tf):
+    if isinstance(a, Tensor):
+        return a._value if isinstance(a._value, tf.Tensor) else \
+            tf.convert_to_tensor(a.numpy())
+    return tf.convert_to_tensor(a)
+
+
+def _outputs(name, out, tf):
+    outs = structure.flatten(out)
+    for o in outs:
+        if isinstance(o, Tensor):
+            continue
+        if isinstance(o, tf.Tensor):
+            raise TypeError(
+                f"pycg.to_tensorflow({name}): {name} returned a tf.Tensor; "
+                f"it must compute with pycg.ops on the pycg tensors it "
+                f"receives and return pycg tensors")
+        if callable(o):
+            raise TypeError(
+                f"pycg.to_tensorflow({name}): {name} returned a function "
+                f"beside its output, like an undecorated rule; decorate it "
+                f"with @pycg.custom_gradient, or pass "
+                f"pycg.custom_gradient({name})")
+        raise TypeError(
+            f"pycg.to_tensorflow({name}): {name} must return a pycg tensor "
+            f"or a nested list/tuple/dict of them, got {type(o).__name__}")
+    if not outs:
+        raise TypeError(
+            f"pycg.to_tensorflow({name}): {name} returned no tensor, got "
+            f"{type(out).__name__}")
+    return outs

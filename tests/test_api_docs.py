@@ -1,0 +1,192 @@
+"""Every public name of pycg documents itself: a summary, `Args:` naming
+each parameter of its signature, `Returns:` (a class: its constructor's
+arguments), and its examples run; every op that answers differently from
+keras.ops by choice says so in its docstring."""
+import doctest
+import importlib
+import importlib.util
+import inspect
+import pathlib
+import pydoc
+import re
+import tomllib
+
+import pytest
+
+import pycg
+from keras_differences import CHOSEN
+
+NAMESPACES = ["pycg", "pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
+
+
+def _public():
+    out = []
+    for space in NAMESPACES:
+        module = importlib.import_module(space)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if not isinstance(value, str):
+                out.append((f"{space}.{name}", value))
+    return out
+
+
+PUBLIC = _public()
+CALLABLES = [(n, v) for n, v in PUBLIC if callable(v)]
+
+
+def _parameters(value):
+    target = value.__init__ if inspect.isclass(value) else value
+    if not (inspect.isfunction(target) or inspect.ismethod(target)
+            or hasattr(target, "__wrapped__") or callable(target)
+            and not inspect.isclass(value)):
+        return []   # (a class without an __init__ of its own: Warning's)
+    try:
+        sig = inspect.signature(target)
+    except (TypeError, ValueError):
+        return []
+    return [("*" if p.kind is p.VAR_POSITIONAL else
+             "**" if p.kind is p.VAR_KEYWORD else "") + p.name
+            for p in sig.parameters.values() if p.name != "self"]
+
+
+def _section(doc, title):
+    """The lines of section `title` of a Google-style docstring."""
+    m = re.search(rf"^\s*{title}:\n((?:\s+.*\n?|\n)+?)(?=^\S|^\s*\w+:\n|\Z)",
+                  doc, re.M)
+    return m.group(1) if m else None
+
+
+@pytest.mark.parametrize("name,value", PUBLIC, ids=[n for n, _ in PUBLIC])
+def test_public_name_has_a_summary(name, value):
+    doc = inspect.getdoc(value) or ""
+    assert doc.strip(), f"{name} has no docstring"
+    first = doc.strip().splitlines()[0]
+    assert len(first) > 10 and not first.startswith(("Args", "Returns")), \
+        f"{name}: no summary line"
+
+
+@pytest.mark.parametrize("name,value", CALLABLES,
+                         ids=[n for n, _ in CALLABLES])
+def test_public_callable_documents_each_argument_and_its_result(name,
+                                                                value):
+    doc = inspect.getdoc(value) or ""
+    params = _parameters(value)
+    if params:
+        args = _section(doc, "Args")
+        assert args is not None, f"{name}: no Args section"
+        named = set(re.findall(r"^\s{0,8}(\*{0,2}\w+)(?: \(.*?\))?:", args,
+                               re.M))
+        missing = [p for p in params if p not in named]
+        assert missing == [], f"{name}: Args misses {missing}"
+    if not inspect.isclass(value):
+        assert _section(doc, "Returns") or _section(doc, "Yields"), \
+            f"{name}: no Returns section"
+
+
+def test_every_op_is_documented_once_not_by_a_placeholder():
+    texts = [getattr(pycg.ops, n).__doc__ for n in pycg.ops.__all__]
+    assert not [t for t in texts if "differentiable.\n" in t[:60]
+                and t.startswith("Elementwise ") and "(x)," in t]
+
+
+def _ops_with_chosen_differences():
+    names = set()
+    for rows in CHOSEN.values():
+        names.update(r.split("/")[0] for r in rows)
+    return sorted(names & set(pycg.ops.__all__))
+
+
+@pytest.mark.parametrize("name", _ops_with_chosen_differences())
+def test_a_chosen_keras_difference_is_in_the_ops_docstring(name):
+    doc = getattr(pycg.ops, name).__doc__
+    assert "Differs:" in doc, f"pycg.ops.{name} differs from keras.ops " \
+        "by choice (tests/keras_differences.py) and its docstring is silent"
+
+
+def _examples():
+    """The doctests in the public docstrings (the factories' ops and the
+    wrapped ones are not in their module's globals, so --doctest-modules
+    does not find them)."""
+    finder = doctest.DocTestFinder(recurse=False)
+    out, seen = [], set()
+    for name, value in PUBLIC:
+        if id(value) in seen or inspect.ismodule(value):
+            continue
+        seen.add(id(value))
+        for test in finder.find(value, name, globs={}):
+            if test.examples:
+                out.append(test)
+    return out
+
+
+EXAMPLES = _examples()
+
+
+@pytest.mark.parametrize("test", EXAMPLES, ids=[t.name for t in EXAMPLES])
+def test_public_docstring_example_runs(test):
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS |
+                                   doctest.NORMALIZE_WHITESPACE)
+    test.globs = {"np": __import__("numpy")}
+    report = []
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
+
+
+def test_pycg_is_marked_as_typed_and_the_marker_is_packaged():
+    root = pathlib.Path(pycg.__file__).parent
+    assert (root / "py.typed").is_file()
+    with open(root.parent / "pyproject.toml", "rb") as f:
+        hatch = tomllib.load(f)["tool"]["hatch"]["build"]["targets"]
+    assert hatch["wheel"]["packages"] == ["pycg"]   # (the whole folder)
+    assert "exclude" not in hatch["wheel"] and "pycg" in \
+        hatch["sdist"]["include"]
+
+
+def test_the_ops_stub_is_generated_from_the_ops():
+    spec = importlib.util.spec_from_file_location(
+        "ops_stub", pathlib.Path(pycg.__file__).parent.parent / "tools" /
+        "ops_stub.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(module.STUB) as f:
+        assert f.read() == module.stub(), "run python tools/ops_stub.py"
+
+
+def test_the_type_checker_reads_the_public_types(tmp_path):
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text(
+        "import pycg\nfrom pycg import ops\n"
+        "y: pycg.Tensor = ops.sum(ops.ones((2,)), axis=0)\n"
+        "n: int = ops.ndim(y)\n"
+        "bad: str = ops.exp(1.0)\n"
+        "pycg.random.normal((2,), seed='one')\n")
+    out, _, status = api.run([str(user), "--cache-dir", str(tmp_path / "c"),
+                              "--follow-imports", "silent"])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 2, out
+    assert "user.py:5:" in errors[0] and "Tensor" in errors[0]
+    assert "user.py:6:" in errors[1] and "seed" in errors[1]
+
+
+def _normalised(text):
+    return " ".join(text.split())
+
+
+def test_the_choices_in_help_are_the_readmes():
+    readme = (pathlib.Path(pycg.__file__).parent.parent /
+              "README.md").read_text()
+    section = readme.split("## Choices where the peers differ\n", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    doc = pycg.conventions.__doc__.split("==============================\n",
+                                         1)[1]
+    doc = doc.split("custom_gradient's calling conventions", 1)[0]
+    assert _normalised(doc) == _normalised(section)
+
+
+def test_help_of_pycg_conventions_shows_the_tables_and_the_choices():
+    text = pydoc.render_doc(pycg.conventions, renderer=pydoc.plaintext)
+    assert "Choices where the peers differ" in text
+    assert "Dividing two integer or bool operands gives floatx" in text
+    assert "grad_fn's signature" in text and "grad_fn returns" in text
+    assert "help(pycg.conventions)" in pycg.__doc__

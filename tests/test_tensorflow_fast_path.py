@@ -1,0 +1,115 @@
+"""The tensorflow backend's hot kernels run through TensorFlow's private C
+entry (TFE_Py_FastPathExecute) and read private fields of TensorFlow's
+context and eager tensors; each use falls back to the public path, so a
+TensorFlow upgrade that breaks one would make ops silently slower, not
+wrong. These tests make such an upgrade fail loudly instead."""
+import sys
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from tensorflow.python.eager import context
+from tensorflow.python.framework.ops import EagerTensor
+from tensorflow.python.ops import gen_array_ops, gen_math_ops, gen_nn_ops
+
+from pycg import backends
+
+K = backends.load("tensorflow")
+from pycg.backends.tensorflow import _fast  # noqa: E402
+
+
+def _fast_kernels():
+    """Every kernel `_fast.fast` made, in every module of the backend
+    (private names too: divide's `_real_div`)."""
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith("pycg.backends.tensorflow"):
+            continue
+        for value in vars(module).values():
+            code = getattr(value, "__code__", None)
+            if code is not None and code.co_name in ("kernel1", "kernel2") \
+                    and value.__module__ == _fast.__name__:
+                cells = dict(zip(code.co_freevars,
+                                 (c.cell_contents for c in value.__closure__)))
+                found[cells["op_name"]] = (value, cells["generated"],
+                                           code.co_name == "kernel2")
+    return found
+
+
+FAST = _fast_kernels()
+
+
+def test_the_hot_kernels_are_fast_kernels():
+    assert {"AddV2", "Sub", "Mul", "RealDiv", "Exp", "Log", "Tanh",
+            "TanhGrad", "Sigmoid", "ReluGrad"} <= set(FAST)
+
+
+@pytest.mark.parametrize("op_name", sorted(FAST))
+def test_each_fast_kernel_takes_the_c_entry_and_agrees(op_name, monkeypatch):
+    kernel, generated, binary = FAST[op_name]
+    taken, failed = [], []
+    entry = _fast._execute
+
+    def watched(ctx, name, attrs, *inputs):
+        try:
+            out = entry(ctx, name, attrs, *inputs)
+        except Exception as e:   # the kernel would fall back silently
+            failed.append(repr(e))
+            raise
+        taken.append(name)
+        return out
+
+    monkeypatch.setattr(_fast, "_execute", watched)
+    args = [tf.constant([0.25, 0.5, 2.0], tf.float32)] * (2 if binary else 1)
+    out = kernel(*args)
+    assert (taken, failed) == ([op_name], [])
+    assert type(out) is EagerTensor
+    np.testing.assert_array_equal(out.numpy(), generated(*args).numpy())
+
+
+def test_the_eager_check_reads_tensorflows_context():
+    K.add(tf.constant(1.0), tf.constant(2.0))   # (a context exists)
+    ctx = context._context
+    assert ctx is not None and ctx._thread_local_data.is_eager is True
+    assert _fast._tracing() is False
+    seen = []
+
+    @tf.function
+    def traced(x):
+        seen.append(_fast._tracing())
+        return x
+
+    traced(tf.constant(1.0))
+    assert seen == [True]
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16, tf.float32,
+                                   tf.float64, tf.complex64, tf.int32,
+                                   tf.bool])
+def test_eager_tensors_answer_the_private_questions(dtype):
+    x = tf.zeros((2, 3), dtype)
+    assert type(x) is EagerTensor and type(x) in K.types
+    assert x._datatype_enum() == dtype.as_datatype_enum == K.dtype_key(x)
+    assert x._shape_tuple() == (2, 3)
+
+
+def test_the_private_generated_wrappers_are_there():
+    for module, names in ((gen_math_ops, ("_abs", "_sum", "_pow", "mat_mul",
+                                          "real_div", "erf", "is_nan")),
+                          (gen_array_ops, ("reshape",)),
+                          (gen_nn_ops, ("relu_grad",))):
+        assert [n for n in names if not callable(getattr(module, n, None))] \
+            == []
+
+
+def test_sum_and_reshape_use_cached_int32_constants():
+    x = tf.ones((2, 3))
+    assert _fast._int32((1,)) is _fast._int32((1,))
+    np.testing.assert_array_equal(K.sum(x, axis=(1,)).numpy(), [3.0, 3.0])
+    assert K.reshape(x, (3, 2)).shape == (3, 2)
+
+
+def test_tensorflows_tape_is_seen_through_its_private_record_module():
+    assert K.tensorflow_differentiates() is False
+    with tf.GradientTape():
+        assert K.tensorflow_differentiates() is True
