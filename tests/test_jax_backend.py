@@ -124,3 +124,17 @@ def test_a_jax_array_converts_on_every_backend(backend):
     t = pycg.constant(jax.numpy.asarray([1.0, 2.0], dtype="float32"))
     assert t.dtype == np.float32
     np.testing.assert_array_equal((t * 2).numpy(), [2.0, 4.0])
+
+
+@pytest.mark.parametrize("name", ["numpy", "tensorflow"])
+def test_a_jax_tracer_on_another_backend_is_a_clear_error(name):
+    previous = pycg.config.backend()
+    pycg.config.set_backend(name)
+    try:
+        with pytest.raises(TypeError, match=(
+                f"pycg.ops.sin: a JAX tracer .* reached pycg's '{name}' "
+                f"backend, which cannot hold it; convert the pycg function "
+                f"with pycg.to_jax")):
+            jax.grad(lambda x: ops.sin(x))(1.0)
+    finally:
+        pycg.config.set_backend(previous)
