@@ -45,7 +45,8 @@ def to_jax(f):
     ...     def grad(upstream):
     ...         return upstream * (1 - 1 / (1 + e))
     ...     return ops.log(1 + e), grad
-    >>> previous = pycg.config.set_backend("jax")
+    >>> previous = pycg.config.backend()
+    >>> _ = pycg.config.set_backend("jax")
     >>> float(jax.grad(pycg.to_jax(log1pexp))(100.0))
     1.0
     >>> _ = pycg.config.set_backend(previous)
