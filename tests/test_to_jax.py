@@ -186,3 +186,16 @@ def test_another_backend_is_an_error_naming_the_function():
 def re_escape(text):
     import re
     return re.escape(text)
+
+
+def test_numbers_inside_one_jit_are_not_reused_by_the_next():
+    # (the jax backend caches Python numbers as scalars, but never one made
+    # inside jax.jit, a tracer of that trace: test_to_keras.py's model.fit
+    # failed on it, "Execution supplied 7 arguments but compiled program
+    # expected 10")
+    f = pycg.to_jax(lambda x: ops.sum(x * 2.5 + 1.25))
+    for n in (2, 3):
+        x = jnp.ones((n,), "float32")
+        np.testing.assert_allclose(jax.jit(f)(x), n * 3.75)
+        np.testing.assert_allclose(jax.jit(jax.grad(f))(x), [2.5] * n)
+    np.testing.assert_allclose(f(jnp.ones((2,), "float32")), 7.5)

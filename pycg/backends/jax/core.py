@@ -96,9 +96,11 @@ def _cached(number, dt):
     key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:
-        if len(_scalars) > 4096:
-            _scalars.clear()
-        c = _scalars[key] = jnp.asarray(dt.type(number))
+        c = jnp.asarray(dt.type(number))
+        if type(c) in types:   # (inside jax.jit it is a tracer: not kept)
+            if len(_scalars) > 4096:
+                _scalars.clear()
+            _scalars[key] = c
     return c
 
 
