@@ -50,8 +50,9 @@ check-r: setup
 	cd $(RCHECK) && $(CHECK) pycg_*.tar.gz >check.log 2>&1; $(call check_status,check.log,[0-9]* NOTEs\?)
 
 # The same tarball checked as CRAN would, with no Python that has pycg:
-# every test that needs pycg skips, the vignettes render without results
-# and say so. Status must be OK.
+# every test that needs pycg skips; the vignettes are precomputed (their
+# sources, vignettes/*.Rmd.orig, are run by `make demo`), so they render
+# with their results. Status must be OK.
 check-r-nopython: setup
 	[ -f $(RCHECK)/pycg_*.tar.gz ] || $(MAKE) --no-print-directory check-r
 	rm -rf $(RCHECK)/nopython && mkdir -p $(RCHECK)/nopython

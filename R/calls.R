@@ -85,9 +85,10 @@ call_name <- function(label) {
 # back (py_call()); the user's code alone runs with them allowed, so Ctrl-C
 # and setTimeLimit() reach a runaway rule. No R condition crosses Python's
 # frames: an error, interrupt or time limit is caught here and returned as a
-# marker that Python raises (RError, RInterrupt); Python unwinds, its tapes
-# exit, and raise_failure() signals the condition again in R. `where()`
-# gives the prefix of an error's message, e.g. "in the gradient of f".
+# marker that Python raises (RCallbackError, RCallbackInterrupt); Python
+# unwinds, its tapes exit, and raise_failure() signals the condition again
+# in R. `where()` gives the prefix of an error's message, e.g. "in the
+# gradient of f".
 # `name`: the name `fn` is called by (or a function giving it); `inputs`:
 # names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
 # applied to the result, with interrupts held back.

@@ -24,6 +24,8 @@ python_names <- c(
   "pycg.config.backend" = "config_backend()",
   "pycg.custom_gradient" = "op_custom_gradient",
   "pycg.function" = "pycg_function",
+  "pycg.save_variables" = "pycg_save_variables",
+  "pycg.load_variables" = "pycg_load_variables",
   "pycg.jacobian" = "tape$jacobian",
   "pycg.value_and_grad" = "pycg_value_and_grad",
   "pycg.grad" = "pycg_grad",
@@ -109,11 +111,16 @@ r_fact <- function(kind, value) {
       function(d) if (is.null(d)) "NA" else as.character(d), ""),
       collapse = ", ")) else "c() (a scalar)",
     type = r_type_names[[value]] %||% value,
-    repr = if (is.null(value)) "NULL" else
-      paste(deparse(unlist(value)), collapse = ""),
+    repr = if (is.null(value)) "NULL" else r_code(unlist(value)),
     array = paste0("    ", utils::capture.output(print(fact_array(value))),
                    collapse = "\n"),
     as.character(value))
+}
+
+# A value as R code, whole numbers without R's L (c(3, 1), not c(3L, 1L)).
+r_code <- function(value) {
+  if (is.integer(value)) value <- as.numeric(value)
+  paste(deparse(value), collapse = "")
 }
 
 # An Array fact, list(shape, values in row-major order), as an R array.
@@ -131,7 +138,8 @@ r_literals <- list("\\bNone\\b" = "NULL", "\\bTrue\\b" = "TRUE",
 r_type_names <- list(str = "character string", float = "double",
                      int = "integer", bool = "logical", NoneType = "NULL",
                      list = "list", tuple = "list", dict = "named list",
-                     `function` = "function")
+                     `function` = "function",
+                     pycg.tensor.Tensor = "tensor")
 
 # Python's shapes after "shape"/"shapes" (and the "and" between two) as R
 # writes them: (2, 3) -> c(2, 3), (3,) -> c(3), () -> c() (a scalar).

@@ -24,16 +24,7 @@ import pycg  # noqa: E402
 import pycg.r  # noqa: E402
 from bench._timing import measure, warm_up  # noqa: E402
 from pycg import ops  # noqa: E402
-
-R_LOG1PEXP = """
-op_custom_gradient(function(x) {
-  e <- op_exp(x)
-  grad <- function(..., upstream = NULL) {
-    upstream <- upstream %||% ..1
-    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
-  }
-  tuple(op_log(1 + e), grad)
-})"""
+from tests.support.log1pexp_case import R_LOG1PEXP  # noqa: E402
 
 
 @pycg.custom_gradient

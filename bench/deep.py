@@ -58,7 +58,7 @@ def main():
           f"the GC off; linear is 10x, the target within 12x). GC on / off "
           f"at 100,000 ops: {times[100_000][0] / times[100_000][1]:.2f}x "
           f"(issue 15: within 1.5x; the difference is Python's cyclic GC "
-          f"scanning the live tape, which pycg.core_gc keeps down while a "
+          f"scanning the live tape, which pycg.core.gc_policy keeps down while a "
           f"tape records).")
 
 

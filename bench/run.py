@@ -18,13 +18,14 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import _peers, chain, mlp, report, targets  # noqa: E402
+from bench import _peers, chain, conv, mlp, report, targets  # noqa: E402
 from bench._timing import (Timing, git_revision, machine, measure,  # noqa
                            warm_up)
 from bench.memory import KEYS as MEMORY_KEYS, peak_mib  # noqa: E402
 
 CHAIN_OPS = {"scalar": 100, "1k": 100, "1m": 20}
-WORKLOADS = ("scalar", "custom", "1k", "1m", "mlp", "memory")
+WORKLOADS = ("scalar", "custom", "1k", "1m", "mlp", "conv", "pool",
+             "memory")
 TITLES = {
     "scalar": "(a) 100-op chain on a scalar",
     "1k": "(a) 100-op chain on 1,000 elements",
@@ -32,6 +33,10 @@ TITLES = {
     "1m": "(b) 20-op chain on 1,000,000 float32 elements",
     "mlp": "(c) MLP loss gradient, batch 256, 784-256-10, softmax "
            "cross-entropy",
+    "conv": "(d) conv2d 3x3 'same', (8, 32, 32, 16) input, 32 filters, "
+            "forward + backward",
+    "pool": "(e) 2x2 {} pooling of an (8, 32, 32, 16) input, forward + "
+            "backward",
 }
 CUSTOM_VS_BUILTIN = {"pycg_numpy", "pycg_tf", "tf_eager", "torch",
                      "autograd"}
@@ -104,6 +109,12 @@ def check_mlp(key, got, reference):
                           atol=1e-5 * float(abs(r).max()))
 
 
+def check_arrays(key, got, reference):
+    for g, r in zip(_peers.to_numpy(got), _peers.to_numpy(reference)):
+        chain.check_close(key, g, r, rtol=1e-3,
+                          atol=1e-5 * float(abs(r).max()))
+
+
 def run_races(workloads, only, scale):
     """Run the selected workloads; returns (races, [(title, table)])."""
     races, sections = {}, []
@@ -139,6 +150,14 @@ def run_races(workloads, only, scale):
     if "mlp" in workloads:
         run("mlp", TITLES["mlp"], mlp.implementations(), mlp.data(), 1.5,
             check_mlp)
+    if "conv" in workloads:
+        run("conv", TITLES["conv"], conv.conv_implementations(),
+            conv.conv_data(), 1.5, check_arrays)
+    if "pool" in workloads:
+        for kind in ("max", "average"):
+            run(f"pool_{kind}", TITLES["pool"].format(kind),
+                conv.pool_implementations(kind), conv.pool_data(), 1.0,
+                lambda key, got, ref: check_arrays(key, [got], [ref]))
     return races, sections
 
 

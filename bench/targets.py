@@ -40,6 +40,7 @@ def _judge(text, fn, by_cpu=True):
 def evaluate(races, memory, chain_ops):
     """races: name -> {key: Row}; memory: key -> MiB or None."""
     scalar, vec1m, mlp = (races.get(k, {}) for k in ("scalar", "1m", "mlp"))
+    conv = races.get("conv", {})
     builtin = races.get("tanh_only", {})
     custom = races.get("custom_only", {})
     n, n1m = chain_ops["scalar"], chain_ops["1m"]
@@ -129,6 +130,22 @@ def evaluate(races, memory, chain_ops):
                    "(tensorflow backend): no more than TF's GradientTape",
                    peak_memory, by_cpu=False),
         ]),
+        ("28", [
+            _judge("conv2d forward + backward, tensorflow backend: within "
+                   "1.2x of tf.nn.conv2d under tf.GradientTape",
+                   within(conv, "pycg_tf", "tf_eager", 1.2), by_cpu=False),
+            _judge("conv2d, numpy backend: within 1.5x of tf.nn.conv2d "
+                   "under tf.GradientTape",
+                   within(conv, "pycg_numpy", "tf_eager", 1.5), by_cpu=False),
+            _judge("conv2d, pycg.function: within 1.1x of tf.function",
+                   within(conv, "pycg_function", "tf_function", 1.1),
+                   by_cpu=False),
+        ] + [
+            _judge(f"2x2 {kind} pooling, tensorflow backend: within 1.2x of "
+                   f"TF eager GradientTape",
+                   within(races.get(f"pool_{kind}", {}), "pycg_tf",
+                          "tf_eager", 1.2), by_cpu=False)
+            for kind in ("max", "average")]),
     ]
 
 

@@ -44,9 +44,12 @@ def python_alone(make_pycg_tf):
     fast-path kernel returning one cached tensor; None where this pycg has
     no such entry (a checkout before it)."""
     try:
-        from pycg.backends import _tf_fast
+        from pycg.backends.tensorflow import _fast as _tf_fast
     except ImportError:
-        return None
+        try:   # (a checkout from before the backends were packages)
+            from pycg.backends import _tf_fast
+        except ImportError:
+            return None
     if not hasattr(_tf_fast, "_execute"):
         return None
 

@@ -17,7 +17,11 @@ Before timing, every row runs 5 steps from the same weights and its loss
 must match the TF custom loop's (a check, not timed). The rows are timed
 interleaved (bench._timing.measure), medians; prints a Markdown table.
 
+With --model cnn, the same rows train the small convolutional network of
+bench/cnn.py (conv, max and average pooling) instead of the MLP.
+
     PYTHONPATH=$PWD .venv/bin/python bench/train.py [--budget SECONDS]
+                                                    [--model mlp|cnn]
 """
 import argparse
 import os
@@ -144,11 +148,11 @@ ROWS = {
 REFERENCE = "TF custom loop (GradientTape + tf.function)"
 
 
-def check(x, y, params, steps=5):
+def check(rows, x, y, params, steps=5):
     """Each step-per-call row's loss after `steps` steps, against the TF
     custom loop's: the rows do the same work."""
     losses = {}
-    for name, (make, per_call) in ROWS.items():
+    for name, (make, per_call) in rows.items():
         if per_call != 1:
             continue
         step = make(x, y, params)
@@ -167,25 +171,33 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--budget", type=float, default=2.0,
                         help="seconds of timing per row")
+    parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
     args = parser.parse_args()
-    x, y, params = data()
-    ref = check(x, y, params)
+    if args.model == "cnn":
+        from bench import cnn
+        rows, (x, y, params) = cnn.ROWS, cnn.data()
+        what = ("CNN conv8-maxpool-conv16-avgpool-dense10 on 8x8 synthetic "
+                f"digits, batch {cnn.BATCH}")
+    else:
+        rows, (x, y, params) = ROWS, data()
+        what = f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}"
+    ref = check(rows, x, y, params)
     fns = {}
-    for name, (make, _) in ROWS.items():
+    for name, (make, _) in rows.items():
         fn = make(x, y, params)
         first, estimate, _ = warm_up(fn, args.budget)
         fns[name] = (first, estimate, fn)
     timings = measure(fns, budget=args.budget, min_rounds=7, max_rounds=15)
-    per_step = {name: timings[name].median / ROWS[name][1] for name in ROWS}
+    per_step = {name: timings[name].median / rows[name][1] for name in rows}
     keras_step = per_step["Keras train_on_batch"]
-    print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, float32, "
-          f"Adam; loss after 6 steps {ref:.6f} on every row; "
-          f"tensorflow {tf.__version__}, keras {keras.__version__}\n")
+    print(f"{what}, float32, Adam; loss after 6 steps {ref:.6f} on every "
+          f"row; tensorflow {tf.__version__}, keras {keras.__version__}, "
+          f"TF_ENABLE_ONEDNN_OPTS={os.environ.get('TF_ENABLE_ONEDNN_OPTS', 'unset')}\n")
     print("| row | us per step (median) | spread | CPU us (calling thread) "
           "| x TF custom loop | x Keras train_on_batch |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, t in per_step.items():
-        tm, n = timings[name], ROWS[name][1]
+        tm, n = timings[name], rows[name][1]
         print(f"| {name} | {t * 1e6:.0f} | {tm.low / n * 1e6:.0f}-"
               f"{tm.high / n * 1e6:.0f} | {tm.cpu / n * 1e6:.0f} | "
               f"{t / per_step[REFERENCE]:.2f} | {t / keras_step:.2f} |")

@@ -5,11 +5,23 @@ _floatx = "float32"
 
 
 def floatx():
-    """The dtype Python floats become (Keras' floatx)."""
+    """The dtype Python floats become (Keras' floatx).
+
+    Returns:
+        'float16', 'float32' (the default) or 'float64'.
+    """
     return _floatx
 
 
 def set_floatx(dtype):
+    """Set the dtype Python floats become (keras.config.set_floatx).
+
+    Args:
+        dtype: 'float16', 'float32' or 'float64'.
+
+    Returns:
+        None.
+    """
     global _floatx
     if dtype not in ("float16", "float32", "float64"):
         raise ValueError(
@@ -19,7 +31,11 @@ def set_floatx(dtype):
 
 
 def backend():
-    """The name of the active kernel backend: 'tensorflow' or 'numpy'."""
+    """The name of the active kernel backend (keras.config.backend()).
+
+    Returns:
+        'tensorflow' or 'numpy'.
+    """
     return backends.active.name
 
 
@@ -27,6 +43,16 @@ def set_backend(name):
     """Switch the kernel backend at run time ('tensorflow' or 'numpy').
 
     Tensors made under the other backend are converted when an op meets them.
+
+    Args:
+        name: 'tensorflow' or 'numpy' (at import, the environment
+            variable PYCG_BACKEND picks one).
+
+    Returns:
+        `name`.
+
+    Differs:
+        Keras picks its backend once, at import; pycg switches at any time.
     """
     backends.set_backend(name)
     return name

@@ -37,7 +37,13 @@ def _check(rule, i, g, ins, outs):
 def check_numerics():
     """Stop the backward pass at the first NaN or Inf gradient, naming the
     op or custom-gradient function and the parameter where it appeared.
+    A context manager (as tf.debugging.enable_check_numerics, for the
+    backward pass only).
 
+    Returns:
+        A context manager; inside it, gradient() raises FloatingPointError.
+
+    Example:
     >>> import pycg
     >>> from pycg import ops
     >>> x = pycg.constant(100.0)

@@ -20,6 +20,13 @@ def scipy_objective(f, dtype="float64"):
     `f` takes one 1-D tensor (of `dtype`, float64 by default) and returns a
     scalar; pycg differentiates it (a gradient that does not reach x is
     zero).
+
+    Args:
+        f: The objective: one 1-D tensor in, a scalar out.
+        dtype: The dtype f computes in (x arrives from SciPy as float64).
+
+    Returns:
+        fun(x) -> (value, gradient): a float and a float64 NumPy array.
     """
     who = f"pycg.optimize.scipy_objective({getattr(f, '__name__', 'f')})"
     dtype = np.dtype(dtype)

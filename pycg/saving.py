@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pycg._errors import Api, Dtype, Shape, Value, user_error
+from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
+                          user_error)
 from pycg.tensor import Variable
 
 
@@ -198,7 +199,7 @@ _HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
 
 
 def _named(variables, op):
-    who = f"pycg.{op}"
+    who = Api(op)
     if isinstance(variables, Variable):
         variables = [variables]
     if isinstance(variables, dict):
@@ -209,13 +210,18 @@ def _named(variables, op):
     names = set()
     for i, (name, v) in enumerate(pairs):
         if not isinstance(v, Variable):
-            raise TypeError(f"{who}: item {i} ({name!r}) is a "
-                            f"{type(v).__name__}, not a pycg.Variable")
+            raise user_error(TypeError, "{api}: item {i} ({name}) is a "
+                             "{type}, not a {variable}", api=who,
+                             i=Position(i), name=Value(name), type=TypeOf(v),
+                             variable=Api("Variable"))
         if not isinstance(name, str) or not name:
-            raise TypeError(f"{who}: item {i} has name {name!r}; names must "
-                            f"be non-empty strings")
+            raise user_error(TypeError, "{api}: item {i} has name {name}; "
+                             "names must be non-empty strings", api=who,
+                             i=Position(i), name=Value(name))
         if name in names:
-            raise ValueError(f"{who}: two variables are named {name!r}; "
-                             f"names must be unique (pass a dict to rename)")
+            raise user_error(ValueError, "{api}: two variables are named "
+                             "{name}; names must be unique (pass a {dict} to "
+                             "rename)", api=who, name=Value(name),
+                             dict=TypeOf({}))
         names.add(name)
     return pairs

@@ -12,7 +12,8 @@ import numpy as np
 
 from pycg import backends
 from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
-                                 check_numeric, default_dtype, scalar)
+                                 check_numeric, default_dtype, scalar,
+                                 variable_shape_error)
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
@@ -176,9 +177,8 @@ class Variable(Tensor):
         across threads, as a TensorFlow resource variable's."""
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
-            raise ValueError(
-                f"pycg.Variable.assign: value has shape {new.shape} but "
-                f"{self._who()} has shape {self.shape}")
+            raise variable_shape_error("assign", "value", new.shape, self,
+                                       " but {who} has shape {to}")
         return self._update("assign", new)
 
     def assign_add(self, delta):
@@ -194,10 +194,9 @@ class Variable(Tensor):
         shape = delta.shape
         if shape and shape != self.shape and not broadcasts(shape,
                                                             self.shape):
-            raise ValueError(
-                f"pycg.Variable.{method}: delta has shape {shape}, "
-                f"which does not broadcast to the shape {self.shape} of "
-                f"{self._who()}")
+            raise variable_shape_error(
+                method, "delta", shape, self,
+                ", which does not broadcast to the shape {to} of {who}")
         return delta
 
     def _update(self, kernel, value):
@@ -207,9 +206,6 @@ class Variable(Tensor):
                 self._move(K)
             self._store = getattr(K, kernel)(self._store, value._value)
         return self
-
-    def _who(self):
-        return f"variable {self.name!r}" if self.name else "the variable"
 
     # A copy (shallow or deep) or an unpickled variable is a new variable
     # with the same value, dtype, trainable and name, and its own storage.

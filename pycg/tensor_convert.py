@@ -6,6 +6,7 @@ import sys
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Api, Shape, Value, user_error
 
 _EXTRA = frozenset(np.dtype(d) for d in backends.EXTRA_FLOATS)   # (bfloat16)
 
@@ -102,6 +103,17 @@ def backend_of(value):
     """The backend module whose array type `value` is (NumPy's first)."""
     return backends.numpy if backends.numpy.owns(value) else \
         backends.for_value(value)
+
+
+def variable_shape_error(method, what, shape, var, rule):
+    """The ValueError of Variable.<method> for a `what` ("value", "delta")
+    of `shape` that the variable cannot take; `rule` ends the sentence,
+    with {to} for the variable's shape and {who} for the variable."""
+    who = "variable {name}" if var.name else "the variable"
+    return user_error(ValueError, "{api}: " + what + " has shape {shape}" +
+                      rule.replace("{who}", who), api=Api(f"Variable.{method}"),
+                      shape=Shape(shape), to=Shape(var.shape),
+                      name=Value(var.name))
 
 
 def _jax_tracer(value):

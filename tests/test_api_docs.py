@@ -9,21 +9,35 @@ import inspect
 import pathlib
 import pydoc
 import re
+import subprocess
+import sys
 import tomllib
 
 import pytest
 
 import pycg
-from keras_differences import CHOSEN
+from support.keras_differences import CHOSEN
 
 NAMESPACES = ["pycg", "pycg.ops", "pycg.optimizers", "pycg.random", "pycg.r"]
 
 
+# public modules without __all__: their names are what they define
+SUBMODULES = ["pycg.config", "pycg.debug", "pycg.optimize",
+              "pycg.optimizers.schedules"]
+
+
+def _names(module):
+    if hasattr(module, "__all__"):
+        return module.__all__
+    return [n for n, v in vars(module).items() if not n.startswith("_")
+            and getattr(v, "__module__", None) == module.__name__]
+
+
 def _public():
     out = []
-    for space in NAMESPACES:
+    for space in NAMESPACES + SUBMODULES:
         module = importlib.import_module(space)
-        for name in module.__all__:
+        for name in _names(module):
             value = getattr(module, name)
             if not isinstance(value, str):
                 out.append((f"{space}.{name}", value))
@@ -100,7 +114,7 @@ def _ops_with_chosen_differences():
 def test_a_chosen_keras_difference_is_in_the_ops_docstring(name):
     doc = getattr(pycg.ops, name).__doc__
     assert "Differs:" in doc, f"pycg.ops.{name} differs from keras.ops " \
-        "by choice (tests/keras_differences.py) and its docstring is silent"
+        "by choice (tests/support/keras_differences.py) and its docstring is silent"
 
 
 def _examples():
@@ -153,7 +167,6 @@ def test_the_ops_stub_is_generated_from_the_ops():
 
 
 def test_the_type_checker_reads_the_public_types(tmp_path):
-    api = pytest.importorskip("mypy.api")
     user = tmp_path / "user.py"
     user.write_text(
         "import pycg\nfrom pycg import ops\n"
@@ -161,8 +174,12 @@ def test_the_type_checker_reads_the_public_types(tmp_path):
         "n: int = ops.ndim(y)\n"
         "bad: str = ops.exp(1.0)\n"
         "pycg.random.normal((2,), seed='one')\n")
-    out, _, status = api.run([str(user), "--cache-dir", str(tmp_path / "c"),
-                              "--follow-imports", "silent"])
+    # (in its own process: mypy.api sets this process's GC thresholds)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", str(user), "--cache-dir",
+         str(tmp_path / "c"), "--follow-imports", "silent"],
+        capture_output=True, text=True, timeout=600)
+    out, status = run.stdout, run.returncode
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and len(errors) == 2, out
     assert "user.py:5:" in errors[0] and "Tensor" in errors[0]
@@ -190,3 +207,19 @@ def test_help_of_pycg_conventions_shows_the_tables_and_the_choices():
     assert "Dividing two integer or bool operands gives floatx" in text
     assert "grad_fn's signature" in text and "grad_fn returns" in text
     assert "help(pycg.conventions)" in pycg.__doc__
+
+
+TAPE_METHODS = ["watch", "gradient", "jacobian", "batch_jacobian",
+                "stop_recording", "reset", "watched_variables", "explain"]
+
+
+@pytest.mark.parametrize("name", TAPE_METHODS)
+def test_gradient_tape_methods_document_their_arguments(name):
+    method = getattr(pycg.GradientTape, name)
+    doc = inspect.getdoc(method)
+    params = _parameters(method)
+    if params:
+        args = _section(doc, "Args")
+        assert args is not None and all(
+            re.search(rf"^\s*{re.escape(p)}:", args, re.M) for p in params)
+    assert _section(doc, "Returns"), name

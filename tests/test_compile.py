@@ -10,7 +10,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from log1pexp_case import log1pexp
+from support.log1pexp_case import log1pexp
 
 
 def sigmoid(x):

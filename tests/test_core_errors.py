@@ -88,7 +88,7 @@ def test_operators_name_the_op_and_both_shapes(backend):
     (lambda: ops.broadcast_to(m23(), (3, 3)),
      "pycg.ops.broadcast_to: cannot broadcast shape (2, 3) to (3, 3)"),
     (lambda: ops.solve(pycg.constant(np.eye(3)), m42()),
-     "pycg.ops.solve: a has shape (3, 3) but b has shape (4, 2)"),
+     "pycg.ops.solve: `a` has shape (3, 3) but `b` has shape (4, 2)"),
     (lambda: ops.inv(m23()),
      "pycg.ops.inv: expected a square matrix (or a batch of them), got shape "
      "(2, 3)"),

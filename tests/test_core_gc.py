@@ -1,4 +1,4 @@
-"""pycg.core_gc: while a tape records, full collections are rarer and their
+"""pycg.core.gc_policy: while a tape records, full collections are rarer and their
 survivors frozen; everything is restored when recording stops, on every
 exit path, and a user's own gc.freeze() or thresholds are left alone."""
 import gc

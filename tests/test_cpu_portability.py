@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
+from support import conv_configurations
+
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import conv_configurations  # noqa: E402
 
 # both backends; every case in float64 and every fourth in float32 too
 EXPECTED = 2 * sum(2 if i % 4 == 0 else 1
@@ -28,7 +28,8 @@ def test_every_conv_and_pool_configuration_on_both_backends(onednn):
     env = dict(os.environ, TF_ENABLE_ONEDNN_OPTS=onednn,
                TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=str(HERE.parent))
     run = subprocess.run(
-        [sys.executable, str(HERE / "conv_configurations.py")], env=env,
+        [sys.executable, str(HERE / "support" / "conv_configurations.py")],
+        env=env,
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import pycg
 from pycg import ops
-from log1pexp_case import log1pexp
+from support.log1pexp_case import log1pexp
 
 
 def sigmoid(x):

@@ -1,6 +1,6 @@
 """Edge inputs where the two backends gave different answers, or where
 TensorFlow's kernels give an order that is no order (found by the keras.ops
-sweep, tests/keras_sweep.py): each now answers as its oracle on both."""
+sweep, tests/support/keras_sweep.py): each now answers as its oracle on both."""
 import numpy as np
 import pytest
 import tensorflow as tf

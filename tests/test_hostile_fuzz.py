@@ -1,5 +1,5 @@
 """Every public op, every parameter, twelve hostile values (see
-tests/hostile_arguments.py): at most 1% of the errors raised name neither
+tests/support/hostile_arguments.py): at most 1% of the errors raised name neither
 pycg nor the op, and none hangs. About 9,700 calls a backend, a second or
 two each."""
 import signal
@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from hostile_arguments import calls, named
+from support.hostile_arguments import calls, named
 
 
 class _Hung(Exception):

@@ -138,3 +138,20 @@ def test_a_jax_tracer_on_another_backend_is_a_clear_error(name):
             jax.grad(lambda x: ops.sin(x))(1.0)
     finally:
         pycg.config.set_backend(previous)
+
+
+def test_every_conv_and_pool_configuration_on_jax():
+    """tests/test_cpu_portability.py's configurations (values and
+    gradients against the NumPy reference) on the jax backend."""
+    import json
+    import pathlib
+    here = pathlib.Path(__file__).parent
+    run = subprocess.run(
+        [sys.executable, str(here / "support" / "conv_configurations.py"),
+         "jax"], env=dict(os.environ, PYTHONPATH=str(here.parent)),
+        capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["failures"] == []
+    from test_cpu_portability import EXPECTED
+    assert report["checked"] == EXPECTED // 2   # (one backend of two)

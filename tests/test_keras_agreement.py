@@ -1,7 +1,7 @@
 """Ops that disagreed with keras.ops, now checked against it (Keras on its
 TensorFlow backend, gradients from TensorFlow's tape through keras.ops), on
 both pycg backends."""
-import keras_inputs  # noqa: F401  (sets KERAS_BACKEND before keras loads)
+from support import keras_inputs  # noqa: F401  (sets KERAS_BACKEND before keras loads)
 import keras
 import numpy as np
 import pytest

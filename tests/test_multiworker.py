@@ -1,12 +1,12 @@
 """A compiled pycg step trains under tf.distribute.MultiWorkerMirroredStrategy:
-two worker processes on localhost (tests/multiworker_worker.py, each with its
+two worker processes on localhost (tests/support/multiworker_worker.py, each with its
 own TF_CONFIG) end with the same variables, equal to plain TensorFlow
 training on the whole global batch in one process, for a Python rule and
 for the same rule written in R.
 
 TensorFlow's worker servers listen on every interface and run graphs for
 whoever connects, so the workers run in a network namespace of their own
-(`unshare -rn`, tests/multiworker_launch.py), where they also choose their
+(`unshare -rn`, tests/support/multiworker_launch.py), where they also choose their
 ports without racing another run; while they listen, the test tries their
 ports at each non-loopback address of this machine and must fail."""
 import json
@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-import multiworker_worker as job
-from r_bridge_helpers import ROOT, r_env, require_r
+from support import multiworker_worker as job
+from support.r_bridge_helpers import ROOT, r_env, require_r
 
 WORKERS = 2
 RULES = ("python", "r")
 TIMEOUT_S = 240
-LAUNCH = f"{ROOT}/tests/multiworker_launch.py"
+LAUNCH = f"{ROOT}/tests/support/multiworker_launch.py"
 
 
 def private_network():

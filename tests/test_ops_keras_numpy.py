@@ -5,7 +5,7 @@ import keras
 import numpy as np
 import pytest
 
-from keras_inputs import (RNG, B, BIG, I, IDS, INFS, J, NANS, POS, SIG, SPD, SQ,
+from support.keras_inputs import (RNG, B, BIG, I, IDS, INFS, J, NANS, POS, SIG, SPD, SQ,
                           TALL, TIES, UNIT, V, W, X, X3, as_numpy, c,
                           compare)
 from pycg import ops

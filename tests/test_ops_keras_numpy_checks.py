@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pycg
-from keras_inputs import (I, IDS, INFS, POS, SQ,
+from support.keras_inputs import (I, IDS, INFS, POS, SQ,
                           SYM, TALL, V, W, X, X3, as_numpy, compare)
 from pycg import ops
 

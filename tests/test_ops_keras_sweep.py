@@ -1,12 +1,12 @@
 """Every op pycg.ops shares with keras.ops, against Keras itself at
-ordinary and edge inputs on both backends (tests/keras_sweep.py): every
-difference is listed, as chosen or as open, in tests/keras_differences.py,
+ordinary and edge inputs on both backends (tests/support/keras_sweep.py): every
+difference is listed, as chosen or as open, in tests/support/keras_differences.py,
 and the page generated from that table is current."""
 import importlib.util
 import os
 
-from keras_differences import CHOSEN, ONEDNN, OPEN, rows
-from keras_sweep import names, sweep
+from support.keras_differences import CHOSEN, ONEDNN, OPEN, rows
+from support.keras_sweep import names, sweep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -3,7 +3,7 @@ the op and the argument, says what was expected and what arrived."""
 import numpy as np
 import pytest
 
-from keras_inputs import I, IDS, TALL, V, W, X, X3
+from support.keras_inputs import I, IDS, TALL, V, W, X, X3
 from pycg import ops
 
 
@@ -12,9 +12,9 @@ ERRORS = [
     (lambda: ops.fft2((V, V)), ValueError,
      "pycg.ops.fft2: expected at least 2 axes, got shape (5,)"),
     (lambda: ops.rearrange(X3, "b h w"), ValueError,
-     "pycg.ops.rearrange: pattern must have one '->', got 'b h w'"),
+     "pycg.ops.rearrange: `pattern` must have one '->', got 'b h w'"),
     (lambda: ops.rearrange(X3, "b h -> h b"), ValueError,
-     "pycg.ops.rearrange: pattern 'b h -> h b' names 2 axes, the tensor has "
+     "pycg.ops.rearrange: `pattern` 'b h -> h b' names 2 axes, the tensor has "
      "shape (2, 3, 4)"),
     (lambda: ops.rearrange(X3, "b h (w1 w) -> b h w", w1=3), ValueError,
      "pycg.ops.rearrange: axes ['w1', 'w'] of lengths [3, 1] do not make an "

@@ -200,8 +200,9 @@ VALUES = {
     "linspace": (lambda: ops.linspace(0, 1, 5), lambda: np.linspace(0, 1, 5)),
 }
 
-for _path in sorted(pathlib.Path(__file__).parent.glob("values_cases_*.py")):
-    _extra = importlib.import_module(_path.stem).VALUES
+for _path in sorted((pathlib.Path(__file__).parent / "support").glob(
+        "values_cases_*.py")):
+    _extra = importlib.import_module(f"support.{_path.stem}").VALUES
     _clash = set(_extra) & set(VALUES)
     assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
     VALUES.update(_extra)

@@ -21,7 +21,7 @@ from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops._dispatch import RULES
 from pycg.ops import vjps as _vjps
-from vjp_case import (
+from support.vjp_case import (
     COND, Case, POSITIONS, binary, invertible, normal, off_bounds,
     off_integer, off_tenth, off_zero, positive, spd, sym, tf_scatter,
     tf_sym, unary, uniform_, unit, with_zeros)
@@ -284,8 +284,9 @@ CASES = {
                       (invertible(2, 3, 3),)),
 }
 
-for _path in sorted(pathlib.Path(__file__).parent.glob("vjp_cases_*.py")):
-    _extra = importlib.import_module(_path.stem).CASES
+for _path in sorted((pathlib.Path(__file__).parent / "support").glob(
+        "vjp_cases_*.py")):
+    _extra = importlib.import_module(f"support.{_path.stem}").CASES
     _clash = set(_extra) & set(CASES)
     assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
     CASES.update(_extra)
@@ -403,7 +404,13 @@ SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 # NumPy-namespace, math and linalg ops
                 "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
-                "irfft", "logdet", "pinv", "segment_max", "jvp"]
+                "irfft", "logdet", "pinv", "segment_max", "jvp",
+                # convolution and pooling: the rules of the primitives are
+                # each other's transposes (tests/vjp_cases_nn.py)
+                "conv", "depthwise_conv", "conv_transpose", "max_pool",
+                "average_pool", "_conv", "_conv_input_grad",
+                "_conv_filter_grad", "_max_pool_grad", "_max_pool_grad_grad",
+                "_avg_pool_grad"]
 
 
 def _first(name):

@@ -9,7 +9,7 @@ import textwrap
 import tomllib
 
 import pycg
-from r_bridge_helpers import r_env, require_r
+from support.r_bridge_helpers import r_env, require_r
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DISTRIBUTION = "pycg-autodiff"

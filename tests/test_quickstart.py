@@ -13,7 +13,7 @@ import traceback
 
 import pytest
 
-from r_bridge_helpers import r_env, require_r
+from support.r_bridge_helpers import r_env, require_r
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))), "docs", "python-quickstart.md")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from pycg.backends._tf_import import _without_startup_logs
-from r_bridge_helpers import ROOT, SETUP_HINT, r_env
+from support.r_bridge_helpers import ROOT, SETUP_HINT, r_env
 
 FIRST_OP = "import pycg; pycg.ops.exp(1.0)"
 

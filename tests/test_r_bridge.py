@@ -10,17 +10,8 @@ import pytest
 
 import pycg
 from pycg import ops
-from r_bridge_helpers import r_env, require_r, run_python
-
-LOG1PEXP = """
-op_custom_gradient(function(x) {
-  e <- op_exp(x)
-  grad <- function(..., upstream = NULL) {
-    upstream <- upstream %||% ..1
-    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
-  }
-  tuple(op_log(1 + e), grad)
-})"""
+from support.log1pexp_case import R_LOG1PEXP as LOG1PEXP
+from support.r_bridge_helpers import r_env, require_r, run_python
 
 
 @pytest.fixture(scope="module")
@@ -431,10 +422,12 @@ def test_an_interrupt_in_r_code_is_a_keyboard_interrupt_in_python(r):
         "KeyboardInterrupt", "interrupted in <R function>, run by pycg.r"]
     assert landed["an R loop calling ops"][0] == "KeyboardInterrupt"
     assert landed["an R gradient rule"][:2] == [
-        "RInterrupt", "interrupted while pycg was running R code (in the "
+        "RCallbackInterrupt", "interrupted while pycg was running R code (in "
+        "the "
         "gradient of fn)"]
     assert landed["an R sleep"][0] == "KeyboardInterrupt"
-    assert landed["an R gradient rule sleeping"][0] == "RInterrupt"
+    assert landed["an R gradient rule sleeping"][0] == \
+        "RCallbackInterrupt"
     assert len(landed) == 5
     assert all(float(v[2]) < 5 for v in landed.values())   # promptly
     states = [line for line in lines if line[1].startswith("recording")]

@@ -6,7 +6,7 @@ objects without the GIL) would take the test process down with it."""
 import os
 import re
 
-from r_bridge_helpers import require_r, run_python
+from support.r_bridge_helpers import require_r, run_python
 
 MANY_OBJECTS = """
 import pycg, pycg.r

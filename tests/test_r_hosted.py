@@ -44,31 +44,31 @@ def test_settings_when_r_started_this_python(monkeypatch):
 
 
 def test_r_condition_markers_raise():
-    with pytest.raises(interop.RInterrupt,
+    with pytest.raises(interop.RCallbackInterrupt,
                        match=r"^interrupted \(in the R function rule\)$"):
         interop._r_value({interop.CONDITION_KEY: "interrupt",
                           "message": "interrupted"}, "rule")
-    with pytest.raises(interop.RInterrupt,
+    with pytest.raises(interop.RCallbackInterrupt,
                        match=r"^interrupted \(in the gradient of f\)$"):
         interop._r_value({interop.CONDITION_KEY: "interrupt",
                           "message": "interrupted",
                           "where": "in the gradient of f"}, "f")
-    with pytest.raises(interop.RError, match="boom"):
+    with pytest.raises(interop.RCallbackError, match="boom"):
         interop._r_value({interop.CONDITION_KEY: "error", "message": "boom"},
                          "rule")
     assert interop._r_value({"a": 1}, "rule") == {"a": 1}
 
 
 def test_an_r_interrupt_is_a_keyboard_interrupt_not_an_exception():
-    assert issubclass(interop.RInterrupt, KeyboardInterrupt)
-    assert not issubclass(interop.RInterrupt, Exception)
+    assert issubclass(interop.RCallbackInterrupt, KeyboardInterrupt)
+    assert not issubclass(interop.RCallbackInterrupt, Exception)
 
     @interop.guard
     def interrupted():
-        raise interop.RInterrupt("interrupted while pycg was running R code")
+        raise interop.RCallbackInterrupt("interrupted while pycg was running R code")
     failure = interrupted()   # for R, which signals the interrupt again
     assert isinstance(failure, interop.Failure)
-    assert failure.type == "RInterrupt"
+    assert failure.type == "RCallbackInterrupt"
 
 
 def test_an_r_function_is_not_called_with_arguments_it_cannot_take():

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from r_bridge_helpers import ROOT, SETUP_HINT, r_env
+from support.r_bridge_helpers import ROOT, SETUP_HINT, r_env
 
 TESTTHAT = os.path.join(ROOT, "tests", "testthat")
 FILES = sorted(os.path.basename(p)

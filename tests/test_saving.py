@@ -122,7 +122,8 @@ def test_error_duplicate_names_and_non_variables(tmp_path, backend):
         pycg.save_variables(path, [pycg.Variable([1.0], name="w"),
                                    pycg.Variable([2.0], name="w")])
     with pytest.raises(TypeError, match=r"^pycg.save_variables: item 0 "
-                       r"\('variable_0'\) is a Tensor, not a pycg.Variable$"):
+                       r"\(.variable_0.\) is a pycg.tensor.Tensor, not a "
+                       r"pycg.Variable$"):
         pycg.save_variables(path, [pycg.constant([1.0])])
 
 

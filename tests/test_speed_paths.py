@@ -7,7 +7,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from log1pexp_case import log1pexp
+from support.log1pexp_case import log1pexp
 
 
 def _chain(x):
@@ -96,3 +96,34 @@ def test_a_rule_called_alone_gives_the_backward_loops_bits(backend, value):
     np.testing.assert_array_equal(alone.numpy(), looped.numpy())
     np.testing.assert_array_equal(
         alone.numpy(), (up.numpy() * (1 - outs[0].numpy() ** 2)))
+
+
+def test_a_variable_read_gives_the_general_readings_bits(backend):
+    # a call that reads a variable is recorded by its plan; grad_fn's pair
+    # is taken as it stands where it fits, a dict is read by the general
+    # contracts: the same gradients, and the closed form
+    v = pycg.Variable(np.array([0.5, -2.0], np.float32))
+
+    @pycg.custom_gradient
+    def by_pair(x):
+        def grad(upstream, variables=None):
+            return upstream * v * 3.0, [upstream * x]
+        return x * v, grad
+
+    @pycg.custom_gradient
+    def by_dict(x):
+        def grad(upstream):
+            return {"x": upstream * v * 3.0, v: upstream * x}
+        return x * v, grad
+
+    x = pycg.constant(np.array([1.5, 0.25], np.float32))
+    got = []
+    for f in (by_pair, by_dict):
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        got.append([g.numpy() for g in tape.gradient(y, [x, v])])
+    for a, b in zip(*got):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_allclose(got[0][0], v.numpy() * 3.0)
+    np.testing.assert_allclose(got[0][1], x.numpy())

@@ -19,9 +19,9 @@ def _run_keras(backend):
     env["KERAS_BACKEND"] = backend
     if backend == "jax":   # (64-bit mode is the user's choice; off here)
         env.pop("JAX_ENABLE_X64", None)
-    r = subprocess.run([sys.executable, os.path.join(HERE,
-                                                     "keras_fit_script.py")],
-                       env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, os.path.join(
+        HERE, "support", "keras_fit_script.py")], env=env,
+        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 

@@ -17,8 +17,8 @@ import tensorflow as tf  # noqa: E402
 
 import pycg  # noqa: E402
 from pycg import ops  # noqa: E402
-from log1pexp_case import log1pexp  # noqa: E402
-from r_bridge_helpers import ROOT, r_env, require_r  # noqa: E402
+from support.log1pexp_case import R_LOG1PEXP, log1pexp  # noqa: E402
+from support.r_bridge_helpers import ROOT, r_env, require_r  # noqa: E402
 
 
 pytestmark = pytest.mark.usefixtures("tf_backend")
@@ -418,18 +418,6 @@ def test_an_r_rule_under_mirrored_strategy_on_two_cpus():
 
 
 # ---- an R rule --------------------------------------------------------------
-
-R_LOG1PEXP = """
-op_custom_gradient(function(x) {
-  e <- op_exp(x)
-  grad <- function(..., upstream = NULL) {
-    upstream <- upstream %||% ..1
-    op_multiply(upstream, 1.0 - 1.0 / op_add(1, e))
-  }
-  tuple(op_log(1 + e), grad)
-})"""
-
-
 def test_an_r_rule_from_pycg_r_works_under_tf_gradient_tape():
     require_r()
     import pycg.r

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 import pycg
 from pycg import ops
-from log1pexp_case import log1pexp
+from support.log1pexp_case import log1pexp
 
 
 pytestmark = pytest.mark.usefixtures("tf_backend")

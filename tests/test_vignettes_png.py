@@ -2,7 +2,8 @@
 picture: the right size, with the colours the plot code draws, mostly
 white background and not blank.
 
-The whole of vignettes/pycg.Rmd is knitted (so the figure is made by the
+The whole of vignettes/pycg.Rmd.orig (the source of the precomputed
+vignettes/pycg.Rmd) is knitted (so the figure is made by the
 vignette's own code, after the chunks it depends on), with knitr's png
 device writing the figures to a temporary folder.
 """
@@ -13,7 +14,7 @@ import zlib
 
 import pytest
 
-from r_bridge_helpers import ROOT, r_env, require_r
+from support.r_bridge_helpers import ROOT, r_env, require_r
 
 KNIT = r"""
 args <- commandArgs(trailingOnly = TRUE)
@@ -78,7 +79,7 @@ def softplus_png(tmp_path_factory):
     require_r()
     out = tmp_path_factory.mktemp("vignette-png")
     proc = subprocess.run(
-        ["Rscript", "-e", KNIT, os.path.join(ROOT, "vignettes", "pycg.Rmd"),
+        ["Rscript", "-e", KNIT, os.path.join(ROOT, "vignettes", "pycg.Rmd.orig"),
          str(out)], cwd=str(out), env=r_env(), stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-4000:]

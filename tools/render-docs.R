@@ -1,18 +1,26 @@
-# Renders the vignettes to HTML and prints where they are and the numbers
-# they show. Used by `make demo`:
+# Precomputes the vignettes, renders them to HTML and prints where they are
+# and the numbers they show. Used by `make demo`:
 #
 #   Rscript tools/render-docs.R [output-dir]   (default .venv/share/pycg-docs)
 #
 # Run from the repository root with the R package installed (R_LIBS) and
 # PYCG_PYTHON or RETICULATE_PYTHON naming a Python that can import pycg.
-# All vignettes render in this one R process, as R CMD build does, so Python
-# and TensorFlow start once. The headline numbers are read from variables the
-# vignettes compute (named below), so what is printed is what the pages show.
+#
+# The walkthroughs need Python, so their sources are vignettes/*.Rmd.orig:
+# each is knitted here into vignettes/<name>.Rmd, its code with the output
+# and the figures (vignettes/<name>-*.png) of this run, the usual route for
+# packages whose vignettes need Python. R CMD build renders those .Rmd files
+# without running any code, so an installed package shows the results even
+# where no Python was found. Commit the refreshed .Rmd and .png files.
+#
+# All vignettes are knitted in this one R process, so Python and TensorFlow
+# start once. The headline numbers are read from variables the vignettes
+# compute (named below), so what is printed is what the pages show.
 
 args <- commandArgs(trailingOnly = TRUE)
 out_dir <- if (length(args)) args[[1]] else file.path(".venv", "share",
                                                        "pycg-docs")
-if (!file.exists(file.path("vignettes", "pycg.Rmd")))
+if (!file.exists(file.path("vignettes", "pycg.Rmd.orig")))
   stop("run tools/render-docs.R from the root of a pycg checkout",
        call. = FALSE)
 for (pkg in c("rmarkdown", "knitr", "pycg")) {
@@ -40,19 +48,34 @@ work <- tempfile("pycg-docs-")
 dir.create(work)
 on.exit(unlink(work, recursive = TRUE), add = TRUE)
 
+# vignettes/<name>.Rmd.orig knitted into vignettes/<name>.Rmd (markdown
+# with the results; the front matter and the vignette engine are kept), its
+# figures written beside it, the variables it makes left in `env`.
+precompute <- function(name, env) {
+  old <- setwd("vignettes")
+  on.exit(setwd(old))
+  unlink(list.files(".", paste0("^", name, "-.*[.]png$")))
+  knitr::opts_chunk$set(fig.path = paste0(name, "-"), dev = "png", dpi = 96)
+  on.exit(knitr::opts_chunk$restore(), add = TRUE)
+  knitr::knit(paste0(name, ".Rmd.orig"), output = paste0(name, ".Rmd"),
+              envir = env, quiet = TRUE)
+}
+
 vignettes <- c("pycg", "custom-gradients", "r-and-python", "fitting-a-model",
                "training")
 envs <- list()
 started <- Sys.time()
 for (name in vignettes) {
-  # render a copy, so knitr's intermediate files stay out of vignettes/
-  file.copy(file.path("vignettes", paste0(name, ".Rmd")), work,
-            overwrite = TRUE)
   env <- new.env(parent = globalenv())
   t0 <- Sys.time()
+  precompute(name, env)
+  # render a copy, so rmarkdown's intermediate files stay out of vignettes/
+  files <- c(paste0(name, ".Rmd"),
+             list.files("vignettes", paste0("^", name, "-.*[.]png$")))
+  file.copy(file.path("vignettes", files), work, overwrite = TRUE)
   rmarkdown::render(file.path(work, paste0(name, ".Rmd")),
                     output_dir = out_dir, intermediates_dir = work,
-                    knit_root_dir = work, envir = env, quiet = TRUE)
+                    knit_root_dir = work, envir = new.env(), quiet = TRUE)
   cat(sprintf("rendered %-18s in %5.1f s\n", name,
               as.numeric(Sys.time() - t0, units = "secs")))
   envs[[name]] <- env

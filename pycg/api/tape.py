@@ -8,17 +8,18 @@ derivatives.
 """
 import contextlib
 import warnings
-
-import numpy as np
+from typing import Any
 
 from pycg import ops, structure
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
 from pycg.api.explain import explain as _explain
+from pycg.api.tape_jacobians import Jacobians
+from pycg.api.tape_jacobians import tensors as _tensors
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
-class GradientTape:
+class GradientTape(Jacobians):
     """Records operations for reverse-mode differentiation
     (tf.GradientTape: watch, gradient, jacobian, batch_jacobian,
     stop_recording, reset, watched_variables).
@@ -71,8 +72,13 @@ class GradientTape:
         return False
 
     @contextlib.contextmanager
-    def stop_recording(self):
-        """Ops inside the block are not recorded on this tape."""
+    def stop_recording(self) -> Any:
+        """Ops inside ``with tape.stop_recording():`` are not recorded on
+        this tape (tf.GradientTape.stop_recording).
+
+        Returns:
+            A context manager.
+        """
         i = core.pop(self._rec)
         if i is None:
             raise RuntimeError(
@@ -82,8 +88,12 @@ class GradientTape:
         finally:
             core.push(self._rec, i)
 
-    def reset(self):
-        """Forget everything recorded and watched so far."""
+    def reset(self) -> None:
+        """Forget everything recorded and watched so far.
+
+        Returns:
+            None.
+        """
         rec = self._rec
         rec.ids.clear()
         rec.roots.clear()
@@ -91,8 +101,17 @@ class GradientTape:
         rec.variables.clear()
 
     # ---- watching ---------------------------------------------------------
-    def watch(self, tensor):
-        """Track a tensor, a variable, or a nested list/tuple/dict of them."""
+    def watch(self, tensor: Any) -> None:
+        """Track a tensor, a variable, or a nested list/tuple/dict of them.
+
+        Args:
+            tensor: What to track: pycg Tensors or Variables, alone or
+                nested in lists, tuples and dicts. An integer or bool one
+                is skipped with a warning (it gets no gradient).
+
+        Returns:
+            None.
+        """
         if self._state != "recording":
             raise RuntimeError(
                 "GradientTape.watch: the tape is not recording (its `with` "
@@ -114,7 +133,12 @@ class GradientTape:
                 continue
             self._rec.track(x)
 
-    def watched_variables(self):
+    def watched_variables(self) -> tuple[Any, ...]:
+        """The Variables this tape watches, in the order first watched.
+
+        Returns:
+            A tuple of pycg.Variable.
+        """
         return tuple(self._rec.variables.values())
 
     def _recorded_dtypes(self):
@@ -123,9 +147,24 @@ class GradientTape:
         return {t.dtype for entry in self._rec.entries for t in entry[2]}
 
     # ---- gradients --------------------------------------------------------
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients="none"):
-        """d(sum of target)/d(sources), in the sources' structure."""
+    def gradient(self, target: Any, sources: Any,
+                 output_gradients: Any = None,
+                 unconnected_gradients: str = "none") -> Any:
+        """d(sum of target)/d(sources), in the sources' structure
+        (tf.GradientTape.gradient). A non-persistent tape is spent by it.
+
+        Args:
+            target: A tensor, or a nested structure of tensors (their
+                gradients add up).
+            sources: A tensor or Variable, or a nested structure of them.
+            output_gradients: The upstream gradient of each target (its
+                shape); None: ones.
+            unconnected_gradients: 'none' (a source the target does not
+                depend on gets None, as TensorFlow) or 'zero' (zeros).
+
+        Returns:
+            The gradients in the structure of `sources`.
+        """
         self._check_usable("gradient")
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError(
@@ -195,72 +234,17 @@ class GradientTape:
             if i is not None:
                 core.push(self._rec, i)
 
-    def jacobian(self, target, source, unconnected_gradients="none"):
-        """The full Jacobian: shape target.shape + source.shape."""
-        self._check_usable("jacobian")
-        (t,) = _tensors(target, "target")
-        srcs = _tensors(source, "source")
-        n = max(t.size, 1)
-        rows = []
-        try:
-            for i in range(n):
-                seed = ops.reshape(ops._one_hot_flat(i, n, t.dtype), t.shape)
-                g = self._run_backward([t], [seed], srcs)
-                rows.append([g.get(s._id) for s in srcs])
-        finally:
-            if not self._persistent:
-                self._release()
-        out = []
-        for j, s in enumerate(srcs):
-            col = [r[j] for r in rows]
-            if all(c is None for c in col):
-                out.append(None if unconnected_gradients == "none" else
-                           ops.zeros(t.shape + s.shape, s.dtype))
-                continue
-            col = [ops.zeros_like(s) if c is None else c for c in col]
-            out.append(ops.reshape(ops.stack(col), t.shape + s.shape))
-        return structure.unflatten(source, out)
+    def explain(self, target: Any, source: Any) -> str:
+        """Say in words why d target / d source is what it is (most often,
+        why it is None). pycg's own; TensorFlow has no counterpart.
 
-    def batch_jacobian(self, target, source, unconnected_gradients="none",
-                       parallel_iterations=None, experimental_use_pfor=True):
-        """Per-example Jacobians (TensorFlow's): target [b, y...] and source
-        [b, x...] give [b, y..., x...], assuming example i of the target
-        depends only on example i of the source."""
-        self._check_usable("batch_jacobian")
-        (t,) = _tensors(target, "target")
-        (s,) = _tensors(source, "source")
-        if t.ndim < 2 or s.ndim < 2:
-            raise ValueError(
-                f"GradientTape.batch_jacobian: target and source must have "
-                f"rank at least 2 (a batch dimension first), got shapes "
-                f"{t.shape} and {s.shape}")
-        if t.shape[0] != s.shape[0]:
-            raise ValueError(
-                f"GradientTape.batch_jacobian: target and source need the "
-                f"same first (batch) dimension, got shapes {t.shape} and "
-                f"{s.shape}")
-        ys = t.shape[1:]
-        n = int(np.prod(ys, dtype=np.int64))
-        if n == 0 or s.size == 0:
-            return ops.zeros(t.shape + s.shape[1:], s.dtype)
-        rows = []
-        try:
-            for i in range(n):
-                one = ops.reshape(ops._one_hot_flat(i, n, t.dtype), (1,) + ys)
-                seed = ops.broadcast_to(one, t.shape)
-                rows.append(self._run_backward([t], [seed], [s]).get(s._id))
-        finally:
-            if not self._persistent:
-                self._release()
-        if all(r is None for r in rows):
-            return None if unconnected_gradients == "none" else \
-                ops.zeros(t.shape + s.shape[1:], s.dtype)
-        rows = [ops.zeros_like(s) if r is None else r for r in rows]
-        out = ops.swapaxes(ops.stack(rows), 0, 1)
-        return ops.reshape(out, t.shape + s.shape[1:])
+        Args:
+            target: The tensor differentiated.
+            source: The tensor or Variable differentiated with respect to.
 
-    def explain(self, target, source):
-        """Say in words why d target / d source is what it is."""
+        Returns:
+            The explanation, a str.
+        """
         return _explain(self, target, source)
 
     def _check_usable(self, what):
@@ -276,13 +260,3 @@ class GradientTape:
         spent, self._rec = self._rec, core.Recorder(self._rec.watch_accessed)
         self._rec.variables = spent.variables  # watched_variables() stays
         self._state = "used"
-
-
-def _tensors(tree, what):
-    leaves = structure.flatten(tree)
-    for x in leaves:
-        if not isinstance(x, Tensor):
-            raise TypeError(
-                f"GradientTape.gradient: every {what} must be a pycg.Tensor "
-                f"or Variable, got {type(x).__name__}")
-    return leaves

@@ -10,7 +10,7 @@ from pycg.core.recorder import (UNARY_BACKWARDS, _array, _numerics_check,
 def backward(entries, seeds, source_ids, live=None):
     """The chain rule, from `seeds` (id -> upstream) back to the sources;
     `live`: the ids reachable from the sources, when the caller knows."""
-    for fn in on_recording:   # the loop counts as recording (pycg.core_gc)
+    for fn in on_recording:   # the loop counts as recording (pycg.core.gc_policy)
         fn(1)
     try:
         return _backward(entries, seeds, source_ids, live)

@@ -56,11 +56,11 @@ def drop(marks):
 
 
 # ---- inside traced control flow ----------------------------------------------
-_graph_call = []   # [fn(f, args, kwargs)]: registered by pycg.interop_tf
+_graph_call = []   # [fn(f, args, kwargs)]: registered by pycg.interop.tensorflow
 
 
 def register_graph_call(fn):
-    """pycg.interop_tf hands over how to run a custom_gradient function as
+    """pycg.interop.tensorflow hands over how to run a custom_gradient function as
     one TensorFlow op that carries its rule (tf.custom_gradient)."""
     _graph_call[:] = [fn]
 

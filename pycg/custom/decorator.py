@@ -50,6 +50,8 @@ traced control flow in ``pycg.function``), the call becomes one
 """
 import functools
 import textwrap
+from collections.abc import Callable
+from typing import Any
 
 from pycg import backends, structure
 from pycg.core import forward as core_forward
@@ -62,7 +64,7 @@ from pycg.custom.conventions import DECORATOR_ARGS
 from pycg.tensor import Tensor
 
 
-def custom_gradient(f):
+def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
     """Decorate ``f(*args) -> (output, grad_fn)`` to give it a custom gradient.
 
     >>> import pycg
@@ -79,7 +81,7 @@ def custom_gradient(f):
     if not callable(f):
         raise TypeError(f"pycg.custom_gradient: expected a function, got "
                         f"{type(f).__name__}")
-    plans = {}   # call shape -> its Plan, decided on its first call
+    plans: dict[Any, Plan] = {}   # call shape -> its Plan, on its first call
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
@@ -111,10 +113,14 @@ def custom_gradient(f):
             except BaseException:
                 core_forward.drop(marks)
                 raise
-        if inputs is None and type(output) is Tensor and not seen:
+        if inputs is None and type(output) is Tensor:   # (no binding)
             if first is None or output._id <= first:
                 output = Tensor(output._value)   # (not f's own: a new id)
-            if xs is None:   # (record* record where a tape tracks x)
+            if seen:   # variables read: inputs after the call's tensors
+                variables = tuple(seen.values())
+                core.record(plan, ((x,) if xs is None else xs) + variables,
+                            output, (grad_fn, variables))
+            elif xs is None:   # (record* record where a tape tracks x)
                 core.record_one(plan, x, output, grad_fn)
             else:
                 core.record(plan, xs, output, grad_fn)
@@ -125,7 +131,7 @@ def custom_gradient(f):
             inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
         return record_call(plan.name, inputs, output, grad_fn, seen)
 
-    decorated.__pycg_custom_gradient__ = True
+    decorated.__pycg_custom_gradient__ = True  # type: ignore[attr-defined]
     return decorated
 
 
@@ -147,9 +153,10 @@ def _plan(f, plans, args, kwargs):
 
 
 def _route(decorated, plan, args, kwargs):
-    """A call that is not one tensor of the active backend: (its result,
-    None) where TensorFlow differentiates it (one op carrying the rule),
-    else (None, its bound inputs)."""
+    """A call whose arguments are not all tensors of the active backend, or
+    made inside traced control flow: (its result, None) where TensorFlow
+    differentiates it (one op carrying the rule), else (None, its bound
+    inputs)."""
     if tls.branch is not None and core_forward.in_branch():
         return core_forward.branch_call(decorated, [
             a for a in structure.flatten((args, kwargs))

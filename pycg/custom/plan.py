@@ -16,10 +16,11 @@ class Plan:
     """How one shape of call (positional count, keyword names) of a
     custom_gradient function runs, decided on its first call: which
     parameter each argument binds (`slots`). A call whose arguments are
-    all tensors of the active backend, with one tensor output and no
-    variable read, needs no binding: it is recorded as one entry (plan,
-    its tensors, (output,), grad_fn) whose backward is the plan (the loop
-    calls `one_input` for one tensor, see core.UNARY_BACKWARDS); any other
+    all tensors of the active backend, with one tensor output, needs no
+    binding: it is recorded as one entry (plan, its tensors, (output,),
+    grad_fn) whose backward is the plan (the loop calls `one_input` for
+    one tensor, see core.UNARY_BACKWARDS); where it read variables, they
+    follow its tensors and params is (grad_fn, the variables). Any other
     call is bound and records its own _Backward."""
 
     broadcast = False   # (read by the backward loop)
@@ -29,31 +30,36 @@ class Plan:
             slots
         self.ats = tuple(at for _, at, _ in slots)   # where each argument is
         self.at = self.ats[0] if len(slots) == 1 else None
+        self.in_order = self.ats == tuple(range(n))   # f(*args), in order
         self.positional = [i for i, s in enumerate(slots) if s[2]]
         self.labels = [label for label, _, _ in slots]
 
     def tensors(self, args, kwargs):
         """The arguments of a call of several, in f's parameter order, where
         all are tensors of the active backend; else None."""
+        xs = args if self.in_order else tuple([
+            args[at] if type(at) is int else kwargs[at] for at in self.ats])
         types = backends.active.types
-        xs = tuple(args[at] if type(at) is int else kwargs[at]
-                   for at in self.ats)
         for x in xs:
             if type(x) is not Tensor or type(x._value) not in types:
                 return None
         return xs or None
 
     def __call__(self, ups, ins, outs, grad_fn, live):
+        if type(grad_fn) is tuple:   # (grad_fn, the variables it read)
+            return self._with_variables(ups[0], ins, outs[0], *grad_fn)
         if len(ins) == 1:
             return (self.one_input(ups[0], outs[0], ins[0], grad_fn, True),)
         try:
-            returned = self._invoke(grad_fn, ups[0], ins)
+            returned = grad_fn(ups[0]) if \
+                convention_of(grad_fn) != UPSTREAM else \
+                self._invoke(grad_fn, ups[0], ins)
         except Exception as e:
             raise self._raised(e) from e
-        if type(returned) in (tuple, list) and len(returned) == len(ins):
+        if type(returned) is tuple and len(returned) == len(ins):
             K = backends.active
             for g, x in zip(returned, ins):
-                if g is not None and not (type(g) is Tensor and _fits(
+                if g is not None and (type(g) is not Tensor or not _fits(
                         K, g._value, x._value)):
                     break
             else:   # (each None or a gradient as it stands)
@@ -67,25 +73,47 @@ class Plan:
                 self._invoke(grad_fn, upstream, (x,))
         except Exception as e:
             raise self._raised(e) from e
-        if type(returned) is Tensor:   # (_fits, inline: the hot case)
-            K = backends.active
-            g, v = returned._value, x._value
-            t = type(g)
-            if t is type(v) and (t in K.float_types or
-                                 t in K.types and K.grad_like(g, v)):
-                return returned
+        if type(returned) is Tensor and \
+                _fits(backends.active, returned._value, x._value):
+            return returned
         return self._read(grad_fn, returned, (x,), output)[0]
 
-    def _invoke(self, grad_fn, upstream, ins):
-        if convention_of(grad_fn) != UPSTREAM:
-            return grad_fn(upstream)
+    def _with_variables(self, upstream, ins, output, grad_fn, variables):
+        """The backward of a call that read variables (its last inputs)."""
+        convention = convention_of(grad_fn)
+        try:
+            if convention == VARIABLES:
+                returned = grad_fn(upstream, variables=list(variables))
+            elif convention == UPSTREAM:
+                returned = self._invoke(grad_fn, upstream, ins)
+            else:
+                returned = grad_fn(upstream)
+        except Exception as e:
+            raise self._raised(e) from e
+        if convention == VARIABLES and type(returned) in (tuple, list) and \
+                len(returned) == 2 and type(returned[1]) in (tuple, list):
+            grads = [returned[0]] if len(ins) - len(variables) == 1 else \
+                list(returned[0]) if type(returned[0]) in (tuple, list) \
+                else []
+            n, K = len(grads), backends.active
+            if n + len(returned[1]) == len(ins) and all(
+                    type(g) is Tensor and _fits(K, g._value, x._value)
+                    for g, x in zip(grads, ins)):
+                return grads + [   # (each variable's as match_gradients)
+                    check_gradient(self.name, v.name or "variable", g, v)
+                    for g, v in zip(returned[1], variables)]
+        return self._read(grad_fn, returned, ins[:len(ins) - len(variables)],
+                          output, list(variables), convention)
+
+    def _invoke(self, grad_fn, upstream, ins):   # (the upstream= form)
         return grad_fn(*[ins[i] for i in self.positional], upstream=upstream)
 
     def _raised(self, e):
         return _wrapped(e, f"{self.name}: its gradient function raised "
                            f"{type(e).__name__}: {e}")
 
-    def _read(self, grad_fn, returned, ins, output):
+    def _read(self, grad_fn, returned, ins, output, variables=(),
+              convention=None):
         """What grad_fn returned, checked and read as for any call."""
         if returned is None:
             returned_none(self.name, grad_fn)
@@ -96,8 +124,9 @@ class Plan:
             else:
                 kwargs[at] = x
         inputs = bind_inputs(self.name, self.slots, args, kwargs)
-        return _Backward(self.name, convention_of(grad_fn), grad_fn, inputs,
-                         output, [output], []).read(returned)
+        return _Backward(self.name, convention or convention_of(grad_fn),
+                         grad_fn, inputs, output, [output],
+                         list(variables)).read(returned)
 
 
 def _fits(K, g, v):

@@ -41,6 +41,7 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
 # ---- NumPy-namespace, math and linalg ops ----
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
+from pycg.ops import vjps_convolution as _vjps_convolution  # noqa: F401
 from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
                              dsplit, dstack, fliplr, flipud, get_item, hsplit,
                              hstack, moveaxis, roll, rot90, select, split,

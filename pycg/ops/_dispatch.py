@@ -232,6 +232,10 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                     v1, v2, x2 = v, w, None
             elif reflected:
                 return op(x2, x1)
+            elif type(x1) is Variable or type(x2) is Variable:   # (its read)
+                return op(as_tensor(x1, name) if type(x1) is Variable else
+                          x1, as_tensor(x2, name) if type(x2) is Variable
+                          else x2)
             elif type(x2) is Tensor and type(x1) in _NUMBERS:
                 x2, v1 = weak_value(x2, x1, name, floating)
                 v2, x1 = x2._value, None

@@ -1,22 +1,20 @@
-"""Convolutions (keras.ops names), built from differentiable pycg ops.
-
-A convolution is one gather of patches (flat positions computed with NumPy
-from the static shapes, as the indexing ops do) and one einsum with the
-kernel; its gradient is a scatter-add and an einsum, through the existing
-rules, to any order, on both backends. conv_transpose is the scatter-add
-itself: it is the VJP of conv with respect to its input, as in TensorFlow.
-Spatial work is done channels_last; channels_first is transposed in and out.
+"""Convolutions (keras.ops names): the arguments a user passed checked and
+normalised here, the work done by the recorded primitives of
+pycg/ops/_conv_primitives.py, which run each backend's own kernels
+(TensorFlow's Conv ops; NumPy im2col and BLAS) and whose gradients are
+rules in the table. depthwise_conv is a grouped conv (one group per
+channel); conv_transpose is conv's input gradient, as in TensorFlow.
+Spatial work is done channels_last; channels_first is transposed in and out
+(TensorFlow's CPU kernels take no other layout).
 """
 import numpy as np
 
+from pycg.ops import _conv_primitives as P
 from pycg.ops._dispatch import as_tensor, result_dtype
 from pycg.tensor import is_float
 from pycg.ops.creation import cast
-from pycg.ops.linalg import einsum, matmul
-from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
-                                   transpose)
-
-_LETTERS = "abcdefghijklm"
+from pycg.ops.linalg import matmul
+from pycg.ops.manipulation import reshape, transpose
 
 
 def _data_format(op, data_format):
@@ -82,42 +80,7 @@ def window(op, shape, size, strides, padding, dilation):
                 f"pycg.ops.{op}: a window of {span} (size {k}, dilation {d}) "
                 f"does not fit a spatial size of {n} with padding='valid'")
         out.append(o)
-    return tuple(out), pads
-
-
-_cache = {}
-
-
-def _positions(shape, out, size, strides, dilation):
-    """Flat positions in an array of `shape` (N, spatial..., C) of every
-    patch: shape (N, out..., size..., C)."""
-    key = (shape, out, size, strides, dilation)
-    pos = _cache.get(key)
-    if pos is None:
-        d = len(out)
-        grid = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
-        index = [np.arange(shape[0]).reshape((-1,) + (1,) * (2 * d + 1))]
-        for i in range(d):
-            o = np.arange(out[i]) * strides[i]
-            k = np.arange(size[i]) * dilation[i]
-            idx = o[:, None] + k[None, :]
-            full = [1] * (2 * d + 2)
-            full[1 + i], full[1 + d + i] = out[i], size[i]
-            index.append(idx.reshape(full))
-        index.append(np.arange(shape[-1]).reshape((1,) * (2 * d + 1) + (-1,)))
-        pos = grid[tuple(index)]
-        if len(_cache) > 256:
-            _cache.clear()
-        _cache[key] = pos
-    return pos
-
-
-def patches(op, x, size, strides, padding, dilation, pad_value=0.0):
-    """Every window of x (N, spatial..., C): shape (N, out..., size..., C)."""
-    out, pads = window(op, x.shape[1:-1], size, strides, padding, dilation)
-    if any(p != (0, 0) for p in pads):
-        x = pad(x, [(0, 0)] + pads + [(0, 0)], constant_values=pad_value)
-    return _gather(x, _positions(x.shape, out, size, strides, dilation))
+    return tuple(out), tuple(pads)
 
 
 def _floats(op, inputs, kernel):
@@ -155,19 +118,11 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
             f"pycg.ops.{op}: inputs has {c} channels, which kernel (shape "
             f"{kernel.shape}) cannot split into groups of {cg} (and its "
             f"{f} filters must split into as many groups)")
-    g = c // cg
-    p = patches(op, x, kernel.shape[:d], _ints(op, "strides", strides, d),
-                _padding(op, padding),
-                _ints(op, "dilation_rate", dilation_rate, d))
-    if g == 1:   # one matmul of (positions, window) by (window, filters)
-        rows = reshape(p, (-1, int(np.prod(p.shape[1 + d:]))))
-        y = matmul(rows, reshape(kernel, (rows.shape[1], f)))
-        return restore(reshape(y, p.shape[:1 + d] + (f,)), data_format)
-    o, k = _LETTERS[:d], _LETTERS[d:2 * d]
-    p = reshape(p, p.shape[:-1] + (g, cg))
-    w = reshape(kernel, kernel.shape[:d] + (cg, g, f // g))
-    y = einsum(f"n{o}{k}GC,{k}CGF->n{o}GF", p, w)
-    return restore(reshape(y, y.shape[:-2] + (f,)), data_format)
+    s = _ints(op, "strides", strides, d)
+    dil = _ints(op, "dilation_rate", dilation_rate, d)
+    _, pads = window(op, x.shape[1:-1], kernel.shape[:d], s,
+                     _padding(op, padding), dil)
+    return restore(P.conv(x, kernel, s, pads, dil, c // cg), data_format)
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid",
@@ -183,13 +138,13 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid",
             f"pycg.ops.{op}: kernel must have shape (spatial..., "
             f"{x.shape[-1]}, multiplier) for inputs with {x.shape[-1]} "
             f"channels, got {kernel.shape}")
-    p = patches(op, x, kernel.shape[:d], _ints(op, "strides", strides, d),
-                _padding(op, padding),
-                _ints(op, "dilation_rate", dilation_rate, d))
-    o, k = _LETTERS[:d], _LETTERS[d:2 * d]
-    y = einsum(f"n{o}{k}C,{k}CM->n{o}CM", p, kernel)
-    return restore(reshape(y, y.shape[:-2] + (y.shape[-2] * y.shape[-1],)),
-                   data_format)
+    s = _ints(op, "strides", strides, d)
+    dil = _ints(op, "dilation_rate", dilation_rate, d)
+    _, pads = window(op, x.shape[1:-1], kernel.shape[:d], s,
+                     _padding(op, padding), dil)
+    c, m = kernel.shape[-2:]
+    grouped = reshape(kernel, kernel.shape[:d] + (1, c * m))
+    return restore(P.conv(x, grouped, s, pads, dil, c), data_format)
 
 
 def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
@@ -241,35 +196,12 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid",
         else:
             out_shape.append(n * si if e is None else
                              (n - 1) * si + span % 2 + e)
-    o, k = _LETTERS[:d], _LETTERS[d:2 * d]
-    spread = einsum(f"n{o}C,{k}FC->n{o}{k}F", x, kernel)
     _, pads = window(op, out_shape, size, s, pad_mode, dil)
-    pos = _spread_positions(spread.shape, tuple(out_shape),
-                            tuple(p[0] for p in pads), s, dil)
+    # the conv that maps out_shape onto x's spatial shape: its right pads
+    # (negative where output cells lie beyond every window) follow
+    pads = [(b, (n - 1) * si + (k - 1) * di + 1 - o - b)
+            for (b, _), n, o, k, si, di in zip(pads, x.shape[1:-1],
+                                               out_shape, size, s, dil)]
     full = (x.shape[0],) + tuple(out_shape) + (kernel.shape[-2],)
-    size_out = int(np.prod(full))
-    y = _scatter(spread, pos, (size_out + 1,))
-    return restore(reshape(getitem(y, slice(0, size_out)), full), data_format)
-
-
-def _spread_positions(shape, out, before, strides, dilation):
-    """Flat output position of every entry of spread (N, in..., size...,
-    F); those that fall outside the output go to one extra slot."""
-    d = len(out)
-    n, f = shape[0], shape[-1]
-    ins, size = shape[1:1 + d], shape[1 + d:1 + 2 * d]
-    index = np.zeros(shape, np.int64)
-    inside = np.ones(shape, bool)
-    stride = f
-    for i in reversed(range(d)):
-        p = (np.arange(ins[i])[:, None] * strides[i]
-             + np.arange(size[i])[None, :] * dilation[i] - before[i])
-        full = [1] * len(shape)
-        full[1 + i], full[1 + d + i] = ins[i], size[i]
-        p = p.reshape(full)
-        inside &= (p >= 0) & (p < out[i])
-        index += p * stride
-        stride *= out[i]
-    index += np.arange(n).reshape((-1,) + (1,) * (len(shape) - 1)) * stride
-    index += np.arange(f).reshape((1,) * (len(shape) - 1) + (-1,))
-    return np.where(inside, index, stride * n)
+    return restore(P.conv_input_grad(x, kernel, full, s, pads, dil, 1),
+                   data_format)

@@ -4,7 +4,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
-from pycg._errors import Op, Shape, user_error
+from pycg._errors import Arg, Op, Shape, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
@@ -245,8 +245,10 @@ def solve(a, b):
     if vec:
         b = expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
-        raise ValueError(f"pycg.ops.solve: a has shape {a.shape} but b has "
-                         f"shape {b.shape if not vec else b.shape[:-1]}")
+        raise user_error(ValueError, "{op}: {a} has shape {shape_a} but {b} "
+                         "has shape {shape_b}", op=Op("solve"), a=Arg("a"),
+                         b=Arg("b"), shape_a=Shape(a.shape),
+                         shape_b=Shape(b.shape[:-1] if vec else b.shape))
     out = apply("solve", backends.active.solve, (a, b))
     return squeeze(out, -1) if vec else out
 

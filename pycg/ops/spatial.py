@@ -1,18 +1,45 @@
 """Rearranging and adaptive pooling of images (keras.ops names), built from
 differentiable pycg ops: reshape, transpose, take, and the patch gather and
-scatter of pycg/ops/convolution.py."""
+scatter of patches (flat positions computed with NumPy from the static
+shapes)."""
 import numpy as np
 
 from pycg import config
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor
 from pycg.tensor import is_float
-from pycg.ops.convolution import (_data_format, _ints, _positions,
-                                  channels_last, restore)
+from pycg.ops.convolution import _data_format, _ints, channels_last, restore
 from pycg.ops.creation import cast
 from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
                                    take, transpose)
 from pycg.ops.reduction import max, sum
+
+
+_cache = {}
+
+
+def _positions(shape, out, size, strides, dilation):
+    """Flat positions in an array of `shape` (N, spatial..., C) of every
+    patch: shape (N, out..., size..., C)."""
+    key = (shape, out, size, strides, dilation)
+    pos = _cache.get(key)
+    if pos is None:
+        d = len(out)
+        grid = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+        index = [np.arange(shape[0]).reshape((-1,) + (1,) * (2 * d + 1))]
+        for i in range(d):
+            o = np.arange(out[i]) * strides[i]
+            k = np.arange(size[i]) * dilation[i]
+            idx = o[:, None] + k[None, :]
+            full = [1] * (2 * d + 2)
+            full[1 + i], full[1 + d + i] = out[i], size[i]
+            index.append(idx.reshape(full))
+        index.append(np.arange(shape[-1]).reshape((1,) * (2 * d + 1) + (-1,)))
+        pos = grid[tuple(index)]
+        if len(_cache) > 256:
+            _cache.clear()
+        _cache[key] = pos
+    return pos
 
 
 def _image(op, x):

@@ -1,6 +1,12 @@
 """The arguments every pycg optimizer shares with Keras 3's BaseOptimizer,
 written once and added to each optimizer's `Args:` by `shared_args`."""
+from collections.abc import Callable
+from typing import Any
+
 from pycg.api._docs import with_args
+
+# a learning rate: a number, or a schedule (a callable of the step)
+LearningRate = float | Callable[[Any], Any]
 
 SHARED = """\
         weight_decay: Decoupled weight decay (None: none): before each

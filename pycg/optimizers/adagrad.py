@@ -1,6 +1,8 @@
 """Adagrad (keras.optimizers.Adagrad)."""
+from typing import Any
+
 from pycg import ops
-from pycg.optimizers._docs import shared_args
+from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -25,16 +27,21 @@ class Adagrad(Optimizer):
     """
     __doc__ = shared_args(__doc__)
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1,
-                 epsilon=1e-7, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, name=None, **kwargs):
+    def __init__(self, learning_rate: LearningRate = 0.001,
+                 initial_accumulator_value: float = 0.1,
+                 epsilon: float = 1e-7,
+                 weight_decay: float | None = None,
+                 clipnorm: float | None = None,
+                 clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate,
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
         self.initial_accumulator_value = initial_accumulator_value
         self.epsilon = epsilon
-        self._accumulators = []
+        self._accumulators: list[Any] = []
 
     def build_slots(self, variables):
         self._accumulators = self.add_slots(

@@ -1,6 +1,8 @@
 """Adam (with AMSGrad) and AdamW (keras.optimizers.Adam, AdamW)."""
+from typing import Any
+
 from pycg import ops
-from pycg.optimizers._docs import shared_args
+from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -27,17 +29,23 @@ class Adam(Optimizer):
     """
     __doc__ = shared_args(__doc__)
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None, **kwargs):
+    def __init__(self, learning_rate: LearningRate = 0.001,
+                 beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, amsgrad: bool = False,
+                 weight_decay: float | None = None,
+                 clipnorm: float | None = None,
+                 clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate,
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
         self.beta_1, self.beta_2 = beta_1, beta_2
         self.epsilon, self.amsgrad = epsilon, bool(amsgrad)
-        self._momentums, self._velocities, self._velocity_hats = [], [], []
+        self._momentums: list[Any] = []
+        self._velocities: list[Any] = []
+        self._velocity_hats: list[Any] = []
 
     def build_slots(self, variables):
         self._momentums = self.add_slots(variables, "momentum")
@@ -85,9 +93,13 @@ class AdamW(Adam):
     """
     __doc__ = shared_args(__doc__).replace("(None: none)", "(0.004)")
 
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9,
-                 beta_2=0.999, epsilon=1e-7, amsgrad=False, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, name=None, **kwargs):
+    def __init__(self, learning_rate: LearningRate = 0.001,
+                 weight_decay: float = 0.004, beta_1: float = 0.9,
+                 beta_2: float = 0.999, epsilon: float = 1e-7,
+                 amsgrad: bool = False, clipnorm: float | None = None,
+                 clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate, beta_1=beta_1,
                          beta_2=beta_2, epsilon=epsilon, amsgrad=amsgrad,
                          weight_decay=weight_decay, clipnorm=clipnorm,

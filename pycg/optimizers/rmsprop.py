@@ -1,6 +1,8 @@
 """RMSprop, centered and with momentum (keras.optimizers.RMSprop)."""
+from typing import Any
+
 from pycg import ops
-from pycg.optimizers._docs import shared_args
+from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -28,18 +30,23 @@ class RMSprop(Optimizer):
     """
     __doc__ = shared_args(__doc__)
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0,
-                 epsilon=1e-7, centered=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 name=None, **kwargs):
+    def __init__(self, learning_rate: LearningRate = 0.001, rho: float = 0.9,
+                 momentum: float = 0.0, epsilon: float = 1e-7,
+                 centered: bool = False,
+                 weight_decay: float | None = None,
+                 clipnorm: float | None = None,
+                 clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate,
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
         self.rho, self.momentum = rho, momentum
         self.epsilon, self.centered = epsilon, bool(centered)
-        self._velocities, self._momentums, self._average_gradients = \
-            [], [], []
+        self._velocities: list[Any] = []
+        self._momentums: list[Any] = []
+        self._average_gradients: list[Any] = []
 
     def build_slots(self, variables):
         self._velocities = self.add_slots(variables, "velocity")

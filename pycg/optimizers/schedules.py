@@ -14,7 +14,8 @@ from pycg import ops
 
 class LearningRateSchedule:
     """A learning rate as a function of the optimizer's step (subclass and
-    define `__call__(self, step)` with pycg ops)."""
+    define `__call__(self, step)` with pycg ops; an optimizer calls it with
+    its iteration count, an int64 tensor, at each step)."""
 
     def __call__(self, step):
         raise NotImplementedError
@@ -22,7 +23,17 @@ class LearningRateSchedule:
 
 class ExponentialDecay(LearningRateSchedule):
     """initial_learning_rate * decay_rate ** (step / decay_steps); with
-    staircase=True the exponent is floored."""
+    staircase=True the exponent is floored
+    (keras.optimizers.schedules.ExponentialDecay).
+
+    Args:
+        initial_learning_rate: The rate at step 0.
+        decay_steps: The steps over which the rate is multiplied by
+            decay_rate once (positive).
+        decay_rate: The factor per decay_steps.
+        staircase: Floor step / decay_steps (the rate changes in steps).
+        name: The schedule's name.
+    """
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate,
                  staircase=False, name="ExponentialDecay"):
@@ -45,6 +56,12 @@ class PiecewiseConstantDecay(LearningRateSchedule):
     """values[0] up to and including boundaries[0], values[1] up to and
     including boundaries[1], ..., values[-1] after the last boundary.
 
+    Args:
+        boundaries: The steps where the rate changes, increasing.
+        values: The rates, one more than boundaries.
+        name: The schedule's name.
+
+    Example:
     >>> from pycg.optimizers import schedules
     >>> lr = schedules.PiecewiseConstantDecay([10, 20], [1.0, 0.5, 0.1])
     >>> [round(float(lr(s)), 3) for s in (10, 11, 20, 21)]
@@ -81,6 +98,16 @@ class CosineDecay(LearningRateSchedule):
     """Cosine decay from the initial rate (or, after a linear warmup of
     warmup_steps, from warmup_target) to alpha times it over decay_steps.
 
+    Args:
+        initial_learning_rate: The rate the decay starts from (after warmup,
+            warmup_target when given).
+        decay_steps: The steps the decay takes (positive).
+        alpha: The final rate, as a fraction of the starting one.
+        name: The schedule's name.
+        warmup_target: The rate a linear warmup reaches (None: no warmup).
+        warmup_steps: The warmup's length in steps.
+
+    Example:
     >>> from pycg.optimizers import schedules
     >>> lr = schedules.CosineDecay(1.0, decay_steps=4)
     >>> [round(float(lr(s)), 4) for s in (0, 2, 4, 8)]

@@ -1,8 +1,10 @@
 """SGD with momentum and Nesterov momentum (keras.optimizers.SGD)."""
 import numbers
 
+from typing import Any
+
 from pycg import ops
-from pycg.optimizers._docs import shared_args
+from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
 
@@ -27,9 +29,13 @@ class SGD(Optimizer):
     """
     __doc__ = shared_args(__doc__)
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False,
-                 weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name=None, **kwargs):
+    def __init__(self, learning_rate: LearningRate = 0.01,
+                 momentum: float = 0.0, nesterov: bool = False,
+                 weight_decay: float | None = None,
+                 clipnorm: float | None = None,
+                 clipvalue: float | None = None,
+                 global_clipnorm: float | None = None, name: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate,
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
@@ -39,7 +45,7 @@ class SGD(Optimizer):
             raise ValueError(f"{self._who}: `momentum` must be a float in "
                              f"[0, 1], got {momentum!r}")
         self.momentum, self.nesterov = float(momentum), bool(nesterov)
-        self._momentums = []
+        self._momentums: list[Any] = []
 
     def build_slots(self, variables):
         if self.momentum != 0:

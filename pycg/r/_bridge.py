@@ -13,6 +13,7 @@ functions `RFunction`s, and Python objects come back as themselves.
 import itertools
 import numbers
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -26,15 +27,17 @@ _pending = {}  # Python exceptions on their way through R, by key
 
 
 class RError(RuntimeError):
-    """An error signalled by R code called through pycg.r; `classes` holds
-    the R condition's classes.
+    """An error signalled by R code that a Python program called through
+    pycg.r (Python hosts R); `classes` holds the R condition's classes.
+    (R code that Python calls back while R hosts Python raises
+    pycg.r.interop.RCallbackError instead.)
 
     Args:
         message: R's message.
         classes: The R condition's classes (``"simpleError"``, ...).
     """
 
-    def __init__(self, message, classes=()):
+    def __init__(self, message: str, classes: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.classes = tuple(classes)
 

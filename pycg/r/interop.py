@@ -34,12 +34,15 @@ CONDITION_KEY = "__pycg_r_condition__"
 _hosted.apply()
 
 
-class RError(Exception):
-    """An R error in R code that pycg called (R re-signals the original)."""
+class RCallbackError(Exception):
+    """An R error in R code that Python called back while R hosts Python
+    (a rule, a forward; R re-signals the original). pycg.r.RError is the
+    other direction: R code called by a Python program."""
 
 
-class RInterrupt(KeyboardInterrupt):
-    """An interrupt or time limit taken in R code that pycg called: Python
+class RCallbackInterrupt(KeyboardInterrupt):
+    """An interrupt or time limit taken in R code that Python called back
+    while R hosts Python: Python
     unwinds (tapes exit), then R re-signals it at the top. A
     KeyboardInterrupt, so that a Python caller's `except Exception` (pycg.r,
     a training loop) never swallows it."""
@@ -69,7 +72,7 @@ def _guarded(fn):
         try:
             out = fn(*[_decode(a) for a in args],
                      **{k: _decode(v) for k, v in kwargs.items()})
-        except (Exception, RInterrupt) as exc:  # R turns it into an R error
+        except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
             out = Failure(exc)
         if _hosted.active:
             if warnings.showwarning is not _hosted.collect:
@@ -183,13 +186,13 @@ class RCallable:
 
 def _r_value(x, name):
     """What the R function `name` returned; R's condition marker becomes
-    RError or RInterrupt (R never lets an R condition cross Python's
+    RCallbackError or RCallbackInterrupt (R never lets an R condition cross Python's
     frames). An interrupt's message says where it landed."""
     if type(x) is dict and CONDITION_KEY in x:
         if x[CONDITION_KEY] != "interrupt":
-            raise RError(x["message"])
+            raise RCallbackError(x["message"])
         where = x.get("where") or f"in the R function {name}"
-        raise RInterrupt(f"{x['message']} ({where})")
+        raise RCallbackInterrupt(f"{x['message']} ({where})")
     return x
 
 

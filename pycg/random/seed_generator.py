@@ -38,7 +38,8 @@ class SeedGenerator:
     True
     """
 
-    def __init__(self, seed=None, name=None):
+    def __init__(self, seed: int | None = None, name: str | None = None
+                 ) -> None:
         if seed is None:
             seed = _default_seed()
         if not _is_int(seed):

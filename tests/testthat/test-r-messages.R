@@ -130,3 +130,37 @@ test_each_backend("an error in a function under pycg_grad() reads as its call", 
   err <- tryCatch(forward_fails(1), error = identity)
   expect_identical(conditionCall(err), quote(forward_fails(x)))
 })
+
+test_each_backend("Variable, op_solve, op_rearrange and saving messages are R's", {
+  v <- pycg_variable(c(1, 2), name = "w")
+  expect_error(v$assign(c(1, 2, 3)), paste0(
+    "^v\\$assign: value has shape c\\(3\\) but variable \"w\" has shape ",
+    "c\\(2\\)$"))
+  expect_error(v$assign_add(c(1, 2, 3)), paste0(
+    "^v\\$assign_add: delta has shape c\\(3\\), which does not broadcast to ",
+    "the shape c\\(2\\) of variable \"w\"$"))
+  expect_error(pycg_variable(c(1, 2))$assign(matrix(1, 2, 2)),
+               "but the variable has shape c\\(2\\)$")
+  expect_error(op_solve(diag(2), c(1, 2, 3)), paste0(
+    "^op_solve: `a` has shape c\\(2, 2\\) but `b` has shape c\\(3\\)$"))
+  x <- op_zeros(c(2, 3, 4))
+  expect_error(op_rearrange(x, "b h w"),
+               "^op_rearrange: `pattern` must have one '->', got \"b h w\"$")
+  expect_error(op_rearrange(x, "b h (w1 w) -> b h w1 w", w1 = 3), paste0(
+    "^op_rearrange: axes c\\(\"w1\", \"w\"\\) of lengths c\\(3, 1\\) do not ",
+    "make an axis of length 4$"))
+  expect_error(op_rearrange(x, "b h (w1 w2) -> b h w1 w2"), paste0(
+    "^op_rearrange: pass the lengths of all but one of c\\(\"w1\", \"w2\"\\) ",
+    "by name$"))
+  expect_error(op_rearrange(x, "b h w -> b h v"), paste0(
+    "name different axes: c\\(\"b\", \"h\", \"w\"\\) and ",
+    "c\\(\"b\", \"h\", \"v\"\\)$"))
+  path <- tempfile(fileext = ".npz")
+  # R's positions: the second item of the list is item 2
+  expect_error(pycg_save_variables(path, list(v, 3)), paste0(
+    "^pycg_save_variables: item 2 \\(\"variable_1\"\\) is a double, not a ",
+    "pycg_variable\\(\\)$"))
+  expect_error(pycg_save_variables(path, list(v, v)), paste0(
+    "^pycg_save_variables: two variables are named \"w\"; names must be ",
+    "unique \\(pass a named list to rename\\)$"))
+})

@@ -81,13 +81,17 @@ def compose(fn, entry):
 
 
 def attach(namespace, names):
-    """Give each op in `names` its composed docstring (an alias, the same
-    function under two names, is documented once, under its first)."""
+    """Give each op in `names` its composed docstring, and the function it
+    wraps, if any (an alias, the same function under two names, is
+    documented once, under its first)."""
     table = entries()
     done = set()
     for name in names:
         fn = namespace[name]
         if id(fn) in done or name not in table:
             continue
-        fn.__doc__ = compose(fn, table[name])
-        done.add(id(fn))
+        doc = compose(fn, table[name])
+        while fn is not None:   # (the wrapped function too: pdoc reads it)
+            fn.__doc__ = doc
+            done.add(id(fn))
+            fn = getattr(fn, "__wrapped__", None)

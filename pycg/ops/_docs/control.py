@@ -64,8 +64,9 @@ DOCS = {
                tangents="The direction: one tangent per primal.",
                has_aux="fun returns (output, aux); aux is passed back "
                "undifferentiated.",
-               differs="keras.ops has no jvp; this is JAX's jax.jvp "
-               "signature."),
+               differs="Computed as the derivative of a VJP (no forward "
+               "rules), so it runs through custom gradients too (JAX "
+               "refuses jvp of a custom_vjp function)."),
     "rearrange": Doc("A tensor of tensor's dtype with the axes the pattern "
                      "names on its right side.",
                      tensor="The input tensor.",

@@ -37,8 +37,9 @@ DOCS = {
                 "differentiates another formula)."),
     "heaviside": Doc(BROADCAST, x1="The input: where it is 0, x2 is the "
                      "answer.", x2="The value at x1 == 0."),
-    "hypot": Doc(FLOAT2, differs="hypot(inf, nan) is inf, as IEEE 754 and "
-                 "NumPy (Keras' formula gives NaN)."),
+    "hypot": Doc(FLOAT2, differs="hypot(-inf, inf) is inf, as NumPy (Keras' "
+                 "scaled formula gives NaN); hypot(inf, nan) is NaN here "
+                 "(NumPy and IEEE 754 give inf)."),
     "i0": Doc(FLOAT, differs="A complex x is refused by name (Keras goes "
               "through TensorFlow's real kernel)."),
     "ldexp": Doc("A float tensor of the broadcast shape: x1's float dtype "

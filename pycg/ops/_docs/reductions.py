@@ -38,10 +38,10 @@ DOCS = {
                 "`initial`); ties share the gradient equally."),
     "amin": Doc(REDUCED, summary="The minimum over `axis` (min without "
                 "`initial`); ties share the gradient equally."),
-    "argmax": Doc(INDEX, differs="NaN counts as the largest value, as NumPy "
-                  "and JAX (TensorFlow picks by position)."),
-    "argmin": Doc(INDEX, differs="NaN counts as the smallest value found "
-                  "first, as NumPy and JAX (TensorFlow picks by position)."),
+    "argmax": Doc(INDEX, differs="A NaN is what argmax finds (the first "
+                  "one), as NumPy and JAX (TensorFlow picks by position)."),
+    "argmin": Doc(INDEX, differs="A NaN is what argmin finds (the first "
+                  "one), as NumPy and JAX (TensorFlow picks by position)."),
     "cumsum": Doc(CUMULATIVE, example=_ex("ops.cumsum([1, 2, 3]).numpy()"
                                           ".tolist()", "[1, 3, 6]")),
     "cumprod": Doc(CUMULATIVE),

@@ -1,7 +1,7 @@
 """Every convolution and pooling configuration pycg's ops accept (data
 formats, paddings, strides, dilations, groups, output paddings, 1 to 3
 spatial dimensions), as data, and a check of pycg's value and gradients for
-each against tests/conv_reference.py on both backends.
+each against tests/support/conv_reference.py on both backends.
 
 Run as a script (tests/test_cpu_portability.py does, once with oneDNN off
 and once on, since TensorFlow reads TF_ENABLE_ONEDNN_OPTS at import): prints
@@ -129,7 +129,11 @@ def check(pycg, backend, name, args, kw, dtype):
 def main():
     import pycg
     failures, checked = [], 0
-    for backend in ("numpy", "tensorflow"):
+    backends = sys.argv[1:] or ("numpy", "tensorflow")
+    if "jax" in backends:   # (the float64 cases need JAX's 64-bit mode)
+        import jax
+        jax.config.update("jax_enable_x64", True)
+    for backend in backends:
         pycg.config.set_backend(backend)
         for i, (name, args, kw) in enumerate(cases()):
             # every case in float64, and every fourth also in float32

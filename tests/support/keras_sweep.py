@@ -16,7 +16,7 @@ disagreement: (name, kind, backend, what) where `what` is one of
   differ");
 - "gradient": pycg's gradient of sum(real(op(x))) is not TensorFlow's.
 
-tests/keras_differences.py lists the deliberate ones, with their reasons;
+tests/support/keras_differences.py lists the deliberate ones, with their reasons;
 tests/test_ops_keras_sweep.py fails on any row not listed there and on any
 listed row that no longer differs.
 """

@@ -1,7 +1,7 @@
 """VJP cases of the issue-14 NumPy-namespace and math ops (elementwise,
 order statistics, reductions, array ops), merged into the table of
 tests/test_ops_vjp.py; the linear algebra, Fourier and scatter ops are in
-tests/vjp_cases_linalg_ns.py."""
+tests/support/vjp_cases_linalg_ns.py."""
 import math
 
 import numpy as np
@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from pycg import ops
 from pycg.ops import numeric as N
-from vjp_case import (COND, Case, binary, normal, off_integer, off_zero,
+from support.vjp_case import (COND, Case, binary, normal, off_integer, off_zero,
                       positive, unary, uniform_, unit)
 
 tnp = tf.experimental.numpy

@@ -8,17 +8,17 @@ one process. Start one process per worker, each with its own TF_CONFIG:
 
     TF_CONFIG='{"cluster": {"worker": ["localhost:12345", "localhost:23456"]},
                 "task": {"type": "worker", "index": 0}}' \\
-        python tests/multiworker_worker.py out0.npz
+        python tests/support/multiworker_worker.py out0.npz
     TF_CONFIG='{"cluster": {"worker": ["localhost:12345", "localhost:23456"]},
                 "task": {"type": "worker", "index": 1}}' \\
-        python tests/multiworker_worker.py out1.npz
+        python tests/support/multiworker_worker.py out1.npz
 
 `--rules python,r` picks the softplus rule(s) trained: `python` is a
 `pycg.custom_gradient`, `r` the same rule written in R (`op_custom_gradient`
 through `pycg.r`, which needs R, rpy2 and the R package). The final
 variables go to the .npz file as `<rule>_<i>`. tests/test_multiworker.py
 starts two workers on localhost, in a network namespace of their own
-(tests/multiworker_launch.py), and checks them against plain TensorFlow.
+(tests/support/multiworker_launch.py), and checks them against plain TensorFlow.
 
 TensorFlow's worker server listens on every interface (`*:port`) whatever
 host the cluster names, and runs graphs for anyone who connects: keep the

@@ -8,7 +8,8 @@ import textwrap
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
 SETUP_HINT = ("run `make test`, which installs R, rpy2 and the R package "
               "pycg into .venv")
 

@@ -4,9 +4,11 @@ backends by tests/test_ops_vjp.py. TensorFlow references are TF's own nn
 ops where TF has one, else the defining formula in TF ops."""
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.ops import gen_nn_ops as tf_nn
 
 from pycg import ops
-from vjp_case import Case, normal, off_zero, positive, uniform, unary
+from pycg.ops import _conv_primitives as P
+from support.vjp_case import Case, normal, off_zero, positive, uniform, unary
 
 
 def away_from(*kinks):
@@ -53,6 +55,10 @@ def tf_conv_transpose(x, k, out_shape, strides, padding):
     return tf.nn.conv_transpose(x, k, out_shape, strides, padding)
 
 
+# strides (2, 1), pads ((1, 1), (0, 1)), no dilation, one group
+CONV = ((2, 1), ((1, 1), (0, 1)), (1, 1), 1)
+TF_PADS = [[0, 0], [1, 1], [0, 1], [0, 0]]
+POOL = ((2, 2), (1, 2), "same")
 SELU = (1.0507009873554804934193349852946, 1.6732632423543772848170429916717)
 BN_MEAN = np.array([0.1, -0.2, 0.3])
 
@@ -241,6 +247,47 @@ CASES = {
         Case(lambda x: ops.average_pool(x, (3, 2), strides=2, padding="same"),
              lambda x: tf.nn.avg_pool(x, (3, 2), 2, "SAME"),
              (normal(1, 5, 3, 2),))],
+    # the recorded primitives under them (2-D, explicit pads; the other
+    # ranks, layouts and dilations: tests/conv_configurations.py)
+    "_conv": Case(lambda x, k: P.conv(x, k, *CONV),
+                  lambda x, k: tf.nn.conv2d(x, k, (1, 2, 1, 1), TF_PADS),
+                  (normal(1, 4, 3, 2), normal(2, 2, 2, 3))),
+    "_conv_input_grad": Case(
+        lambda dy, k: P.conv_input_grad(dy, k, (1, 4, 3, 2), *CONV),
+        lambda dy, k: tf_nn.conv2d_backprop_input(
+            (1, 4, 3, 2), k, dy, (1, 2, 1, 1), "EXPLICIT",
+            explicit_paddings=sum(TF_PADS, [])),
+        (normal(1, 3, 3, 3), normal(2, 2, 2, 3))),
+    "_conv_filter_grad": Case(
+        lambda x, dy: P.conv_filter_grad(x, dy, (2, 2, 2, 3), *CONV),
+        lambda x, dy: tf_nn.conv2d_backprop_filter(
+            x, (2, 2, 2, 3), dy, (1, 2, 1, 1), "EXPLICIT",
+            explicit_paddings=sum(TF_PADS, [])),
+        (normal(1, 4, 3, 2), normal(1, 3, 3, 3))),
+    "_max_pool": Case(lambda x: P.max_pool(x, *POOL),
+                      lambda x: tf.nn.max_pool2d(x, 2, (1, 2), "SAME"),
+                      (distinct(1, 4, 4, 2),)),
+    "_max_pool_grad": Case(
+        lambda x, dy: P.max_pool_grad(x, P.max_pool(x, *POOL), dy, *POOL),
+        lambda x, dy: tf_nn.max_pool_grad(
+            x, tf.nn.max_pool2d(x, 2, (1, 2), "SAME"), dy, (1, 2, 2, 1),
+            (1, 1, 2, 1), "SAME"),
+        (distinct(1, 4, 4, 2), normal(1, 4, 2, 2))),
+    "_max_pool_grad_grad": Case(
+        lambda x, ddx: P.max_pool_grad_grad(x, P.max_pool(x, *POOL), ddx,
+                                            *POOL),
+        lambda x, ddx: tf_nn.max_pool_grad_grad(
+            x, tf.nn.max_pool2d(x, 2, (1, 2), "SAME"), ddx, (1, 2, 2, 1),
+            (1, 1, 2, 1), "SAME"),
+        (distinct(1, 4, 4, 2), normal(1, 4, 4, 2))),
+    "_avg_pool": Case(lambda x: P.avg_pool(x, (3, 2), (2, 2), "same"),
+                      lambda x: tf.nn.avg_pool2d(x, (3, 2), 2, "SAME"),
+                      (normal(1, 5, 3, 2),)),
+    "_avg_pool_grad": Case(
+        lambda dy: P.avg_pool_grad(dy, (1, 5, 3, 2), (3, 2), (2, 2), "same"),
+        lambda dy: tf_nn.avg_pool_grad((1, 5, 3, 2), dy, (1, 3, 2, 1),
+                                       (1, 2, 2, 1), "SAME"),
+        (normal(1, 3, 2, 2),)),
     # rearranging and adaptive pooling
     "depth_to_space": Case(lambda x: ops.depth_to_space(x, 2),
                            lambda x: tf.nn.depth_to_space(x, 2),

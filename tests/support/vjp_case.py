@@ -1,5 +1,5 @@
 """The Case record and input domains of the VJP tests, shared by
-tests/test_ops_vjp.py and every tests/vjp_cases_*.py (each of which exports
+tests/test_ops_vjp.py and every tests/support/vjp_cases_*.py (each of which exports
 a CASES dict keyed by op name, merged into the one table)."""
 from dataclasses import dataclass
 

@@ -9,7 +9,7 @@ import tensorflow as tf
 
 from pycg import ops
 from pycg.ops import spectral as F
-from vjp_case import (Case, binary, invertible, normal, off_zero, spd, sym,
+from support.vjp_case import (Case, binary, invertible, normal, off_zero, spd, sym,
                       tf_sym, unary)
 
 tnp = tf.experimental.numpy

@@ -1,4 +1,4 @@
-"""Starts the workers of tests/multiworker_worker.py on one machine, inside
+"""Starts the workers of tests/support/multiworker_worker.py on one machine, inside
 the network namespace this process runs in (tests/test_multiworker.py starts
 it under `unshare -rn`, a namespace of its own with only a loopback device).
 
@@ -7,7 +7,7 @@ cluster names, and run graphs for whoever connects (no authentication); in
 a namespace of their own nothing outside can reach them, and no other run
 can take their ports between choosing and binding them.
 
-    python tests/multiworker_launch.py OUT_DIR WORKERS RULES TIMEOUT_S
+    python tests/support/multiworker_launch.py OUT_DIR WORKERS RULES TIMEOUT_S
 
 Writes OUT_DIR/ports.json once every worker's port accepts connections,
 then leaves the workers running until OUT_DIR/probed exists (the test
