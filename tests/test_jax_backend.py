@@ -155,3 +155,18 @@ def test_every_conv_and_pool_configuration_on_jax():
     assert report["failures"] == []
     from test_cpu_portability import EXPECTED
     assert report["checked"] == EXPECTED // 2   # (one backend of two)
+
+
+def test_to_jax_without_jax_says_what_to_install():
+    r = run_python("import sys; sys.modules['jax'] = None\n"
+                   "import pycg\n"
+                   "def step(x):\n"
+                   "    return x\n"
+                   "try:\n"
+                   "    pycg.to_jax(step)\n"
+                   "except ImportError as e:\n"
+                   "    print(e)", PYCG_BACKEND="numpy")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("pycg.to_jax(step): JAX is not installed (")
+    assert r.stdout.rstrip().endswith("); pip install 'pycg-autodiff[jax]' "
+                                      "(or jax)")
