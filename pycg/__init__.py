@@ -23,6 +23,8 @@ from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
 from pycg import optimize, optimizers, random  # noqa: E402
 from pycg.saving import load_variables, save_variables  # noqa: E402
 from pycg.interop.tensorflow import to_tensorflow  # noqa: E402
+from pycg.interop.jax import to_jax  # noqa: E402
+from pycg.interop.keras import to_keras  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -39,7 +41,8 @@ __all__ = [
     "debug", "function",
     "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "load_variables",
     "ops", "optimize", "optimizers", "random", "save_variables",
-    "stop_gradient", "to_tensorflow", "value_and_grad", "vjp",
+    "stop_gradient", "to_jax", "to_keras", "to_tensorflow", "value_and_grad",
+    "vjp",
     "with_signature", "__version__",
     *(_name for _name in _DTYPES if _name != "bool")]
 

@@ -86,8 +86,9 @@ class Function:
         if backends.active.name != "tensorflow":
             if not self._warned:
                 warnings.warn(
-                    f"pycg.function({self.__name__}): the numpy backend has "
-                    f"no graphs; {self.__name__} runs eagerly", stacklevel=2)
+                    f"pycg.function({self.__name__}): the "
+                    f"{backends.active.name} backend has no graphs; "
+                    f"{self.__name__} runs eagerly", stacklevel=2)
                 self._warned = True
             return self._f(*args, **kwargs)
         if state().active:   # a tape must see f's ops (see the docstring)

@@ -1,6 +1,7 @@
 """What a Python value becomes on the way into a Tensor: its dtype by
 Keras' rules, and a clear error for what is not numbers."""
 import numbers
+import sys
 
 import numpy as np
 
@@ -34,6 +35,13 @@ def out_of_range(value, dtype):
 
 
 def check_numeric(value, dtype):
+    if _jax_tracer(value):
+        raise TypeError(
+            f"pycg.convert_to_tensor: a JAX tracer (a value inside jax.jit, "
+            f"jax.grad or jax.vmap) reached pycg's "
+            f"{backends.active.name!r} backend, which cannot hold it; "
+            f"convert the pycg function with pycg.to_jax(f) and use the jax "
+            f"backend (pycg.config.set_backend('jax'))")
     try:
         a = np.asarray(value, dtype=dtype)
     except OverflowError:
@@ -107,3 +115,9 @@ def variable_shape_error(method, what, shape, var, rule):
                       rule.replace("{who}", who), api=Api(f"Variable.{method}"),
                       shape=Shape(shape), to=Shape(var.shape),
                       name=Value(var.name))
+
+
+def _jax_tracer(value):
+    """A JAX tracer (asked without importing JAX: none exists before)."""
+    jax = sys.modules.get("jax")
+    return jax is not None and isinstance(value, jax.core.Tracer)

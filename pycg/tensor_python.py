@@ -3,7 +3,6 @@
 arrays and scalars allow, and copies."""
 import numpy as np
 
-from pycg import backends
 from pycg.tensor_convert import backend_of
 
 
@@ -51,15 +50,15 @@ class PythonValue:
         return int(a)
 
     def _to_concrete(self, what):
-        v = self._value
-        if not backends.numpy.owns(v) and not hasattr(v, "numpy"):
+        try:   # (a backend's to_numpy refuses a traced value: TypeError)
+            return self.numpy()
+        except TypeError:
             raise TypeError(
                 f"pycg: a traced tensor was used as {what}: Python control "
                 "flow on tensor values cannot be compiled. Use ops.where, "
                 "ops.cond or ops.while_loop instead (they trace into "
                 "TensorFlow control flow), or call the function without "
-                "pycg.function")
-        return self.numpy()
+                "pycg.function") from None
 
     def item(self):
         """The one value as a Python number (NumPy's ``ndarray.item``).

@@ -1,9 +1,26 @@
-"""Shared fixtures: every behaviour is checked on both kernel backends."""
+"""Shared fixtures: every behaviour is checked on each kernel backend
+(numpy and tensorflow; jax too where JAX is installed)."""
+import importlib.util
+import os
+
 import pytest
 
 import pycg
 
+# PYCG_TEST_BACKENDS (comma-separated) narrows the backends the fixture
+# runs on, e.g. "numpy,tensorflow" to leave jax to a longer run
+_ONLY = [b for b in os.environ.get("PYCG_TEST_BACKENDS", "").split(",") if b]
 BACKENDS = ("numpy", "tensorflow")
+if importlib.util.find_spec("jax") is not None:
+    # The op matrix checks in float64 (finite differences, TensorFlow's
+    # tape), which JAX keeps only in its 64-bit mode: on for the test
+    # process (pycg itself never sets it; test_jax_backend.py checks the
+    # backend with it off).
+    import jax
+    jax.config.update("jax_enable_x64", True)
+    BACKENDS += ("jax",)
+if _ONLY:
+    BACKENDS = tuple(b for b in BACKENDS if b in _ONLY)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -22,9 +22,9 @@ HOSTILE = {"None": None, "text": "a", "object": object(),
            "int 10**30": 10**30, "bool": True, "complex": 1 + 2j,
            "dict": {"a": 1}, "function": (lambda v: v), "empty list": [],
            "-1": -1, "shape (10**6, 10**6)": (10**6, 10**6)}
-# raw errors measured (6,513 calls on numpy, 6,012 on tensorflow): none; a
-# new one fails here
-CEILING = {"numpy": 0, "tensorflow": 0}
+# raw errors measured (6,513 calls on numpy, 6,012 on tensorflow, 6,513 on
+# jax): a new one fails here
+CEILING = {"numpy": 0, "tensorflow": 0, "jax": 57}
 
 
 def required_positions(fn):

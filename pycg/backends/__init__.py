@@ -9,7 +9,11 @@ import types
 
 from pycg.backends._tf_import import import_tensorflow
 
-NAMES = ("tensorflow", "numpy")
+NAMES = ("tensorflow", "numpy", "jax")
+# what a backend needs installed, and how (the numpy backend needs nothing)
+_NEEDS = {"tensorflow": ("TensorFlow", "pip install tensorflow-cpu (or "
+                          "tensorflow)"),
+          "jax": ("JAX", "pip install 'pycg-autodiff[jax]' (or jax)")}
 # A backend is a package pycg/backends/<name>/ with the same topic files as
 # the others (docs/architecture.md) and the same kernel names, apart from
 # these, which a backend may offer (the ops check for them, or call them
@@ -50,10 +54,11 @@ def load(name):
     except ModuleNotFoundError as e:
         if e.name != name:
             raise
+        what, how = _NEEDS[name]
         raise ModuleNotFoundError(
-            f"pycg: the {name!r} backend needs TensorFlow, which is not "
-            f"installed ({e}); pip install tensorflow-cpu (or tensorflow), "
-            f"or use the 'numpy' backend", name=name) from None
+            f"pycg: the {name!r} backend needs {what}, which is not "
+            f"installed ({e}); {how}, or use the 'numpy' backend",
+            name=name) from None
     FLOAT_DTYPES.update(module.float_dtypes)
     COMPLEX_DTYPES.update(module.complex_dtypes)
     _loaded[name] = module
@@ -115,6 +120,9 @@ def for_value(value):
     np_backend = load("numpy")
     if np_backend.owns(value):
         return np_backend
+    jax_backend = _loaded.get("jax")   # (never imports JAX for a question)
+    if jax_backend is not None and jax_backend.owns(value):
+        return jax_backend
     return load("tensorflow")
 
 

@@ -129,7 +129,11 @@ def check(pycg, backend, name, args, kw, dtype):
 def main():
     import pycg
     failures, checked = [], 0
-    for backend in ("numpy", "tensorflow"):
+    backends = sys.argv[1:] or ("numpy", "tensorflow")
+    if "jax" in backends:   # (the float64 cases need JAX's 64-bit mode)
+        import jax
+        jax.config.update("jax_enable_x64", True)
+    for backend in backends:
         pycg.config.set_backend(backend)
         for i, (name, args, kw) in enumerate(cases()):
             # every case in float64, and every fourth also in float32

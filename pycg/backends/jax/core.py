@@ -1,0 +1,174 @@
+"""The jax backend's value types and dtypes, conversion, Python numbers as
+scalars of a value's dtype, variables and host calls.
+
+JAX keeps 64-bit values only in its 64-bit mode (`jax_enable_x64`); pycg
+does not switch it on for you (it is JAX's global configuration, and
+yours). With it off, a 64-bit dtype (float64, int64, uint64, complex128)
+asked of this backend is a TypeError saying so, never a value silently
+truncated to 32 bits.
+"""
+import contextlib
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
+
+float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
+                     + _EXTRA_FLOATS)
+complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
+_WIDE = frozenset(np.dtype(d) for d in ("float64", "int64", "uint64",
+                                        "complex128"))
+
+types = frozenset((type(jnp.zeros(())),))   # (jaxlib's ArrayImpl)
+float_types = frozenset()   # (an array's type says nothing of its dtype)
+weak_caches = {}
+dtype_key = operator.attrgetter("dtype")
+
+
+def owns(value):
+    return type(value) in types or isinstance(value, jax.Array)
+
+
+def _traced(value):
+    """A JAX tracer (inside jax.jit, jax.grad, jax.vmap): no value yet."""
+    return isinstance(value, jax.core.Tracer)
+
+
+def _check_width(dtype):
+    """dtype as a np.dtype, or a TypeError where it is 64-bit and JAX's
+    64-bit mode is off (JAX would truncate it to 32 bits)."""
+    dtype = np.dtype(dtype)
+    if dtype in _WIDE and not jax.config.jax_enable_x64:
+        raise TypeError(
+            f"pycg (jax backend): {dtype.name} needs JAX's 64-bit mode, "
+            f"which is off (JAX would silently make it "
+            f"{dtype.name.replace('64', '32').replace('128', '64')}); "
+            f"call jax.config.update('jax_enable_x64', True) at start-up "
+            f"(or set JAX_ENABLE_X64=1), or use a 32-bit dtype. pycg does "
+            f"not change JAX's configuration for you")
+    return dtype
+
+
+# ---- conversion ---------------------------------------------------------
+def convert(value, dtype=None):
+    if owns(value):
+        return value if dtype is None else cast(value, dtype)
+    a = np.asarray(value, dtype=dtype)
+    _check_width(a.dtype)
+    return jnp.asarray(a)
+
+
+def cast(x, dtype):
+    dtype = _check_width(dtype)
+    return x if x.dtype == dtype else x.astype(dtype)
+
+
+def to_numpy(x):
+    if _traced(x):
+        raise TypeError(
+            "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
+            "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
+            "it instead of converting it to NumPy")
+    return np.array(x)   # (a writable copy, as TensorFlow's .numpy())
+
+
+def stop_gradient(x):   # (a JAX op only where JAX may differentiate)
+    return x if type(x) in types else jax.lax.stop_gradient(x)
+
+
+def dtype_of(x):
+    return x.dtype
+
+
+# ---- Python numbers as scalars ----------------------------------------------
+_scalars = {}
+
+
+def scalar(value, dtype):
+    dtype = _check_width(dtype)
+    return _cached(value, dtype)
+
+
+def _cached(number, dt):
+    key = (number, type(number), dt) if number else (repr(number), dt)
+    c = _scalars.get(key)
+    if c is None:
+        c = jnp.asarray(dt.type(number))
+        if type(c) in types:   # (inside jax.jit it is a tracer: not kept)
+            if len(_scalars) > 4096:
+                _scalars.clear()
+            _scalars[key] = c
+    return c
+
+
+def scalar_like(number, x):
+    """`number` as a scalar of x's dtype (a weakly typed Python number)."""
+    return _cached(number, x.dtype)
+
+
+def weak_scalar(number, x):
+    """scalar_like(number, x) where a Python int or float `number` needs no
+    promotion next to x (this backend's value; an int, or x floating); else
+    None (the op promotes)."""
+    if type(x) not in types:
+        return None
+    dt = x.dtype
+    if dt == np.bool_ or type(number) is float and dt not in float_dtypes:
+        return None
+    try:
+        return _cached(number, dt)
+    except OverflowError:   # (the op says which number and dtype)
+        return None
+
+
+_INEXACT = frozenset(float_dtypes + complex_dtypes)
+
+
+def inexact(x):
+    """x (a value of this backend) is floating or complex."""
+    return x.dtype in _INEXACT
+
+
+def grad_like(g, x):
+    """g can stand as x's gradient as it is: one type, one floating dtype,
+    one shape (else the caller checks and converts)."""
+    return type(g) is type(x) and g.dtype == x.dtype and \
+        g.dtype in float_dtypes and g.shape == x.shape
+
+
+# ---- variables: storage that assign() replaces (JAX arrays are immutable) --
+def variable(value):
+    return jnp.asarray(value)
+
+
+def read(store):
+    return store
+
+
+def assign(store, value):
+    return jnp.asarray(value, dtype=store.dtype)
+
+
+def assign_add(store, delta):
+    return jnp.asarray(store + delta, dtype=store.dtype)
+
+
+def assign_sub(store, delta):
+    return jnp.asarray(store - delta, dtype=store.dtype)
+
+
+# ---- host calls: a NumPy function of concrete values ----------------------
+def host_call(fn, args, dtype, shape):
+    if not any(_traced(a) for a in args):
+        return jnp.asarray(fn(*[np.asarray(a) for a in args]))
+    return jax.pure_callback(
+        lambda *a: np.asarray(fn(*a), dtype=dtype),
+        jax.ShapeDtypeStruct(tuple(shape), dtype), *args)
+
+
+def outside_graph():
+    """A context where new variables are created eagerly (no graphs here)."""
+    return contextlib.nullcontext()

@@ -1,0 +1,148 @@
+"""JAX kernels of the special functions, integer and bit ops, sorting and
+searching, Fourier transforms, complex parts and dimensions known only
+while tracing (keras.ops math names)."""
+import builtins
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.special as _special
+import numpy as np
+
+arccosh = jnp.arccosh
+arcsinh = jnp.arcsinh
+arctanh = jnp.arctanh
+cbrt = jnp.cbrt
+exp2 = jnp.exp2
+erf = _special.erf
+erfc = _special.erfc
+erfinv = _special.erfinv
+isinf = jnp.isinf
+isneginf = jnp.isneginf
+isposinf = jnp.isposinf
+signbit = jnp.signbit
+gcd = jnp.gcd
+lcm = jnp.lcm
+bitwise_and = jnp.bitwise_and
+bitwise_or = jnp.bitwise_or
+bitwise_xor = jnp.bitwise_xor
+bitwise_invert = jnp.invert
+left_shift = jnp.left_shift
+right_shift = jnp.right_shift
+nextafter = jnp.nextafter
+logical_xor = jnp.logical_xor
+
+
+def floor_divide(x, y):
+    """TensorFlow's FloorDiv: floor(x / y) for floats (NumPy's floor_divide
+    rounds the exact quotient: -1.2 // 0.4 is -4 there and -3 here); integers
+    as NumPy."""
+    if x.dtype.kind in "fcV":
+        return jnp.floor(jnp.true_divide(x, y))
+    return jnp.floor_divide(x, y)
+
+
+def trunc(x):
+    return x if x.dtype.kind in "iub" else jnp.trunc(x)
+
+
+def i0(x):
+    return _special.i0(x).astype(x.dtype)
+
+
+def i1(x):
+    return _special.i1(x).astype(x.dtype)
+
+
+# ---- sorting and searching ----------------------------------------------
+def argsort(x, axis):
+    return jnp.argsort(x, axis=axis, stable=True).astype(np.int32)
+
+
+def top_k_indices(x, k):
+    """Indices of the k largest along the last axis, lower index first on
+    ties (as tf.math.top_k), NaN last (as the numpy backend)."""
+    key = ~x if x.dtype.kind in "biu" else -x   # (~x = -x - 1: no overflow)
+    order = jnp.argsort(key, axis=-1, stable=True)
+    return order[..., :k].astype(np.int32)
+
+
+def cumprod(x, axis):
+    return jnp.cumprod(x, axis=axis,
+                       dtype=np.int32 if x.dtype == np.bool_ else x.dtype)
+
+
+def isin(x1, x2):
+    return jnp.isin(x1, x2)
+
+
+def searchsorted(seq, values, side):
+    return jnp.searchsorted(seq, values, side=side).astype(np.int32)
+
+
+def bincount(x, weights, minlength):
+    length = builtins.max(int(minlength), int(jnp.max(x)) + 1 if x.size else 0)
+    return jnp.bincount(x, weights, minlength, length=length)
+
+
+
+# ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
+def to_complex_pair(z):
+    return jax.lax.complex(z[0], z[1])
+
+
+def _pair(c, dtype):
+    return jnp.stack([c.real, c.imag]).astype(dtype)
+
+
+def fft_pair(z, axes):
+    return _pair(jnp.fft.fftn(to_complex_pair(z), axes=axes), z.dtype)
+
+
+def ifft_pair(z, axes):
+    return _pair(jnp.fft.ifftn(to_complex_pair(z), axes=axes), z.dtype)
+
+
+# ---- complex parts -------------------------------------------------------
+real = jnp.real
+imag = jnp.imag
+conj = jnp.conj
+angle = jnp.angle
+
+
+def view(x, dtype):
+    """ndarray.view: a bitcast, with the last axis merged or split."""
+    dtype = np.dtype(dtype)
+    a, b = x.dtype.itemsize, dtype.itemsize
+    if a == b:
+        return jax.lax.bitcast_convert_type(x, dtype)
+    if a > b:
+        out = jax.lax.bitcast_convert_type(x, dtype)
+        return jnp.reshape(out, x.shape[:-1] + (-1,))
+    return jax.lax.bitcast_convert_type(
+        jnp.reshape(x, x.shape[:-1] + (-1, b // a)), dtype)
+
+
+# ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
+# here for parity (JAX shapes are always known) -------------------------------
+def dynamic_dim(x, axis):
+    return x.shape[axis]
+
+
+def slice_axis(x, axis, start, size):
+    return x[(slice(None),) * axis + (slice(start, start + size),)]
+
+
+def pad_axis(x, axis, before, after):
+    pads = [(0, 0)] * x.ndim
+    pads[axis] = (before, after)
+    return jnp.pad(x, pads)
+
+
+def sum_to(g, shape):
+    shape = tuple(int(n) for n in shape)
+    extra = g.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, n in enumerate(shape)
+        if n == 1 and g.shape[i + extra] != 1)
+    return jnp.sum(g, axis=axes).reshape(shape) if axes else \
+        g.reshape(shape)

@@ -1,0 +1,172 @@
+"""JAX kernels of the elementwise, reduction, shape and creation ops
+(keras.ops numpy names) on jax.numpy."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from pycg.backends.jax.core import _check_width, _traced
+
+# ---- elementwise ----------------------------------------------------------
+abs = jnp.abs
+negative = jnp.negative
+sqrt = jnp.sqrt
+square = jnp.square
+exp = jnp.exp
+expm1 = jnp.expm1
+log = jnp.log
+log1p = jnp.log1p
+log2 = jnp.log2
+log10 = jnp.log10
+sin = jnp.sin
+cos = jnp.cos
+tan = jnp.tan
+arcsin = jnp.arcsin
+arccos = jnp.arccos
+arctan = jnp.arctan
+sinh = jnp.sinh
+cosh = jnp.cosh
+tanh = jnp.tanh
+sign = jnp.sign
+floor = jnp.floor
+ceil = jnp.ceil
+reciprocal = jnp.reciprocal
+isnan = jnp.isnan
+isfinite = jnp.isfinite
+logical_not = jnp.logical_not
+add = jnp.add
+subtract = jnp.subtract
+multiply = jnp.multiply
+divide = jnp.true_divide
+mod = jnp.mod
+maximum = jnp.maximum
+minimum = jnp.minimum
+arctan2 = jnp.arctan2
+logaddexp = jnp.logaddexp
+equal = jnp.equal
+not_equal = jnp.not_equal
+less = jnp.less
+less_equal = jnp.less_equal
+greater = jnp.greater
+greater_equal = jnp.greater_equal
+logical_and = jnp.logical_and
+logical_or = jnp.logical_or
+where = jnp.where
+
+
+def power(x, y):
+    if x.dtype.kind in "iu" and y.dtype.kind in "iu" and not _traced(y) \
+            and bool(jnp.any(y < 0)):   # (NumPy's error; JAX gives 0)
+        raise ValueError("Integers to negative integer powers are not "
+                         "allowed.")
+    return jnp.power(x, y)
+
+
+def round(x, decimals=0):
+    return jnp.round(x, decimals)
+
+
+def rsqrt(x):
+    return 1 / jnp.sqrt(x)
+
+
+# ---- reductions -----------------------------------------------------------
+def _int_dtype(x):
+    # keep the input's integer type (bool: int32), as the numpy backend
+    k = x.dtype.kind
+    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+
+
+def sum(x, axis=None, keepdims=False):
+    return jnp.sum(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
+
+
+def prod(x, axis=None, keepdims=False):
+    return jnp.prod(x, axis=axis, keepdims=keepdims, dtype=_int_dtype(x))
+
+
+def max(x, axis=None, keepdims=False):
+    return jnp.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, axis=None, keepdims=False):
+    return jnp.min(x, axis=axis, keepdims=keepdims)
+
+
+def argmax(x, axis=None, keepdims=False):
+    return jnp.argmax(x, axis=axis, keepdims=keepdims).astype(np.int32)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return jnp.argmin(x, axis=axis, keepdims=keepdims).astype(np.int32)
+
+
+def cumsum(x, axis=None):
+    return jnp.cumsum(x, axis=axis, dtype=_int_dtype(x))
+
+
+# ---- shapes -----------------------------------------------------------------
+def reshape(x, shape):
+    return jnp.reshape(x, shape)
+
+
+def transpose(x, axes=None):
+    return jnp.transpose(x, axes)
+
+
+def broadcast_to(x, shape):
+    return jnp.broadcast_to(x, shape)
+
+
+def concatenate(xs, axis=0):
+    return jnp.concatenate(xs, axis=axis)
+
+
+def pad(x, pad_width, constant_values=0):
+    return jnp.pad(x, pad_width, constant_values=constant_values)
+
+
+def gather_flat(x, positions):
+    flat = jnp.reshape(x, -1)
+    if not _traced(positions):   # (JAX clamps an index out of range)
+        p = np.asarray(positions)
+        if p.size and (p.min() < -flat.size or p.max() >= flat.size):
+            bad = p[(p < -flat.size) | (p >= flat.size)].flat[0]
+            raise IndexError(f"index {bad} is out of bounds for axis 0 "
+                             f"with size {flat.size}")
+    return flat[positions]
+
+
+def scatter_flat(values, positions, size):
+    """Sum `values` into a zero vector of length `size` at `positions`
+    (bools: any, as NumPy's add.at)."""
+    out = jnp.zeros(size, dtype=values.dtype).at[jnp.reshape(positions, -1)]
+    flat = jnp.reshape(values, -1)
+    return out.max(flat) if values.dtype == np.bool_ else out.add(flat)
+
+
+# ---- creation -------------------------------------------------------------
+def zeros(shape, dtype):
+    return jnp.zeros(shape, dtype=_check_width(dtype))
+
+
+def ones(shape, dtype):
+    return jnp.ones(shape, dtype=_check_width(dtype))
+
+
+def full(shape, value, dtype):
+    if hasattr(value, "__array__") and not isinstance(value, jax.Array):
+        value = np.asarray(value)   # (a pycg Tensor: JAX takes no foreign
+    return jnp.full(shape, value, dtype=_check_width(dtype))   # arrays)
+
+
+def eye(n, m, k, dtype):
+    return jnp.eye(n, m, k, dtype=_check_width(dtype))
+
+
+def arange(start, stop, step, dtype):
+    return jnp.asarray(np.arange(start, stop, step, dtype=_check_width(dtype)))
+
+
+def linspace(start, stop, num, endpoint, dtype):
+    return jnp.linspace(start, stop, num, endpoint=endpoint,
+                        dtype=_check_width(dtype))
