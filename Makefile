@@ -20,8 +20,15 @@ demo: setup
 	Rscript tools/render-docs.R $(DOCS)
 	$(PY) tools/render-pydocs.py $(DOCS)
 
+# The jax backend's own tests (test_jax_backend, test_to_jax, test_to_keras,
+# test_backend_layout) always run it; the op grid runs it for the
+# finite-difference VJP cases only (JAX dispatches and compiles each op
+# slowly: the whole grid on jax would add about 15 minutes); make soak runs
+# every test on all three backends.
 test: setup lint
-	$(PY) -m pytest -q tests pycg
+	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg
+	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
+	  -k finite_differences
 	$(MAKE) --no-print-directory check-r
 	$(MAKE) --no-print-directory check-r-nopython
 
@@ -87,6 +94,7 @@ soak: setup
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
 	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
 	  tests/test_interrupt_soak.py
+	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 
@@ -97,7 +105,7 @@ $(VENV)/.system-ok: tools/setup-system.sh
 $(VENV)/.python-ok: pyproject.toml $(VENV)/.system-ok
 	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r]'
+	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r,jax]'
 	touch $@
 
 # R CMD INSTALL runs ./configure, which bundles pycg/ under inst/python/.
