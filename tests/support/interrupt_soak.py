@@ -140,7 +140,7 @@ def settle():
 
 
 def state_problems(gc_threshold):
-    tls = recorder.tls
+    tls = recorder.state()   # (this thread's recording state)
     problems = []
     if tls.recorders or tls.watchers or tls.branch is not None or tls.active:
         problems.append("a tape or watcher left on the thread")
