@@ -49,6 +49,7 @@ traced control flow in ``pycg.function``), the call becomes one
 ``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
 """
 import functools
+import sys
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -196,7 +197,8 @@ def _refuse_jax_tracers(name, args, kwargs):
     """A TypeError where a JAX tracer arrives as it is (the function called
     under jax.grad, jax.jit or jax.vmap without pycg.to_jax): JAX would
     differentiate the forward and never see the rule."""
-    if any(jax_tracer(a) for a in structure.flatten((args, kwargs))):
+    if "jax" in sys.modules and any(
+            jax_tracer(a) for a in structure.flatten((args, kwargs))):
         on_jax = backends.active.name == "jax"
         raise user_error(
             TypeError, "{name}: a {api} function called on a JAX tracer "
