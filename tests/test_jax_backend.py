@@ -154,9 +154,10 @@ def tripled(x, y=1.0):
 
 
 CALLED_ON_A_TRACER = (
-    "tripled: a pycg.custom_gradient function called on a JAX tracer "
-    r"\(inside jax.grad, jax.jit or jax.vmap\): JAX would differentiate its "
-    r"forward, not its rule; convert it with pycg.to_jax\(tripled\)")
+    "tripled: this pycg.custom_gradient function was called on a JAX tracer "
+    r"\(inside jax.grad, jax.jit or jax.vmap\), where JAX would "
+    r"differentiate its forward, not its rule; convert it with "
+    r"pycg.to_jax\(tripled\)")
 
 
 @pytest.mark.parametrize("name", ["numpy", "tensorflow", "jax"])

@@ -201,9 +201,10 @@ def _refuse_jax_tracers(name, args, kwargs):
             jax_tracer(a) for a in structure.flatten((args, kwargs))):
         on_jax = backends.active.name == "jax"
         raise user_error(
-            TypeError, "{name}: a {api} function called on a JAX tracer "
-            "(inside jax.grad, jax.jit or jax.vmap): JAX would differentiate "
-            "its forward, not its rule; convert it with {to_jax}"
-            + ("" if on_jax else " and use the jax backend "
-               "(pycg.config.set_backend('jax'))"),
-            name=name, api=Api("custom_gradient"), to_jax=Api(f"to_jax({name})"))
+            TypeError, "{name}: this {api} function was called on a JAX "
+            "tracer (inside jax.grad, jax.jit or jax.vmap), where JAX would "
+            "differentiate its forward, not its rule; convert it with "
+            "{to_jax}({name})" + ("" if on_jax else " and use the jax "
+                                  "backend ({set_backend})"),
+            name=name, api=Api("custom_gradient"), to_jax=Api("to_jax"),
+            set_backend=Api("config.set_backend('jax')"))

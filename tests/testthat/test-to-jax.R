@@ -128,3 +128,19 @@ test_that("a Keras model on the JAX backend trains through an R rule", {
   expect_match(res$output, "backend jax moved -1.5 -3 \nbackend jax moved -4.5 -9 ",
                fixed = TRUE)
 })
+
+test_that("an R rule called directly under jax.grad says to use pycg_to_jax", {
+  skip_if_no_pycg()
+  # (without pycg_to_jax JAX would differentiate the forward, not the rule)
+  tripling <- function(x) tuple(x * 1, function(upstream) 3 * upstream)
+  triple <- op_custom_gradient(tripling)
+  jax <- reticulate::import("jax")
+  with_backend("jax", expect_error(jax$grad(triple)(2), paste0(
+    "tripling: this op_custom_gradient function was called on a JAX tracer ",
+    "\\(inside jax.grad, jax.jit or jax.vmap\\), where JAX would ",
+    "differentiate its forward, not its rule; convert it with ",
+    "pycg_to_jax\\(tripling\\)")))
+  with_backend("numpy", expect_error(jax$jit(triple)(2), paste0(
+    "convert it with pycg_to_jax\\(tripling\\) and use the jax backend ",
+    "\\(config_set_backend\\(\"jax\"\\)\\)")))
+})
