@@ -37,6 +37,20 @@ def to_jax(f):
     returns a pycg tensor or a nested list/tuple/dict of them; the result
     has the same structure, of JAX arrays.
 
+    Args:
+        f: A function written with pycg ops (a custom_gradient function
+            among them).
+
+    Returns:
+        A JAX function (``jax.custom_vjp``) with f's name; JAX's gradient
+        of it is pycg's (f's rules included).
+
+    Differs:
+        ``jax.custom_vjp`` alone asks for a forward and a backward written
+        in JAX; here the backward is pycg's tape over f, so any pycg rule
+        (in any published convention) is used as it stands.
+
+    Example:
     >>> import jax, pycg
     >>> from pycg import ops
     >>> @pycg.custom_gradient

@@ -13,6 +13,19 @@ def to_keras(f):
     with pycg's backend of the same name. Use it in a layer's ``call`` or a
     ``keras.layers.Lambda``; ``model.fit`` then trains through the rule.
 
+    Args:
+        f: A function written with pycg ops (a custom_gradient function
+            among them).
+
+    Returns:
+        ``pycg.to_tensorflow(f)`` or ``pycg.to_jax(f)``, for the backend
+        Keras runs on.
+
+    Differs:
+        Keras' own ``keras.ops.custom_gradient`` takes a differently shaped
+        grad_fn on each backend; a pycg rule is one function for both.
+
+    Example:
     >>> import keras, pycg
     >>> from pycg import ops
     >>> @pycg.custom_gradient

@@ -3,6 +3,10 @@ pycg/ops/activations.py, pycg/ops/losses.py)."""
 from pycg.ops._docs.elementwise import _ex
 from pycg.ops._docs.glossary import Doc
 
+COMPLEX_SOFT = ("Complex x is answered on both backends as "
+                "scipy.special does (Keras on TensorFlow has no complex "
+                "kernel).")
+
 ACT = ("A tensor of x's shape: x's float dtype, floatx for an integer or "
        "bool x.")
 FLOATX_INTS = ("An integer or bool x computes in floatx (Keras on "
@@ -57,13 +61,14 @@ DOCS = {
                      "and JAX (Keras on TensorFlow takes the max past it); "
                      "a bool x is answered in floatx."),
     "softmax": Doc(ACT + " Sums to 1 along axis.", axis=AXIS,
+                   differs=COMPLEX_SOFT,
                    example=_ex("ops.softmax([0.0, 0.0]).numpy().tolist()",
                                "[0.5, 0.5]")),
-    "log_softmax": Doc(ACT, axis=AXIS),
+    "log_softmax": Doc(ACT, axis=AXIS, differs=COMPLEX_SOFT),
     "logsumexp": Doc("A float tensor: x's shape without the reduced axes "
                      "(kept as length 1 with keepdims).",
                      differs="A bfloat16 x answers in bfloat16 (Keras "
-                     "cannot read its own result back)."),
+                     "cannot read its own result back). " + COMPLEX_SOFT),
     "binary_crossentropy": Doc("A float tensor of the broadcast shape of "
                                "target and output."),
     "categorical_crossentropy": Doc(LOSS, target="The true class "

@@ -26,5 +26,8 @@ DOCS = {
     "view_as_complex": Doc("A complex tensor of x's shape without its last "
                            "axis (complex64 for float32)."),
     "view_as_real": Doc("A float tensor of x's shape with a last axis of "
-                        "length 2 (float32 for complex64)."),
+                        "length 2 (float32 for complex64).",
+                        differs="A bool x is answered as NumPy's real and "
+                        "imag read it (the bools, and False); Keras on "
+                        "TensorFlow has no kernel for it."),
 }
