@@ -32,6 +32,8 @@
 #'   bundled with this R package, if any.
 #' @param tensorflow If `TRUE`, also install `tensorflow-cpu` for the
 #'   tensorflow backend.
+#' @param jax If `TRUE`, also install `jax` (CPU) for the jax backend and
+#'   [pycg_to_jax()] (the Python distribution's `jax` extra).
 #' @param ... Passed on to [reticulate::py_install()].
 #' @return `install_pycg()`: `NULL`, invisibly. `pycg_available()`: `TRUE`
 #'   or `FALSE`.
@@ -39,16 +41,17 @@
 #' \dontrun{
 #' install_pycg()                              # the bundled sources
 #' install_pycg(source = "~/src/pycg")          # another source tree
+#' install_pycg(jax = TRUE)                    # with JAX too
 #' }
 #' @export
 install_pycg <- function(envname = "r-pycg", source = NULL,
-                         tensorflow = TRUE, ...) {
+                         tensorflow = TRUE, jax = FALSE, ...) {
   source <- source %||% bundled_python_source()
   if (is.null(source)) {
-    message(install_hint(tensorflow))
+    message(install_hint(tensorflow, jax))
     return(invisible(NULL))
   }
-  requirements <- pip_requirements(source, tensorflow)
+  requirements <- pip_requirements(source, tensorflow, jax)
   with_clean_library_path({
     if (!"method" %in% names(list(...)) && !python_env_exists(envname))
       reticulate::virtualenv_create(envname)
@@ -83,8 +86,9 @@ bundled_python_source <- function() {
 }
 
 # What pip installs: the source tree or wheel by path (never a bare name,
-# which on PyPI is another project) and, if asked, tensorflow-cpu.
-pip_requirements <- function(source, tensorflow = TRUE) {
+# which on PyPI is another project) and, if asked, tensorflow-cpu and jax
+# (as the `jax` extra of pyproject.toml names it).
+pip_requirements <- function(source, tensorflow = TRUE, jax = FALSE) {
   source <- path.expand(source)
   if (grepl("['\"]", source))
     stop("`source` must be a path without quotes; got ", source, ". ",
@@ -99,7 +103,8 @@ pip_requirements <- function(source, tensorflow = TRUE) {
     stop("`source` must be a pycg source tree (a folder with ",
          "pyproject.toml) or a wheel; got ", source, ", which has no ",
          "pyproject.toml.", call. = FALSE)
-  c(normalizePath(source), if (isTRUE(tensorflow)) "tensorflow-cpu")
+  c(normalizePath(source), if (isTRUE(tensorflow)) "tensorflow-cpu",
+    if (isTRUE(jax)) "jax")
 }
 
 # The Python of environment `envname` (a virtualenv or a conda
@@ -158,8 +163,10 @@ with_clean_library_path <- function(code) {
   code
 }
 
-install_hint <- function(tensorflow = TRUE) {
-  extra <- if (isTRUE(tensorflow)) "[tensorflow-cpu]" else ""
+install_hint <- function(tensorflow = TRUE, jax = FALSE) {
+  extras <- c(if (isTRUE(tensorflow)) "tensorflow-cpu", if (isTRUE(jax)) "jax")
+  extra <- if (length(extras)) paste0("[", paste(extras, collapse = ","), "]")
+    else ""
   paste0(
     "This R package has no bundled pycg Python sources and no `source` was ",
     "given, so nothing was installed. Install the Python side from a copy ",

@@ -22,6 +22,8 @@ python_names <- c(
   "pycg.check_gradients" = "check_gradients",
   "pycg.config.set_floatx" = "config_set_floatx",
   "pycg.config.backend" = "config_backend()",
+  "pycg.config.set_backend('jax')" = "config_set_backend(\"jax\")",
+  "pycg.to_jax" = "pycg_to_jax",
   "pycg.custom_gradient" = "op_custom_gradient",
   "pycg.function" = "pycg_function",
   "pycg.save_variables" = "pycg_save_variables",

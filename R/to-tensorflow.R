@@ -43,29 +43,94 @@
 #' as.numeric(op_convert_to_tensor(tape$gradient(y, x))) # 1
 #' @export
 pycg_to_tensorflow <- function(f) {
+  framework_function(f, function_label(substitute(f), f), "to_tensorflow",
+                     "pycg_to_tensorflow", "tensorflow",
+                     function() "tensorflow")
+}
+
+#' Use an R rule in JAX and in Keras on either backend
+#'
+#' `pycg_to_jax(f)` turns `f`, an R function written with `op_*()`
+#' (typically one made by [op_custom_gradient()]), into a JAX function
+#' (built on `jax.custom_vjp`) whose gradient is pycg's rule: use it under
+#' `jax$grad()`, `jax$jit()`, `jax$vmap()` and `jax$value_and_grad()`,
+#' through reticulate. pycg's backend must be `"jax"`. `pycg_to_keras(f)`
+#' is the same function for Keras 3's active backend: [pycg_to_tensorflow()]
+#' on the TensorFlow backend, `pycg_to_jax()` on the JAX backend (pycg's
+#' backend must match; the torch backend is not supported yet). Use it in a
+#' keras3 model (`layer_lambda()` or a custom layer's `call()`).
+#'
+#' Handed to Python (for example to `jax$grad()` or `layer_lambda()`),
+#' the result is the JAX (or TensorFlow) function itself, so R runs `f`
+#' when JAX traces it, not at each step. JAX has no forward mode through
+#' a `custom_vjp`: `jax$jvp()`, `jax$jacfwd()` and `jax$hessian()` raise
+#' JAX's error. With JAX's 64-bit mode off (its default), R's doubles
+#' enter JAX as float32 where JAX converts them (under `jax$grad()`,
+#' `jax$jit()`); pass float32 arrays (`np$float32`) when calling the
+#' function directly. Pass the weights a rule needs as arguments: a
+#' variable `f` closes over is a constant to JAX.
+#'
+#' @inheritParams pycg_to_tensorflow
+#' @return An R function taking and returning JAX arrays (TensorFlow
+#'   tensors for `pycg_to_keras()` on the TensorFlow backend). When it is
+#'   handed to Python, Python receives the converted function itself.
+#' @seealso [install_pycg()] with `jax = TRUE` installs JAX.
+#' @examplesIf pycg_available() && reticulate::py_module_available("jax")
+#' config_set_backend("jax")
+#' triple <- op_custom_gradient(function(x) {
+#'   tuple(x * 1, function(upstream) 3 * upstream)
+#' })
+#' jax <- reticulate::import("jax")
+#' grad <- jax$grad(pycg_to_jax(triple))
+#' as.numeric(op_convert_to_tensor(grad(2))) # 3: the rule, not 1
+#' config_set_backend("numpy")
+#' @export
+pycg_to_jax <- function(f) {
+  framework_function(f, function_label(substitute(f), f), "to_jax",
+                     "pycg_to_jax", "jax", function() "jax")
+}
+
+#' @rdname pycg_to_jax
+#' @export
+pycg_to_keras <- function(f) {
+  framework_function(f, function_label(substitute(f), f), "to_keras",
+                     "pycg_to_keras", "keras", keras_backend)
+}
+
+# Keras 3's active backend, the one pycg's must match for pycg_to_keras().
+keras_backend <- function() {
+  reticulate::import("keras")$backend$backend()
+}
+
+# f as a function of `framework` (pycg.<python>(f)), called from R through
+# pycg with the backend that needs() names, and handed to Python as the
+# converted function itself.
+framework_function <- function(f, label, python, api, framework, needs) {
   if (!is.function(f))
     stop("`f` must be an R function written with op_*() (for example one ",
          "made by op_custom_gradient()), not ", describe_r(f), call. = FALSE)
-  if (inherits(f, "pycg_tensorflow_function"))
+  if (inherits(f, paste0("pycg_", framework, "_function")))
     return(f)
-  label <- function_label(substitute(f), f)
-  py_f <- if (inherits(f, "python.builtin.object")) f else
+  py_f <- if (inherits(f, "pycg_framework_function")) attr(f, "python") else
+    if (inherits(f, "python.builtin.object")) f else
     r_callable(f, label, signature = py_signature(f))
-  converted <- core_call("to_tensorflow", py_f)
+  converted <- core_call(python, py_f)
   call <- guard(converted)
   g <- function(...) {
     backend <- config_backend()
-    if (!identical(backend, "tensorflow"))
-      stop("pycg_to_tensorflow(", label, "): pycg's backend is \"", backend,
-           "\", so pycg tensors cannot hold TensorFlow values; call ",
-           "config_set_backend(\"tensorflow\") first", call. = FALSE)
+    wanted <- needs()
+    if (!identical(backend, wanted))
+      stop(api, "(", label, "): pycg's backend is \"", backend, "\", so ",
+           "pycg tensors cannot hold ", wanted, " values; call ",
+           "config_set_backend(\"", wanted, "\") first", call. = FALSE)
     py_apply(call, lapply(list(...), as_py))
   }
-  structure(g, class = c("pycg_tensorflow_function", "function"),
+  structure(g, class = c(paste0("pycg_", framework, "_function"),
+                         "pycg_framework_function", "function"),
             python = converted)
 }
 
-#' @rawNamespace S3method(reticulate::r_to_py, pycg_tensorflow_function)
-r_to_py.pycg_tensorflow_function <- function(x, convert = FALSE) {
+#' @rawNamespace S3method(reticulate::r_to_py, pycg_framework_function)
+r_to_py.pycg_framework_function <- function(x, convert = FALSE) {
   attr(x, "python")
 }

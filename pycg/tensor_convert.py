@@ -35,7 +35,7 @@ def out_of_range(value, dtype):
 
 
 def check_numeric(value, dtype):
-    if _jax_tracer(value):
+    if jax_tracer(value):
         raise TypeError(
             f"pycg.convert_to_tensor: a JAX tracer (a value inside jax.jit, "
             f"jax.grad or jax.vmap) reached pycg's "
@@ -117,7 +117,7 @@ def variable_shape_error(method, what, shape, var, rule):
                       name=Value(var.name))
 
 
-def _jax_tracer(value):
+def jax_tracer(value):
     """A JAX tracer (asked without importing JAX: none exists before)."""
     jax = sys.modules.get("jax")
     return jax is not None and isinstance(value, jax.core.Tracer)

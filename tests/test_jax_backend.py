@@ -1,5 +1,6 @@
 """What only the jax backend has: JAX's 64-bit mode left as the user set
 it, JAX missing, PYCG_BACKEND=jax, JAX's tracers meeting pycg."""
+import contextlib
 import os
 import subprocess
 import sys
@@ -138,6 +139,68 @@ def test_a_jax_tracer_on_another_backend_is_a_clear_error(name):
             jax.grad(lambda x: ops.sin(x))(1.0)
     finally:
         pycg.config.set_backend(previous)
+
+
+FORWARDS = []
+
+
+@pycg.custom_gradient
+def tripled(x, y=1.0):
+    FORWARDS.append(1)
+
+    def grad(upstream):
+        return 3 * upstream, None
+    return x * y, grad
+
+
+CALLED_ON_A_TRACER = (
+    "tripled: this pycg.custom_gradient function was called on a JAX tracer "
+    r"\(inside jax.grad, jax.jit or jax.vmap\), where JAX would "
+    r"differentiate its forward, not its rule; convert it with "
+    r"pycg.to_jax\(tripled\)")
+
+
+@pytest.mark.parametrize("name", ["numpy", "tensorflow", "jax"])
+@pytest.mark.parametrize("recording", [False, True])
+@pytest.mark.parametrize("transform, x", [
+    (lambda f: jax.grad(f), 2.0),
+    (lambda f: jax.jit(f), 2.0),
+    (lambda f: jax.vmap(f), [2.0, 3.0]),
+    (lambda f: jax.grad(lambda x: f(x, y=2.0)), 2.0),   # (a keyword call)
+    (lambda f: jax.grad(lambda x: f(1.0, x)), 2.0),     # (the tracer second)
+], ids=["grad", "jit", "vmap", "keyword", "second"])
+def test_a_custom_gradient_called_on_jax_tracers_is_a_clear_error(
+        name, recording, transform, x):
+    """Without pycg.to_jax, JAX would differentiate the forward (x * y:
+    gradient y) and never call the rule (3): a silent wrong answer. The
+    error comes before the forward runs (nothing on a pycg tape)."""
+    previous = pycg.config.backend()
+    pycg.config.set_backend(name)
+    other = "" if name == "jax" else (
+        r" and use the jax backend \(pycg.config.set_backend\('jax'\)\)")
+    FORWARDS.clear()
+    try:
+        with pycg.GradientTape() if recording else contextlib.nullcontext():
+            with pytest.raises(TypeError, match=CALLED_ON_A_TRACER + other):
+                transform(tripled)(jax.numpy.asarray(x, dtype="float32"))
+        assert FORWARDS == []
+    finally:
+        pycg.config.set_backend(previous)
+
+
+def test_the_same_function_through_to_jax_uses_its_rule(jax_backend):
+    g = jax.grad(pycg.to_jax(lambda x: tripled(x, 1.0)))(
+        jax.numpy.float32(2.0))
+    assert float(g) == 3.0   # (the rule; JAX's own derivative of x * 1 is 1)
+
+
+def test_a_pycg_result_under_jax_grad_says_to_use_to_jax(jax_backend):
+    with pytest.raises(TypeError, match=(
+            r"this tensor is traced by JAX .* and has no value yet; use pycg "
+            r"ops on it instead of converting it to NumPy, and call a pycg "
+            r"function under jax.grad, jax.jit or jax.vmap through "
+            r"pycg.to_jax\(f\)")):
+        jax.grad(lambda x: ops.sin(x))(1.0)
 
 
 def test_every_conv_and_pool_configuration_on_jax():

@@ -49,11 +49,13 @@ traced control flow in ``pycg.function``), the call becomes one
 ``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
 """
 import functools
+import sys
 import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from pycg import backends, structure
+from pycg._errors import Api, user_error
 from pycg.core import forward as core_forward
 from pycg.core.forward import drop, forward
 from pycg.core.recorder import record, record_one, state
@@ -62,6 +64,7 @@ from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
 from pycg.custom.conventions import DECORATOR_ARGS
 from pycg.tensor import Tensor
+from pycg.tensor_convert import jax_tracer
 
 
 def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -167,6 +170,7 @@ def _route(decorated, plan, args, kwargs):
     if route is not None:
         return core_forward.graph_call(decorated, args, kwargs,
                                        as_pycg=route == "graph"), None
+    _refuse_jax_tracers(plan.name, args, kwargs)
     return None, bind_inputs(plan.name, plan.slots, args, kwargs)
 
 
@@ -187,3 +191,20 @@ def _tensorflow_route(args, kwargs):
                               type(a._value) not in K.types for a in leaves):
         return "graph"
     return None
+
+
+def _refuse_jax_tracers(name, args, kwargs):
+    """A TypeError where a JAX tracer arrives as it is (the function called
+    under jax.grad, jax.jit or jax.vmap without pycg.to_jax): JAX would
+    differentiate the forward and never see the rule."""
+    if "jax" in sys.modules and any(
+            jax_tracer(a) for a in structure.flatten((args, kwargs))):
+        on_jax = backends.active.name == "jax"
+        raise user_error(
+            TypeError, "{name}: this {api} function was called on a JAX "
+            "tracer (inside jax.grad, jax.jit or jax.vmap), where JAX would "
+            "differentiate its forward, not its rule; convert it with "
+            "{to_jax}({name})" + ("" if on_jax else " and use the jax "
+                                  "backend ({set_backend})"),
+            name=name, api=Api("custom_gradient"), to_jax=Api("to_jax"),
+            set_backend=Api("config.set_backend('jax')"))

@@ -174,7 +174,7 @@ test_that("install_pycg() records the environment it installed into", {
 
 test_that("install_pycg() takes an environment and a source tree", {
   expect_named(formals(install_pycg),
-               c("envname", "source", "tensorflow", "..."))
+               c("envname", "source", "tensorflow", "jax", "..."))
 })
 
 test_that("install_pycg() installs a source tree by path, never `pycg`", {
@@ -185,6 +185,8 @@ test_that("install_pycg() installs a source tree by path, never `pycg`", {
   expect_identical(reqs, c(normalizePath(src), "tensorflow-cpu"))
   expect_identical(pycg:::pip_requirements(src, tensorflow = FALSE),
                    normalizePath(src))
+  expect_identical(pycg:::pip_requirements(src, jax = TRUE),
+                   c(normalizePath(src), "tensorflow-cpu", "jax"))
 })
 
 test_that("install_pycg() refuses a source path with quotes", {
@@ -208,6 +210,8 @@ test_that("without sources, install_pycg() prints the pip command", {
   expect_match(hint, "python -m pip install \"pycg-autodiff[tensorflow-cpu]",
                fixed = TRUE)
   expect_match(hint, "do not pip install `pycg`", fixed = TRUE)
+  expect_match(pycg:::install_hint(jax = TRUE),
+               "\"pycg-autodiff[tensorflow-cpu,jax] @ file://", fixed = TRUE)
   if (is.null(pycg:::bundled_python_source()))
     expect_message(install_pycg(), "pycg-autodiff", fixed = TRUE)
 })

@@ -71,7 +71,8 @@ def to_numpy(x):
         raise TypeError(
             "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
             "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
-            "it instead of converting it to NumPy")
+            "it instead of converting it to NumPy, and call a pycg function "
+            "under jax.grad, jax.jit or jax.vmap through pycg.to_jax(f)")
     return np.array(x)   # (a writable copy, as TensorFlow's .numpy())
 
 
