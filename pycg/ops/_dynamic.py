@@ -9,6 +9,7 @@ shape work on such tensors; where the shape is known nothing changes.
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Axis, Op, Position, user_error
 from pycg.core.recorder import defvjp
 from pycg.ops._dispatch import apply, cast
 from pycg.tensor import Tensor
@@ -133,8 +134,10 @@ def getitem(x, index):
             out.append(max(stop - start, 0))
         else:
             if not -n <= p < n:
-                raise IndexError(f"pycg.ops.getitem: index {p} is out of "
-                                 f"bounds for axis {axis} of size {n}")
+                raise user_error(IndexError, "{op}: index {p} is out of "
+                                 "bounds for axis {axis} of size {n}",
+                                 op=Op("getitem"), p=Position(int(p)),
+                                 axis=Axis(axis), n=n)
             x = slice_axis(x, axis, int(p) % n, 1)
         axis += 1
     return apply("reshape", backends.active.reshape, (x,), {"shape": out})

@@ -4,6 +4,7 @@ positions computed from the indices, so values get gradients."""
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Op, Position, Shape, user_error
 from pycg.ops._dispatch import as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
@@ -79,9 +80,10 @@ def slice_update(inputs, start_indices, updates):
         else start_indices).reshape(-1)]
     if len(starts) != x.ndim or u.ndim != x.ndim or any(
             s < 0 or s + n > m for s, n, m in zip(starts, u.shape, x.shape)):
-        raise ValueError(f"pycg.ops.slice_update: updates of shape {u.shape} "
-                         f"at {tuple(starts)} do not fit inside shape "
-                         f"{x.shape}")
+        raise user_error(ValueError, "{op}: updates of shape {u} at {at} do "
+                         "not fit inside shape {shape}", op=Op("slice_update"),
+                         u=Shape(u.shape), at=Position(tuple(starts)),
+                         shape=Shape(x.shape))
     widths = [(s, m - s - n) for s, n, m in zip(starts, u.shape, x.shape)]
     mask = np.zeros(x.shape, bool)
     mask[tuple(slice(s, s + n) for s, n in zip(starts, u.shape))] = True

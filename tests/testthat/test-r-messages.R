@@ -36,6 +36,31 @@ test_each_backend("shapes read as R writes them: c(2, 3)", {
                "gradient for \"x\" has shape c\\(3\\) but \"x\" has shape c\\(\\) \\(a scalar\\)")
 })
 
+test_each_backend("shape, axis and position messages of ops are R's, 1-based", {
+  m <- tensor(m_r)
+  o42 <- op_ones(c(4, 2))
+  expect_error(op_squeeze(m, 1),
+               "^op_squeeze: axis 1 has length 2, not 1 \\(shape c\\(2, 3\\)\\)$")
+  expect_error(op_broadcast_to(m, c(3, 3)),
+               "^op_broadcast_to: cannot broadcast shape c\\(2, 3\\) to c\\(3, 3\\)$")
+  expect_error(op_concatenate(list(m, o42), axis = 2),
+               "^op_concatenate: shapes c\\(2, 3\\) and c\\(4, 2\\) differ outside axis 2$")
+  expect_error(op_stack(list(m, o42)),
+               "^op_stack: shapes c\\(2, 3\\) and c\\(4, 2\\) differ$")
+  expect_error(op_matmul(tensor(2), m),
+               "^op_matmul: operands must be at least 1-d, got shapes c\\(\\) \\(a scalar\\) and c\\(2, 3\\)$")
+  expect_error(op_matmul(op_ones(c(2, 2, 3)), op_ones(c(3, 3, 2))),
+               "^op_matmul: batch shapes of c\\(2, 2, 3\\) and c\\(3, 3, 2\\) do not broadcast$")
+  expect_error(op_dot(m, o42),
+               "^op_dot: shapes c\\(2, 3\\) and c\\(4, 2\\) are incompatible \\(3 != 4\\)$")
+  expect_error(op_tensordot(m, o42, list(2, 1)),
+               "^op_tensordot: shapes c\\(2, 3\\) and c\\(4, 2\\) do not match on axes 2 and 1$")
+  expect_error(op_tensordot(op_ones(c(2, 3, 4)), op_ones(c(3, 5)), list(c(1, 2), c(1, 2))),
+               "do not match on axes c\\(1, 2\\) and c\\(1, 2\\)$")
+  expect_error(op_slice_update(m, c(2, 2), op_ones(c(2, 2))),
+               "^op_slice_update: updates of shape c\\(2, 2\\) at c\\(2, 2\\) do not fit inside shape c\\(2, 3\\)$")
+})
+
 test_each_backend("a position below 1 in an index tensor names the op and argument", {
   expect_error(op_take(tensor(c(1, 2, 3)), op_convert_to_tensor(c(0L, 1L))),
                "^op_take: `indices` holds 0: positions are 1-based")
