@@ -4,7 +4,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
-from pycg._errors import Arg, Axis, Op, Shape, user_error
+from pycg._errors import Arg, Axis, Op, Shape, Value, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
@@ -164,12 +164,15 @@ def _explicit(subscripts, ops_):
         if "..." in term:
             k = o.ndim - len(term.replace("...", ""))
             if k < 0:
-                raise ValueError(f"pycg.ops.einsum: {term!r} names more "
-                                 f"axes than operand of shape {o.shape}")
+                raise user_error(ValueError, "{op}: {term} names more axes "
+                                 "than operand of shape {shape}",
+                                 op=Op("einsum"), term=Value(term),
+                                 shape=Shape(o.shape))
             term = term.replace("...", ell[n_ell - k:] if k else "")
         if len(term) != o.ndim:
-            raise ValueError(f"pycg.ops.einsum: {term!r} names {len(term)} "
-                             f"axes for an operand of shape {o.shape}")
+            raise user_error(ValueError, "{op}: {term} names {n} axes for an "
+                             "operand of shape {shape}", op=Op("einsum"),
+                             term=Value(term), n=len(term), shape=Shape(o.shape))
         new_ins.append(term)
     if not arrow:
         letters = "".join(new_ins)
@@ -220,8 +223,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
 def _square(op, x):
     x = as_tensor(x, op)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"pycg.ops.{op}: expected a square matrix (or a "
-                         f"batch of them), got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a square matrix (or a "
+                         "batch of them), got shape {shape}", op=Op(op),
+                         shape=Shape(x.shape))
     return x
 
 

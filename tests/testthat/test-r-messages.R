@@ -61,6 +61,26 @@ test_each_backend("shape, axis and position messages of ops are R's, 1-based", {
                "^op_slice_update: updates of shape c\\(2, 2\\) at c\\(2, 2\\) do not fit inside shape c\\(2, 3\\)$")
 })
 
+test_each_backend("axes in lists and shapes after `=` are R's too", {
+  m <- tensor(m_r)
+  expect_error(op_moveaxis(m, c(1, 2), 1),
+               "^op_moveaxis: source c\\(1, 2\\) and destination 1 differ in length$")
+  expect_error(op_max(op_zeros(c(2, 0)), axis = 2),
+               "\\(x has shape c\\(2, 0\\), axis 2\\); pass initial= for one$")
+  expect_error(op_argmax(m, axis = c(1, 2)),
+               "^op_argmax: axis must be one axis or NULL, got c\\(1, 2\\)$")
+  expect_error(op_diagonal(m, axis1 = 2, axis2 = 2),
+               "^op_diagonal: axis1 and axis2 are both 2$")
+  expect_error(op_psnr(m, tensor(c(1, 2)), 1),
+               "^op_psnr: x1 and x2 must have the same shape, got c\\(2, 3\\) and c\\(2\\)$")
+  expect_error(op_binary_crossentropy(m, tensor(c(1, 2))),
+               "got target.shape=c\\(2, 3\\) and output.shape=c\\(2\\)$")
+  expect_error(op_batch_normalization(m, tensor(c(1, 2)), tensor(c(1, 2, 3)), axis = 2),
+               "^op_batch_normalization: mean must have shape c\\(3\\) \\(the size of x along axis 2\\), got c\\(2\\)$")
+  expect_error(op_einsum("ijk,jk->i", m, m),
+               "^op_einsum: \"ijk\" names 3 axes for an operand of shape c\\(2, 3\\)$")
+})
+
 test_each_backend("a position below 1 in an index tensor names the op and argument", {
   expect_error(op_take(tensor(c(1, 2, 3)), op_convert_to_tensor(c(0L, 1L))),
                "^op_take: `indices` holds 0: positions are 1-based")
