@@ -76,8 +76,8 @@ def trace(x, offset=0, axis1=0, axis2=1):
 def _triangle(op, x, k, lower):
     x = as_tensor(x, op)
     if x.ndim < 2:
-        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= 2, "
-                         f"got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a tensor of rank >= 2, "
+                         "got shape {shape}", op=Op(op), shape=Shape(x.shape))
     n, m = x.shape[-2:]
     k = as_int(k, op, "k")
     keep = np.tri(n, m, k, dtype=bool)

@@ -77,6 +77,12 @@ test_each_backend("axes in lists and shapes after `=` are R's too", {
                "got target.shape=c\\(2, 3\\) and output.shape=c\\(2\\)$")
   expect_error(op_batch_normalization(m, tensor(c(1, 2)), tensor(c(1, 2, 3)), axis = 2),
                "^op_batch_normalization: mean must have shape c\\(3\\) \\(the size of x along axis 2\\), got c\\(2\\)$")
+  expect_error(op_argpartition(tensor(c(3, 1, 2)), 4),
+               "^op_argpartition: kth=4 is out of range for axis 1 of length 3$")
+  expect_error(op_average(m, weights = tensor(c(1, 2))),
+               "^op_average: weights of shape c\\(2\\) differ from x's c\\(2, 3\\); pass")
+  expect_error(op_stft(tensor(1:16 + 0), 8, 4, 8, window = c(1, 2)),
+               "^op_stft: window must have shape c\\(8\\), got c\\(2\\)$")
   expect_error(op_einsum("ijk,jk->i", m, m),
                "^op_einsum: \"ijk\" names 3 axes for an operand of shape c\\(2, 3\\)$")
 })
