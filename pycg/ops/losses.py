@@ -5,7 +5,7 @@ log, as Keras does with its default epsilon; no loss reduces over the batch.
 import numpy as np
 
 from pycg import config
-from pycg._errors import Op, Shape, Value, user_error
+from pycg._errors import Axis, Op, Shape, Value, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
@@ -129,9 +129,9 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
         raise ValueError(f"pycg.ops.{op}: output must have rank >= 1, got a "
                          f"scalar")
     if axis not in (-1, output.ndim - 1):
-        raise ValueError(
-            f"pycg.ops.{op}: only the last axis can hold the classes "
-            f"(axis=-1), got axis={axis}")
+        raise user_error(ValueError, "{op}: only the last axis can hold the "
+                         "classes (axis={last}), got axis={axis}", op=Op(op),
+                         last=Axis(-1), axis=Axis(axis))
     target = _labels(target, op)
     if target.ndim == output.ndim and target.shape[-1] == 1:
         target = squeeze(target, -1)

@@ -83,6 +83,8 @@ test_each_backend("axes in lists and shapes after `=` are R's too", {
                "^op_average: weights of shape c\\(2\\) differ from x's c\\(2, 3\\); pass")
   expect_error(op_stft(tensor(1:16 + 0), 8, 4, 8, window = c(1, 2)),
                "^op_stft: window must have shape c\\(8\\), got c\\(2\\)$")
+  expect_error(op_sparse_categorical_crossentropy(op_convert_to_tensor(c(1L, 2L)), m, axis = 1),
+               "only the last axis can hold the classes \\(axis=-1\\), got axis=1$")
   expect_error(op_einsum("ijk,jk->i", m, m),
                "^op_einsum: \"ijk\" names 3 axes for an operand of shape c\\(2, 3\\)$")
 })
