@@ -85,6 +85,8 @@ test_each_backend("axes in lists and shapes after `=` are R's too", {
                "^op_stft: window must have shape c\\(8\\), got c\\(2\\)$")
   expect_error(op_sparse_categorical_crossentropy(op_convert_to_tensor(c(1L, 2L)), m, axis = 1),
                "only the last axis can hold the classes \\(axis=-1\\), got axis=1$")
+  expect_error(random_categorical(op_ones(c(3)), 2),
+               "^random_categorical: `logits` must be 2-D \\(batch_size, num_classes\\), got shape c\\(3\\)$")
   expect_error(op_einsum("ijk,jk->i", m, m),
                "^op_einsum: \"ijk\" names 3 axes for an operand of shape c\\(2, 3\\)$")
 })
