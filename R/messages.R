@@ -109,7 +109,7 @@ r_fact <- function(kind, value) {
     api = if (grepl("^optimizers\\.\\w+\\.apply$", value)) "optimizer_apply"
       else translate_message(paste0("pycg.", value)),
     arg = sprintf("`%s`", value),
-    axis = , position = as.character(if (value >= 0) value + 1L else value),
+    axis = , position = one_based_code(unlist(value)),
     shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,
       function(d) if (is.null(d)) "NA" else as.character(d), ""),
       collapse = ", ")) else "c() (a scalar)",
@@ -118,6 +118,13 @@ r_fact <- function(kind, value) {
     array = paste0("    ", utils::capture.output(print(fact_array(value))),
                    collapse = "\n"),
     as.character(value))
+}
+
+# 0-based axes or positions, one or several, 1-based as R code (negative
+# ones count from the end and stay): 3, or c(1, 2) for Python's [0, 1].
+one_based_code <- function(value) {
+  value <- as.numeric(value)
+  r_code(ifelse(value >= 0, value + 1, value))
 }
 
 # A value as R code, whole numbers without R's L (c(3, 1), not c(3L, 1L)).

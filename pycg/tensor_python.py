@@ -3,6 +3,7 @@
 arrays and scalars allow, and copies."""
 import numpy as np
 
+from pycg._errors import Api, Shape, user_error
 from pycg.tensor_convert import backend_of
 
 
@@ -69,9 +70,10 @@ class PythonValue:
         """
         a = self._to_concrete("item()")
         if a.size != 1:
-            raise ValueError(
-                f"pycg.{type(self).__name__}.item: expected a tensor with "
-                f"one value, got shape {self.shape} ({a.size} values)")
+            raise user_error(ValueError, "{api}: expected a tensor with one "
+                             "value, got shape {shape} ({n} values)",
+                             api=Api(f"{type(self).__name__}.item"),
+                             shape=Shape(self.shape), n=a.size)
         return a.item()
 
     def tolist(self):
@@ -90,10 +92,10 @@ class PythonValue:
     def _scalar(self, what):
         a = self._to_concrete(what)
         if a.ndim:
-            raise TypeError(
-                f"pycg.{type(self).__name__}: {what} needs a 0-d tensor, "
-                f"got shape {self.shape}; use .numpy(), .tolist() or "
-                f"ops.round")
+            raise user_error(TypeError, "{api}: {what} needs a 0-d tensor, got "
+                             "shape {shape}; use .numpy(), .tolist() or "
+                             "ops.round", api=Api(type(self).__name__),
+                             what=what, shape=Shape(self.shape))
         # (bfloat16 and other ml_dtypes scalars format as Python floats)
         return a[()] if a.dtype.kind != "V" else float(a)
 

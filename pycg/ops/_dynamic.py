@@ -9,6 +9,7 @@ shape work on such tensors; where the shape is known nothing changes.
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Axis, Op, Position, Shape, user_error
 from pycg.core.recorder import defvjp
 from pycg.ops._dispatch import apply, cast
 from pycg.tensor import Tensor
@@ -59,12 +60,12 @@ def size_of(x, axes):
 
 def unknown_error(op, x, why=""):
     """The error of an op that needs every dimension of x known."""
-    return ValueError(
-        f"pycg.ops.{op}: needs every dimension of its input known when "
-        f"TensorFlow traces, got shape {tuple(x.shape)} (None: unknown); "
-        f"give the input a full shape (a tf.function input_signature "
-        f"without None, in Keras batches of one size with "
-        f"drop_remainder=True){why}")
+    return user_error(ValueError, "{op}: needs every dimension of its input "
+                      "known when TensorFlow traces, got shape {shape} (None: "
+                      "unknown); give the input a full shape (a tf.function "
+                      "input_signature without None, in Keras batches of one "
+                      "size with drop_remainder=True){why}", op=Op(op),
+                      shape=Shape(x.shape), why=why)
 
 
 def _broadcast(x, shape):
@@ -133,8 +134,10 @@ def getitem(x, index):
             out.append(max(stop - start, 0))
         else:
             if not -n <= p < n:
-                raise IndexError(f"pycg.ops.getitem: index {p} is out of "
-                                 f"bounds for axis {axis} of size {n}")
+                raise user_error(IndexError, "{op}: index {p} is out of "
+                                 "bounds for axis {axis} of size {n}",
+                                 op=Op("getitem"), p=Position(int(p)),
+                                 axis=Axis(axis), n=n)
             x = slice_axis(x, axis, int(p) % n, 1)
         axis += 1
     return apply("reshape", backends.active.reshape, (x,), {"shape": out})

@@ -2,6 +2,7 @@
 pycg ops, so none needs a rule of its own. Kinks follow Keras' TensorFlow
 backend where it has a choice (relu6 and hard_sigmoid pass no gradient at
 their corners)."""
+from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops._dispatch import norm_axis
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, clip, expm1, greater,
@@ -81,9 +82,9 @@ def glu(x, axis=-1):
     x = as_float(x, "glu", complex_ok=False)
     (axis,) = norm_axis(axis, x.ndim, "glu")
     if x.shape[axis] % 2:
-        raise ValueError(
-            f"pycg.ops.glu: x needs an even size along axis {axis}, got "
-            f"shape {x.shape}")
+        raise user_error(ValueError, "{op}: x needs an even size along axis "
+                         "{axis}, got shape {shape}", op=Op("glu"),
+                         axis=Axis(axis), shape=Shape(x.shape))
     a, b = split(x, 2, axis=axis)
     return a * sigmoid(b)
 

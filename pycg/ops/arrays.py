@@ -6,6 +6,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops import _dynamic
 from pycg.ops._arguments import as_int, as_sequence, norm_shape
 from pycg.ops._dispatch import as_tensor, norm_axis
@@ -21,8 +22,9 @@ def _rank(op, x, ranks):
     x = as_tensor(x, op)
     if x.ndim not in ranks:
         want = " or ".join(map(str, ranks))
-        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank {want}, "
-                         f"got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a tensor of rank {want}, "
+                         "got shape {shape}", op=Op(op), want=want,
+                         shape=Shape(x.shape))
     return x
 
 
@@ -31,11 +33,13 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     as a new last axis."""
     x = as_tensor(x, "diagonal")
     if x.ndim < 2:
-        raise ValueError(f"pycg.ops.diagonal: expected a tensor of rank >= 2,"
-                         f" got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a tensor of rank >= 2, "
+                         "got shape {shape}", op=Op("diagonal"),
+                         shape=Shape(x.shape))
     a1, a2 = norm_axis((axis1, axis2), x.ndim, "diagonal")
     if a1 == a2:
-        raise ValueError(f"pycg.ops.diagonal: axis1 and axis2 are both {a1}")
+        raise user_error(ValueError, "{op}: axis1 and axis2 are both {axis}",
+                         op=Op("diagonal"), axis=Axis(a1))
     offset = as_int(offset, "diagonal", "offset")
     key = ("diagonal", offset, a1, a2)
     return _pick("diagonal", x, lambda grid: np.diagonal(
@@ -72,8 +76,8 @@ def trace(x, offset=0, axis1=0, axis2=1):
 def _triangle(op, x, k, lower):
     x = as_tensor(x, op)
     if x.ndim < 2:
-        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= 2, "
-                         f"got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a tensor of rank >= 2, "
+                         "got shape {shape}", op=Op(op), shape=Shape(x.shape))
     n, m = x.shape[-2:]
     k = as_int(k, op, "k")
     keep = np.tri(n, m, k, dtype=bool)
@@ -131,8 +135,9 @@ def flipud(x):
 def _at_least(op, x, rank):
     x = as_tensor(x, op)
     if x.ndim < rank:
-        raise ValueError(f"pycg.ops.{op}: expected a tensor of rank >= "
-                         f"{rank}, got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a tensor of rank >= "
+                         "{rank}, got shape {shape}", op=Op(op), rank=rank,
+                         shape=Shape(x.shape))
     return x
 
 
@@ -142,8 +147,9 @@ def moveaxis(x, source, destination):
     src = norm_axis(source, x.ndim, "moveaxis")
     dst = norm_axis(destination, x.ndim, "moveaxis")
     if len(src) != len(dst):
-        raise ValueError(f"pycg.ops.moveaxis: source {source} and "
-                         f"destination {destination} differ in length")
+        raise user_error(ValueError, "{op}: source {source} and destination "
+                         "{destination} differ in length", op=Op("moveaxis"),
+                         source=Axis(source), destination=Axis(destination))
     perm = [i for i in range(x.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
@@ -197,8 +203,9 @@ def split(x, indices_or_sections, axis=0):
     if isinstance(indices_or_sections, (int, np.integer)):
         k = int(indices_or_sections)
         if k <= 0 or n % k:
-            raise ValueError(f"pycg.ops.split: axis {ax} of length {n} "
-                             f"cannot be split into {k} equal sections")
+            raise user_error(ValueError, "{op}: axis {axis} of length {n} "
+                             "cannot be split into {k} equal sections",
+                             op=Op("split"), axis=Axis(ax), n=n, k=k)
         cuts = [n // k * i for i in range(1, k)]
     else:
         cuts = list(norm_shape(indices_or_sections, "split",
@@ -245,8 +252,9 @@ def unstack(x, num=None, axis=0):
     x = as_tensor(x, "unstack")
     (ax,) = norm_axis(axis, x.ndim, "unstack")
     if num is not None and as_int(num, "unstack", "num") != x.shape[ax]:
-        raise ValueError(f"pycg.ops.unstack: num={num} but axis {ax} has "
-                         f"length {x.shape[ax]}")
+        raise user_error(ValueError, "{op}: num={num} but axis {axis} has "
+                         "length {n}", op=Op("unstack"), num=num,
+                         axis=Axis(ax), n=x.shape[ax])
     pre = (slice(None),) * ax
     return [getitem(x, pre + (i,)) for i in range(x.shape[ax])]
 

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import as_tensor, result_dtype
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import logical_and, where
@@ -46,17 +47,17 @@ def dot_product_attention(query, key, value, bias=None, mask=None,
     q, k, v = (as_tensor(t, op) for t in (query, key, value))
     for name, t in (("query", q), ("key", k), ("value", v)):
         if t.ndim != 4:
-            raise ValueError(
-                f"pycg.ops.{op}: {name} must have rank 4 (batch, sequence, "
-                f"heads, dim), got shape {t.shape}")
+            raise user_error(ValueError, "{op}: {name} must have rank 4 (batch, "
+                             "sequence, heads, dim), got shape {shape}",
+                             op=Op(op), name=name, shape=Shape(t.shape))
     dt = result_dtype(q.dtype, k.dtype, v.dtype)
     q, k, v = cast(q, dt), cast(k, dt), cast(v, dt)
     heads, kv_heads = q.shape[2], k.shape[2]
     if heads % kv_heads or v.shape[2] != kv_heads:
-        raise ValueError(
-            f"pycg.ops.{op}: key and value must have a number of heads "
-            f"that divides query's {heads}, got key.shape={k.shape} and "
-            f"value.shape={v.shape}")
+        raise user_error(ValueError, "{op}: key and value must have a number of "
+                         "heads that divides query's {heads}, got key.shape={k} "
+                         "and value.shape={v}", op=Op(op), heads=heads,
+                         k=Shape(k.shape), v=Shape(v.shape))
     if kv_heads != heads:
         k = repeat(k, heads // kv_heads, axis=2)
         v = repeat(v, heads // kv_heads, axis=2)

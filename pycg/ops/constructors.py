@@ -3,6 +3,7 @@ ranges, Vandermonde matrices and window functions."""
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._arguments import as_int, norm_shape
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import cast, convert_to_tensor, eye, linspace, zeros
@@ -91,8 +92,8 @@ def vander(x, N=None, increasing=False):
     """Columns are powers of 1-d x (decreasing unless `increasing`)."""
     x = as_tensor(x, "vander")
     if x.ndim != 1:
-        raise ValueError(f"pycg.ops.vander: x must be 1-d, got shape "
-                         f"{x.shape}")
+        raise user_error(ValueError, "{op}: x must be 1-d, got shape {shape}",
+                         op=Op("vander"), shape=Shape(x.shape))
     n = x.shape[0] if N is None else as_int(N, "vander", "N")
     powers = range(n) if increasing else range(n - 1, -1, -1)
     from pycg.ops.creation import ones_like

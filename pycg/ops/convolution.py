@@ -9,6 +9,7 @@ Spatial work is done channels_last; channels_first is transposed in and out
 """
 import numpy as np
 
+from pycg._errors import Op, Shape, user_error
 from pycg.ops import _conv_primitives as P
 from pycg.ops._dispatch import as_tensor, result_dtype
 from pycg.ops._floats import real_only
@@ -50,9 +51,9 @@ def channels_last(op, x, data_format):
     """x as a float tensor of rank 3 to 5 with the channels last."""
     x = as_tensor(x, op)
     if x.ndim not in (3, 4, 5):
-        raise ValueError(
-            f"pycg.ops.{op}: inputs must have rank 3, 4 or 5 (batch, 1 to 3 "
-            f"spatial dimensions, channels), got shape {x.shape}")
+        raise user_error(ValueError, "{op}: inputs must have rank 3, 4 or 5 "
+                         "(batch, 1 to 3 spatial dimensions, channels), got "
+                         "shape {shape}", op=Op(op), shape=Shape(x.shape))
     if _data_format(op, data_format) == "channels_first":
         x = transpose(x, (0,) + tuple(range(2, x.ndim)) + (1,))
     return x
@@ -112,16 +113,17 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     x = channels_last(op, inputs, data_format)
     d = x.ndim - 2
     if kernel.ndim != d + 2:
-        raise ValueError(
-            f"pycg.ops.{op}: kernel must have rank {d + 2} (spatial..., "
-            f"in channels, filters) for inputs of rank {x.ndim}, got shape "
-            f"{kernel.shape}")
+        raise user_error(ValueError, "{op}: kernel must have rank {want} "
+                         "(spatial..., in channels, filters) for inputs of rank "
+                         "{rank}, got shape {shape}", op=Op(op), want=d + 2,
+                         rank=x.ndim, shape=Shape(kernel.shape))
     c, cg, f = x.shape[-1], kernel.shape[-2], kernel.shape[-1]
     if c % cg or f % (c // cg):
-        raise ValueError(
-            f"pycg.ops.{op}: inputs has {c} channels, which kernel (shape "
-            f"{kernel.shape}) cannot split into groups of {cg} (and its "
-            f"{f} filters must split into as many groups)")
+        raise user_error(ValueError, "{op}: inputs has {c} channels, which "
+                         "kernel (shape {shape}) cannot split into groups of "
+                         "{cg} (and its {f} filters must split into as many "
+                         "groups)", op=Op(op), c=c, shape=Shape(kernel.shape),
+                         cg=cg, f=f)
     s = _ints(op, "strides", strides, d)
     dil = _ints(op, "dilation_rate", dilation_rate, d)
     _, pads = window(op, x.shape[1:-1], kernel.shape[:d], s,
@@ -138,10 +140,10 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid",
     x = channels_last(op, inputs, data_format)
     d = x.ndim - 2
     if kernel.ndim != d + 2 or kernel.shape[-2] != x.shape[-1]:
-        raise ValueError(
-            f"pycg.ops.{op}: kernel must have shape (spatial..., "
-            f"{x.shape[-1]}, multiplier) for inputs with {x.shape[-1]} "
-            f"channels, got {kernel.shape}")
+        raise user_error(ValueError, "{op}: kernel must have shape (spatial..., "
+                         "{c}, multiplier) for inputs with {c} channels, got "
+                         "{shape}", op=Op(op), c=x.shape[-1],
+                         shape=Shape(kernel.shape))
     s = _ints(op, "strides", strides, d)
     dil = _ints(op, "dilation_rate", dilation_rate, d)
     _, pads = window(op, x.shape[1:-1], kernel.shape[:d], s,
@@ -180,10 +182,10 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid",
     x = channels_last(op, inputs, data_format)
     d = x.ndim - 2
     if kernel.ndim != d + 2 or kernel.shape[-1] != x.shape[-1]:
-        raise ValueError(
-            f"pycg.ops.{op}: kernel must have shape (spatial..., filters, "
-            f"{x.shape[-1]}) for inputs with {x.shape[-1]} channels, got "
-            f"{kernel.shape}")
+        raise user_error(ValueError, "{op}: kernel must have shape (spatial..., "
+                         "filters, {c}) for inputs with {c} channels, got "
+                         "{shape}", op=Op(op), c=x.shape[-1],
+                         shape=Shape(kernel.shape))
     size = kernel.shape[:d]
     s = _ints(op, "strides", strides, d)
     dil = _ints(op, "dilation_rate", dilation_rate, d)

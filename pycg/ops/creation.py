@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
-from pycg._errors import Dtype, Op, Shape, user_error
+from pycg._errors import Axis, Dtype, Op, Shape, user_error
 from pycg.ops import _dynamic
 from pycg.ops._arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._dispatch import as_tensor, cast
@@ -125,8 +125,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
     num = as_int(num, "linspace", "num")
     if np.ndim(start) == 0 and np.ndim(stop) == 0:
         if axis not in (0, -1):
-            raise ValueError(f"pycg.ops.linspace: axis {axis} is out of range "
-                             f"for the 1-d result of scalar start and stop")
+            raise user_error(ValueError, "{op}: axis {axis} is out of range "
+                             "for the 1-d result of scalar start and stop",
+                             op=Op("linspace"), axis=Axis(axis))
         out = Tensor(backends.active.linspace(
             float(start), float(stop), num, bool(endpoint),
             _dtype(dtype, "linspace")))

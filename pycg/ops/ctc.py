@@ -3,6 +3,7 @@ log space over ops.scan, and ctc_decode, a decoder of concrete values."""
 import numpy as np
 
 from pycg import config
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import as_tensor
 from pycg.ops.creation import arange, cast, full
 from pycg.ops.elementwise import (equal, less, logaddexp, logical_and,
@@ -30,10 +31,10 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     target = _labels(target, op)
     if output.ndim != 3 or target.ndim != 2 or \
             target.shape[0] != output.shape[0]:
-        raise ValueError(
-            f"pycg.ops.{op}: output must have shape (batch, time, classes) "
-            f"and target (batch, max_label_length), got "
-            f"output.shape={output.shape} and target.shape={target.shape}")
+        raise user_error(ValueError, "{op}: output must have shape (batch, time, "
+                         "classes) and target (batch, max_label_length), got "
+                         "output.shape={o} and target.shape={t}", op=Op(op),
+                         o=Shape(output.shape), t=Shape(target.shape))
     b, t, c = output.shape
     blank = full(target.shape, int(mask_index), target.dtype)
     ext = reshape(stack([blank, target], axis=-1), (b, 2 * target.shape[1]))
@@ -88,9 +89,9 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100,
             f"inputs has none yet; decode outside the compiled function")
     z, n = np.asarray(x.numpy()), np.atleast_1d(lengths.numpy()).astype(int)
     if z.ndim != 3 or n.shape != z.shape[:1]:
-        raise ValueError(
-            f"pycg.ops.{op}: inputs must have shape (batch, time, classes) "
-            f"and sequence_lengths (batch,), got {z.shape} and {n.shape}")
+        raise user_error(ValueError, "{op}: inputs must have shape (batch, time, "
+                         "classes) and sequence_lengths (batch,), got {z} and "
+                         "{n}", op=Op(op), z=Shape(z.shape), n=Shape(n.shape))
     blank = mask_index % z.shape[2] if mask_index is not None else -1
     decoded = np.full((1,) + z.shape[:2], -1, np.int32)
     scores = np.zeros((z.shape[0], 1), z.dtype if is_float(z.dtype)

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._dispatch import apply, apply_nograd, as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import greater, sqrt, where
@@ -21,8 +22,9 @@ from pycg.tensor import Tensor, is_float
 def _matrix(op, x):
     x = as_tensor(x, op)
     if x.ndim < 2:
-        raise ValueError(f"pycg.ops.{op}: expected a matrix (or a batch of "
-                         f"them), got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a matrix (or a batch of "
+                         "them), got shape {shape}", op=Op(op),
+                         shape=Shape(x.shape))
     return x if is_float(x.dtype) else cast(x, config.floatx())
 
 
@@ -119,8 +121,9 @@ def solve_triangular(a, b, lower=False):
         b = expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
         got = b.shape if not vec else b.shape[:-1]
-        raise ValueError(f"pycg.ops.solve_triangular: a has shape {a.shape} "
-                         f"but b has shape {got}")
+        raise user_error(ValueError, "{op}: a has shape {a} but b has shape "
+                         "{b}", op=Op("solve_triangular"), a=Shape(a.shape),
+                         b=Shape(got))
     out = apply("solve_triangular", backends.active.solve_triangular, (a, b),
                 {"lower": bool(lower)})
     return squeeze(out, -1) if vec else out
@@ -224,8 +227,9 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
     for t in (a, b):
         if t.shape[-1] not in (2, 3):
-            raise ValueError(f"pycg.ops.cross: vectors must have 2 or 3 "
-                             f"components, got shape {t.shape}")
+            raise user_error(ValueError, "{op}: vectors must have 2 or 3 "
+                             "components, got shape {shape}", op=Op("cross"),
+                             shape=Shape(t.shape))
     a0, a1, a2 = _components(a)
     b0, b1, b2 = _components(b)
     if a.shape[-1] == 2 and b.shape[-1] == 2:

@@ -4,7 +4,7 @@ import builtins
 import numpy as np
 
 from pycg import backends
-from pycg._errors import Arg, Op, Shape, user_error
+from pycg._errors import Arg, Axis, Op, Shape, Value, user_error
 from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
@@ -18,8 +18,9 @@ def matmul(x1, x2):
     """Matrix product with NumPy's rules (1-d operands, batch broadcast)."""
     a, b = promote(x1, x2, "matmul")
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(f"pycg.ops.matmul: operands must be at least 1-d, "
-                         f"got shapes {a.shape} and {b.shape}")
+        raise user_error(ValueError, "{op}: operands must be at least 1-d, "
+                         "got shapes {x} and {y}", op=Op("matmul"),
+                         x=Shape(a.shape), y=Shape(b.shape))
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
     if squeeze_a:
         a = reshape(a, (1,) + a.shape)
@@ -33,8 +34,9 @@ def matmul(x1, x2):
     try:
         np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
-        raise ValueError(f"pycg.ops.matmul: batch shapes of {a.shape} and "
-                         f"{b.shape} do not broadcast") from None
+        raise user_error(ValueError, "{op}: batch shapes of {x} and {y} do "
+                         "not broadcast", op=Op("matmul"), x=Shape(a.shape),
+                         y=Shape(b.shape)) from None
     if a.ndim > 2 and b.ndim > 2 and a.shape[:-2] != b.shape[:-2]:
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
         from pycg.ops.manipulation import broadcast_to
@@ -76,8 +78,10 @@ def dot(x1, x2):
         return multiply(a, b)
     k = b.shape[0] if b.ndim == 1 else b.shape[-2]
     if a.shape[-1] != k:
-        raise ValueError(f"pycg.ops.dot: shapes {a.shape} and {b.shape} are "
-                         f"incompatible ({a.shape[-1]} != {k})")
+        raise user_error(ValueError, "{op}: shapes {x} and {y} are "
+                         "incompatible ({k} != {n})", op=Op("dot"),
+                         x=Shape(a.shape), y=Shape(b.shape), k=a.shape[-1],
+                         n=k)
     if b.ndim <= 2:
         return matmul(a, b)
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
@@ -94,9 +98,11 @@ def tensordot(x1, x2, axes=2):
         ax_b = [int(i) % b.ndim for i in np.atleast_1d(axes[1])]
     for i, j in zip(ax_a, ax_b):
         if a.shape[i] != b.shape[j]:
-            raise ValueError(
-                f"pycg.ops.tensordot: shapes {a.shape} and {b.shape} do not "
-                f"match on axes {ax_a} and {ax_b}")
+            raise user_error(ValueError, "{op}: shapes {x} and {y} do not "
+                             "match on axes {ax_x} and {ax_y}",
+                             op=Op("tensordot"), x=Shape(a.shape),
+                             y=Shape(b.shape), ax_x=Axis(ax_a),
+                             ax_y=Axis(ax_b))
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [i for i in range(b.ndim) if i not in ax_b]
     k = int(np.prod([a.shape[i] for i in ax_a], dtype=np.int64))
@@ -158,12 +164,15 @@ def _explicit(subscripts, ops_):
         if "..." in term:
             k = o.ndim - len(term.replace("...", ""))
             if k < 0:
-                raise ValueError(f"pycg.ops.einsum: {term!r} names more "
-                                 f"axes than operand of shape {o.shape}")
+                raise user_error(ValueError, "{op}: {term} names more axes "
+                                 "than operand of shape {shape}",
+                                 op=Op("einsum"), term=Value(term),
+                                 shape=Shape(o.shape))
             term = term.replace("...", ell[n_ell - k:] if k else "")
         if len(term) != o.ndim:
-            raise ValueError(f"pycg.ops.einsum: {term!r} names {len(term)} "
-                             f"axes for an operand of shape {o.shape}")
+            raise user_error(ValueError, "{op}: {term} names {n} axes for an "
+                             "operand of shape {shape}", op=Op("einsum"),
+                             term=Value(term), n=len(term), shape=Shape(o.shape))
         new_ins.append(term)
     if not arrow:
         letters = "".join(new_ins)
@@ -214,8 +223,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
 def _square(op, x):
     x = as_tensor(x, op)
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"pycg.ops.{op}: expected a square matrix (or a "
-                         f"batch of them), got shape {x.shape}")
+        raise user_error(ValueError, "{op}: expected a square matrix (or a "
+                         "batch of them), got shape {shape}", op=Op(op),
+                         shape=Shape(x.shape))
     return x
 
 

@@ -5,7 +5,7 @@ log, as Keras does with its default epsilon; no loss reduces over the batch.
 import numpy as np
 
 from pycg import config
-from pycg._errors import Op, Value, user_error
+from pycg._errors import Axis, Op, Shape, Value, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
@@ -69,10 +69,9 @@ def _labels(x, op):
 
 def _same_shape(op, target, output):
     if target.shape != output.shape:
-        raise ValueError(
-            f"pycg.ops.{op}: target and output must have the same shape, "
-            f"got target.shape={target.shape} and "
-            f"output.shape={output.shape}")
+        raise user_error(ValueError, "{op}: target and output must have the "
+                         "same shape, got target.shape={t} and output.shape={o}",
+                         op=Op(op), t=Shape(target.shape), o=Shape(output.shape))
 
 
 def _floats(op, target, output):
@@ -130,17 +129,17 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
         raise ValueError(f"pycg.ops.{op}: output must have rank >= 1, got a "
                          f"scalar")
     if axis not in (-1, output.ndim - 1):
-        raise ValueError(
-            f"pycg.ops.{op}: only the last axis can hold the classes "
-            f"(axis=-1), got axis={axis}")
+        raise user_error(ValueError, "{op}: only the last axis can hold the "
+                         "classes (axis={last}), got axis={axis}", op=Op(op),
+                         last=Axis(-1), axis=Axis(axis))
     target = _labels(target, op)
     if target.ndim == output.ndim and target.shape[-1] == 1:
         target = squeeze(target, -1)
     if target.shape != output.shape[:-1]:
-        raise ValueError(
-            f"pycg.ops.{op}: target must have output's shape without its "
-            f"last axis, got target.shape={target.shape} and "
-            f"output.shape={output.shape}")
+        raise user_error(ValueError, "{op}: target must have output's shape "
+                         "without its last axis, got target.shape={t} and "
+                         "output.shape={o}", op=Op(op), t=Shape(target.shape),
+                         o=Shape(output.shape))
     if not from_logits:   # (clipped, then rescaled to sum 1: Keras' TF
         output = log(clip(output, EPSILON, 1.0 - EPSILON))   # softmax of log)
     logp = log_softmax(output, axis=-1)
@@ -152,9 +151,9 @@ def psnr(x1, x2, max_val):
     """Peak signal-to-noise ratio: 20 log10(max_val) - 10 log10(mse)."""
     x1, x2 = as_tensor(x1, "psnr"), as_tensor(x2, "psnr")
     if x1.shape != x2.shape:
-        raise ValueError(
-            f"pycg.ops.psnr: x1 and x2 must have the same shape, got "
-            f"{x1.shape} and {x2.shape}")
+        raise user_error(ValueError, "{op}: x1 and x2 must have the same "
+                         "shape, got {x} and {y}", op=Op("psnr"),
+                         x=Shape(x1.shape), y=Shape(x2.shape))
     d = x1 - x2
     mse = mean(d * d)
     to_log10 = 1.0 / float(np.log(10))

@@ -10,10 +10,9 @@ import builtins
 import numpy as np
 
 from pycg import backends
-from pycg._errors import Op, Shape, user_error
+from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops._arguments import as_sequence, norm_shape
-from pycg.ops._dispatch import apply, as_tensor, norm_axis, result_dtype
-from pycg.ops._dispatch import cast
+from pycg.ops._dispatch import apply, as_tensor, cast, norm_axis, result_dtype
 from pycg.ops import _dynamic
 from pycg.tensor import Tensor
 
@@ -219,8 +218,9 @@ def squeeze(x, axis=None):
         axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
     for a in axes:
         if x.shape[a] != 1:
-            raise ValueError(f"pycg.ops.squeeze: axis {a} has length "
-                             f"{x.shape[a]}, not 1 (shape {x.shape})")
+            raise user_error(ValueError, "{op}: axis {axis} has length {n}, "
+                             "not 1 (shape {shape})", op=Op("squeeze"),
+                             axis=Axis(a), n=x.shape[a], shape=Shape(x.shape))
     return reshape(x, [n for i, n in enumerate(_dynamic.shape_of(x))
                        if i not in axes])
 
@@ -235,8 +235,9 @@ def broadcast_to(x, shape):
     try:
         np.broadcast_shapes(x.shape, shape)
     except ValueError:
-        raise ValueError(f"pycg.ops.broadcast_to: cannot broadcast shape "
-                         f"{x.shape} to {shape}") from None
+        raise user_error(ValueError, "{op}: cannot broadcast shape {shape} "
+                         "to {new}", op=Op("broadcast_to"),
+                         shape=Shape(x.shape), new=Shape(shape)) from None
     if shape == x.shape:
         return _copy(x)
     return apply("broadcast_to", backends.active.broadcast_to, (x,),
@@ -256,9 +257,10 @@ def concatenate(xs, axis=0):
         if x.ndim != xs[0].ndim or any(
                 a != b for i, (a, b) in enumerate(zip(x.shape, xs[0].shape))
                 if i != ax):
-            raise ValueError(
-                f"pycg.ops.concatenate: shapes {xs[0].shape} and {x.shape} "
-                f"differ outside axis {ax}")
+            raise user_error(ValueError, "{op}: shapes {x} and {y} differ "
+                             "outside axis {axis}", op=Op("concatenate"),
+                             x=Shape(xs[0].shape), y=Shape(x.shape),
+                             axis=Axis(ax))
     return apply("concatenate", _concatenate_kernel, xs, {"axis": ax})
 
 
@@ -273,8 +275,8 @@ def stack(x, axis=0):
         raise ValueError("pycg.ops.stack: needs at least one tensor")
     for t in xs[1:]:
         if t.shape != xs[0].shape:
-            raise ValueError(f"pycg.ops.stack: shapes {xs[0].shape} and "
-                             f"{t.shape} differ")
+            raise user_error(ValueError, "{op}: shapes {x} and {y} differ",
+                             op=Op("stack"), x=Shape(xs[0].shape), y=Shape(t.shape))
     nd = xs[0].ndim + 1
     return concatenate([expand_dims(t, axis % nd) for t in xs], axis % nd)
 

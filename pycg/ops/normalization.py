@@ -1,5 +1,6 @@
 """Moments and normalisations (keras.ops names), built from differentiable
 pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
+from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops._floats import as_float
 from pycg.ops.creation import cast
@@ -42,9 +43,10 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
             return None
         v = _like(v, x, op)
         if v.shape not in ((x.shape[axis],), tuple(shape)):
-            raise ValueError(
-                f"pycg.ops.{op}: {name} must have shape ({x.shape[axis]},) "
-                f"(the size of x along axis {axis}), got {v.shape}")
+            raise user_error(ValueError, "{op}: {name} must have shape {want} "
+                             "(the size of x along axis {axis}), got {shape}",
+                             op=Op(op), name=name, want=Shape((x.shape[axis],)),
+                             axis=Axis(axis), shape=Shape(v.shape))
         return reshape(v, shape)
 
     mean, variance = along_axis(mean, "mean"), along_axis(variance, "variance")
@@ -87,9 +89,10 @@ def _stat_shape(x, axes, v, name, op):
         return v
     want = tuple(x.shape[a] for a in axes)
     if v.shape != want:
-        raise ValueError(
-            f"pycg.ops.{op}: {name} must have shape {want} (x's size along "
-            f"the normalised axes), got {v.shape}")
+        raise user_error(ValueError, "{op}: {name} must have shape {want} (x's "
+                         "size along the normalised axes), got {shape}",
+                         op=Op(op), name=name, want=Shape(want),
+                         shape=Shape(v.shape))
     if axes == (x.ndim - 1,):
         return v
     return reshape(v, [x.shape[i] if i in axes else 1

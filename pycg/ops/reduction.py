@@ -2,6 +2,7 @@
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Axis, Op, Shape, Value, user_error
 from pycg.ops import _dynamic
 from pycg.ops.elementwise import imag, maximum, minimum, real
 from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
@@ -80,11 +81,11 @@ def _empty_over(name, x, axes, refuse):
     if 0 not in dims or None in x.shape:
         return False
     if refuse:
-        raise ValueError(
-            f"pycg.ops.{name}: the {name} over an axis of length 0 has no "
-            f"value (x has shape {x.shape}, axis "
-            f"{None if axes is None else list(axes)})"
-            + ("; pass initial= for one" if name in ("max", "min") else ""))
+        hint = "; pass initial= for one" if name in ("max", "min") else ""
+        raise user_error(ValueError, "{op}: the {name} over an axis of length "
+                         "0 has no value (x has shape {shape}, axis {axis})"
+                         + hint, op=Op(name), name=name, shape=Shape(x.shape),
+                         axis=Value(None) if axes is None else Axis(list(axes)))
     return True
 
 
@@ -152,8 +153,8 @@ def _arg_extremum(name, x, axis, keepdims):
     x = as_tensor(x, name)
     axes = norm_axis(axis, x.ndim, name)
     if axes is not None and len(axes) != 1:
-        raise ValueError(f"pycg.ops.{name}: axis must be one axis or None, "
-                         f"got {axis}")
+        raise user_error(ValueError, "{op}: axis must be one axis or None, "
+                         "got {axis}", op=Op(name), axis=Axis(axis))
     _empty_over(name, x, axes, True)
     return apply_nograd(getattr(backends.active, name), (x,), {
         "axis": axes if axes is None else axes[0], "keepdims": keepdims})

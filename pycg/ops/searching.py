@@ -5,6 +5,7 @@ import builtins
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Dtype, Op, Shape, user_error
 from pycg.ops._dispatch import apply_nograd, as_tensor, promote
 from pycg.ops.creation import arange, cast, convert_to_tensor
 from pycg.ops.elementwise import (equal, floor, greater, less, logical_and,
@@ -21,8 +22,9 @@ def searchsorted(sorted_sequence, values, side="left"):
                          f"'right', got {side!r}")
     seq, v = promote(sorted_sequence, values, "searchsorted")
     if seq.ndim != 1:
-        raise ValueError(f"pycg.ops.searchsorted: sorted_sequence must be "
-                         f"1-d, got shape {seq.shape}")
+        raise user_error(ValueError, "{op}: sorted_sequence must be 1-d, got "
+                         "shape {shape}", op=Op("searchsorted"),
+                         shape=Shape(seq.shape))
     return apply_nograd(backends.active.searchsorted, (seq, v),
                         {"side": side})
 
@@ -37,8 +39,9 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     """Counts (or summed weights) of each non-negative integer in 1-d x."""
     x = as_tensor(x, "bincount")
     if x.ndim != 1 or x.dtype.kind not in "iu":
-        raise ValueError(f"pycg.ops.bincount: x must be a 1-d integer "
-                         f"tensor, got shape {x.shape} and dtype {x.dtype}")
+        raise user_error(ValueError, "{op}: x must be a 1-d integer tensor, "
+                         "got shape {shape} and dtype {dtype}", op=Op("bincount"),
+                         shape=Shape(x.shape), dtype=Dtype(x.dtype))
     if sparse:
         raise ValueError("pycg.ops.bincount: sparse=True is not supported")
     n = int(minlength)
@@ -57,8 +60,8 @@ def histogram(x, bins=10, range=None):
     (default: x's min and max)."""
     x = as_tensor(x, "histogram")
     if x.ndim != 1:
-        raise ValueError(f"pycg.ops.histogram: x must be 1-d, got shape "
-                         f"{x.shape}")
+        raise user_error(ValueError, "{op}: x must be 1-d, got shape {shape}",
+                         op=Op("histogram"), shape=Shape(x.shape))
     x = x if is_float(x.dtype) else cast(x, config.floatx())
     lo, hi = (min(x), max(x)) if range is None else (
         convert_to_tensor(float(range[0]), x.dtype),

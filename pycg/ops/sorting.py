@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Axis, Op, Position, Shape, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import (as_tensor, norm_axis)
 from pycg.ops.creation import cast
@@ -90,8 +91,10 @@ def argpartition(x, kth, axis=-1):
     t = as_tensor(x, "argpartition")
     (ax,) = norm_axis(axis, t.ndim, "argpartition")
     if not -t.shape[ax] <= as_int(kth, "argpartition", "kth") < t.shape[ax]:
-        raise ValueError(f"pycg.ops.argpartition: kth={kth} is out of range "
-                         f"for axis {ax} of length {t.shape[ax]}")
+        raise user_error(ValueError, "{op}: kth={kth} is out of range for axis "
+                         "{axis} of length {n}", op=Op("argpartition"),
+                         kth=Position(as_int(kth, "argpartition", "kth")),
+                         axis=Axis(ax), n=t.shape[ax])
     return argsort(t, ax)
 
 
@@ -118,9 +121,10 @@ def in_top_k(targets, predictions, k):
     p = as_tensor(predictions, "in_top_k")
     t = as_tensor(targets, "in_top_k")
     if p.ndim != 2 or t.shape != p.shape[:1]:
-        raise ValueError(f"pycg.ops.in_top_k: expected predictions of shape "
-                         f"(batch, classes) and targets of shape (batch,), "
-                         f"got {p.shape} and {t.shape}")
+        raise user_error(ValueError, "{op}: expected predictions of shape "
+                         "(batch, classes) and targets of shape (batch,), got "
+                         "{p} and {t}", op=Op("in_top_k"), p=Shape(p.shape),
+                         t=Shape(t.shape))
     mine = take_along_axis(p, reshape(t, (-1, 1)), axis=1)
     return less(sum(cast(greater(p, mine), "int32"), axis=1),
                 as_int(k, "in_top_k", "k"))

@@ -5,6 +5,7 @@ shapes)."""
 import numpy as np
 
 from pycg import config
+from pycg._errors import Op, Shape, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor
 from pycg.tensor import is_float
@@ -45,9 +46,9 @@ def _positions(shape, out, size, strides, dilation):
 def _image(op, x):
     x = as_tensor(x, op)
     if x.ndim != 4:
-        raise ValueError(
-            f"pycg.ops.{op}: x must have rank 4 (batch, height, width, "
-            f"channels, or channels first), got shape {x.shape}")
+        raise user_error(ValueError, "{op}: x must have rank 4 (batch, height, "
+                         "width, channels, or channels first), got shape "
+                         "{shape}", op=Op(op), shape=Shape(x.shape))
     return x
 
 
@@ -78,9 +79,9 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     x = channels_last(op, x, _data_format(op, data_format))
     n, hb, wb, c = x.shape
     if b < 1 or hb % b or wb % b:
-        raise ValueError(
-            f"pycg.ops.{op}: the spatial shape {(hb, wb)} of x is not a "
-            f"multiple of block_size {b}")
+        raise user_error(ValueError, "{op}: the spatial shape {shape} of x is "
+                         "not a multiple of block_size {b}", op=Op(op),
+                         shape=Shape((hb, wb)), b=b)
     h, w = hb // b, wb // b
     y = transpose(reshape(x, (n, h, b, w, b, c)), (0, 1, 3, 2, 4, 5))
     return restore(reshape(y, (n, h, w, c * b * b)), data_format)
@@ -120,10 +121,9 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = _fold_sizes(op, padded, k, d, s)
     if x.ndim != 3 or x.shape[1] % (k[0] * k[1]) or \
             x.shape[2] != out[0] * out[1]:
-        raise ValueError(
-            f"pycg.ops.{op}: x must have shape (batch, channels * "
-            f"{k[0] * k[1]}, {out[0] * out[1]}) for these sizes, got "
-            f"{x.shape}")
+        raise user_error(ValueError, "{op}: x must have shape (batch, channels * "
+                         "{k}, {n}) for these sizes, got {shape}", op=Op(op),
+                         k=k[0] * k[1], n=out[0] * out[1], shape=Shape(x.shape))
     n, c = x.shape[0], x.shape[1] // (k[0] * k[1])
     cols = transpose(reshape(x, (n, c, k[0], k[1], out[0], out[1])),
                      (0, 4, 5, 2, 3, 1))
@@ -138,9 +138,9 @@ def _fold_sizes(op, shape, k, d, s):
     out = tuple((n - (ki - 1) * di - 1) // si + 1
                 for n, ki, di, si in zip(shape, k, d, s))
     if min(out) < 1:
-        raise ValueError(
-            f"pycg.ops.{op}: a kernel of {k} with dilation {d} does not fit "
-            f"the padded spatial size {tuple(shape)}")
+        raise user_error(ValueError, "{op}: a kernel of {k} with dilation {d} "
+                         "does not fit the padded spatial size {shape}",
+                         op=Op(op), k=Shape(k), d=Shape(d), shape=Shape(shape))
     return out
 
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from pycg import backends, config
-from pycg._errors import Dtype, Op, user_error
+from pycg._errors import Dtype, Op, Shape, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
@@ -24,8 +24,9 @@ def _pair(op, x):
                          f"pair of tensors, got {type(x).__name__}")
     re, im = (as_tensor(t, op) for t in x)
     if re.shape != im.shape:
-        raise ValueError(f"pycg.ops.{op}: the real and imaginary parts "
-                         f"differ in shape: {re.shape} and {im.shape}")
+        raise user_error(ValueError, "{op}: the real and imaginary parts differ "
+                         "in shape: {x} and {y}", op=Op(op), x=Shape(re.shape),
+                         y=Shape(im.shape))
     if not (is_float(re.dtype) and is_float(im.dtype)):
         raise TypeError(f"pycg.ops.{op}: the real and imaginary parts must "
                         f"be floats, got {re.dtype} and {im.dtype}")
@@ -34,8 +35,9 @@ def _pair(op, x):
 
 def _transform(name, z, rank, op=None):
     if z.ndim - 1 < rank:
-        raise ValueError(f"pycg.ops.{op or name.strip('_')}: expected at "
-                         f"least {rank} axes, got shape {z.shape[1:]}")
+        raise user_error(ValueError, "{op}: expected at least {rank} axes, got "
+                         "shape {shape}", op=Op(op or name.strip("_")),
+                         rank=rank, shape=Shape(z.shape[1:]))
     axes = tuple(range(-rank, 0))
     kernel = backends.active.fft_pair if name == "_fft" else \
         backends.active.ifft_pair
@@ -158,8 +160,9 @@ def _window(window, length, n):
         w = np.asarray(window.numpy() if isinstance(window, Tensor)
                        else window, np.float64)
         if w.shape != (length,):
-            raise ValueError(f"pycg.ops.stft: window must have shape "
-                             f"({length},), got {w.shape}")
+            raise user_error(ValueError, "{op}: window must have shape {want}, "
+                             "got {shape}", op=Op("stft"), want=Shape((length,)),
+                             shape=Shape(w.shape))
     lo = (n - length) // 2
     return np.pad(w, (lo, n - length - lo))
 
@@ -200,8 +203,9 @@ def view_as_complex(x):
             "(real, imaginary), got {dtype}", op=Op("view_as_complex"),
             dtype=Dtype(x.dtype.name))
     if x.ndim == 0 or x.shape[-1] != 2:
-        raise ValueError(f"pycg.ops.view_as_complex: the last axis must have "
-                         f"length 2, got shape {x.shape}")
+        raise user_error(ValueError, "{op}: the last axis must have length 2, "
+                         "got shape {shape}", op=Op("view_as_complex"),
+                         shape=Shape(x.shape))
     return Tensor(backends.active.to_complex_pair(moveaxis(x, -1, 0)._value))
 
 

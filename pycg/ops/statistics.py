@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
 from pycg.ops._floats import as_float
@@ -55,14 +56,15 @@ def average(x, axis=None, weights=None):
     x, w = promote(x, weights, "average")
     if w.shape != x.shape:
         if axis is None or w.ndim != 1:
-            raise ValueError(f"pycg.ops.average: weights of shape {w.shape} "
-                             f"differ from x's {x.shape}; pass 1-d weights "
-                             f"with an axis")
+            raise user_error(ValueError, "{op}: weights of shape {w} differ "
+                             "from x's {x}; pass 1-d weights with an axis",
+                             op=Op("average"), w=Shape(w.shape),
+                             x=Shape(x.shape))
         (ax,) = norm_axis(axis, x.ndim, "average")
         if w.shape[0] != x.shape[ax]:
-            raise ValueError(f"pycg.ops.average: weights have length "
-                             f"{w.shape[0]}, axis {ax} of x has length "
-                             f"{x.shape[ax]}")
+            raise user_error(ValueError, "{op}: weights have length {n}, axis "
+                             "{axis} of x has length {m}", op=Op("average"),
+                             n=w.shape[0], axis=Axis(ax), m=x.shape[ax])
         w = reshape(w, [-1 if i == ax else 1 for i in range(x.ndim)])
     return sum(x * w, axis) / sum(w + zeros_like(x), axis)
 
@@ -223,8 +225,9 @@ def correlate(x1, x2, mode="valid"):
     a, v = promote(as_float(x1, "correlate", complex_ok=False), x2,
                    "correlate")
     if a.ndim != 1 or v.ndim != 1:
-        raise ValueError(f"pycg.ops.correlate: x1 and x2 must be 1-d, got "
-                         f"shapes {a.shape} and {v.shape}")
+        raise user_error(ValueError, "{op}: x1 and x2 must be 1-d, got shapes "
+                         "{x} and {y}", op=Op("correlate"), x=Shape(a.shape),
+                         y=Shape(v.shape))
     n, m = a.shape[0], v.shape[0]
     if n < m:
         from pycg.ops.manipulation import flip

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 
+from pycg._errors import Op, Shape, user_error
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
 from pycg.ops._dispatch import as_tensor
@@ -32,8 +33,9 @@ def jvp(fun, primals, tangents, has_aux=False):
     ts = [as_tensor(t, "jvp") for t in tangents]
     for x, t in zip(xs, ts):
         if x.shape != t.shape:
-            raise ValueError(f"pycg.ops.jvp: a tangent of shape {t.shape} "
-                             f"for a primal of shape {x.shape}")
+            raise user_error(ValueError, "{op}: a tangent of shape {t} for a "
+                             "primal of shape {x}", op=Op("jvp"),
+                             t=Shape(t.shape), x=Shape(x.shape))
     # two records straight on the core (ops sit below GradientTape): the
     # inner one differentiates fun, the outer one that VJP in its cotangent
     outer = core.Recorder()

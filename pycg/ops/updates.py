@@ -4,6 +4,7 @@ positions computed from the indices, so values get gradients."""
 import numpy as np
 
 from pycg import backends
+from pycg._errors import Dtype, Op, Position, Shape, user_error
 from pycg.ops._dispatch import as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
@@ -24,8 +25,8 @@ def _flat_positions(op, indices, shape):
         idx = reshape(idx, (-1, 1))
     k = idx.shape[-1]
     if k > len(shape):
-        raise ValueError(f"pycg.ops.{op}: indices of depth {k} do not fit "
-                         f"shape {tuple(shape)}")
+        raise user_error(ValueError, "{op}: indices of depth {k} do not fit "
+                         "shape {shape}", op=Op(op), k=k, shape=Shape(shape))
     strides = np.cumprod((tuple(shape[1:]) + (1,))[::-1])[::-1]
     inner = int(np.prod(shape[k:], dtype=np.int64))
     K = backends.active
@@ -49,8 +50,9 @@ def scatter(indices, values, shape):
     pos, want = _flat_positions("scatter", indices, shape)
     v = as_tensor(values, "scatter")
     if v.size != int(np.prod(want)):
-        raise ValueError(f"pycg.ops.scatter: values of shape {v.shape} do not "
-                         f"fit indices that pick slices of shape {want}")
+        raise user_error(ValueError, "{op}: values of shape {v} do not fit "
+                         "indices that pick slices of shape {want}",
+                         op=Op("scatter"), v=Shape(v.shape), want=Shape(want))
     return _scatter(reshape(v, want), pos, shape)
 
 
@@ -79,9 +81,10 @@ def slice_update(inputs, start_indices, updates):
         else start_indices).reshape(-1)]
     if len(starts) != x.ndim or u.ndim != x.ndim or any(
             s < 0 or s + n > m for s, n, m in zip(starts, u.shape, x.shape)):
-        raise ValueError(f"pycg.ops.slice_update: updates of shape {u.shape} "
-                         f"at {tuple(starts)} do not fit inside shape "
-                         f"{x.shape}")
+        raise user_error(ValueError, "{op}: updates of shape {u} at {at} do "
+                         "not fit inside shape {shape}", op=Op("slice_update"),
+                         u=Shape(u.shape), at=Position(tuple(starts)),
+                         shape=Shape(x.shape))
     widths = [(s, m - s - n) for s, n, m in zip(starts, u.shape, x.shape)]
     mask = np.zeros(x.shape, bool)
     mask[tuple(slice(s, s + n) for s, n in zip(starts, u.shape))] = True
@@ -94,9 +97,10 @@ def _segments(op, data, segment_ids, num_segments):
     ids = as_tensor(segment_ids, op)
     if ids.ndim != 1 or ids.dtype.kind not in "iu" or \
             ids.shape[0] != data.shape[0]:
-        raise ValueError(f"pycg.ops.{op}: segment_ids must be a 1-d integer "
-                         f"tensor with one id per row of data ({data.shape[0]}"
-                         f"), got shape {ids.shape} and dtype {ids.dtype}")
+        raise user_error(ValueError, "{op}: segment_ids must be a 1-d integer "
+                         "tensor with one id per row of data ({n}), got shape "
+                         "{shape} and dtype {dtype}", op=Op(op), n=data.shape[0],
+                         shape=Shape(ids.shape), dtype=Dtype(ids.dtype))
     if num_segments is None:
         num_segments = int(max(ids).numpy()) + 1 if ids.size else 0
     return data, ids, int(num_segments)

@@ -3,6 +3,7 @@ transforms (spectral.py). A decomposition's outputs are packed into one
 array; its rule unpacks the upstream gradient the same way."""
 import numpy as np
 
+from pycg._errors import Op, Shape, Value, user_error
 from pycg.ops import arrays as A
 from pycg.ops import creation as C
 from pycg.ops import linalg as L
@@ -27,9 +28,10 @@ def _svd(g, ans, x, full_matrices):
     m, n = x.shape[-2:]
     k = min(m, n)
     if full_matrices:
-        raise NotImplementedError(
-            "pycg.ops.svd: no gradient for full_matrices=True with a "
-            f"non-square x (shape {x.shape}); pass full_matrices=False")
+        raise user_error(NotImplementedError, "{op}: no gradient for "
+                         "full_matrices=True with a non-square x (shape "
+                         "{shape}); pass full_matrices=False", op=Op("svd"),
+                         shape=Shape(x.shape))
     u, s, vh = _unpack(ans, [(m, k), (k,), (k, n)])
     gu, gs, gvh = _unpack(g, [(m, k), (k,), (k, n)])
     v, gv = _mT(vh), _mT(gvh)
@@ -65,9 +67,10 @@ def _eigh(g, ans, x):
 def _qr(g, ans, x, mode):
     m, n = x.shape[-2:]
     if m < n or (mode == "complete" and m != n):
-        raise NotImplementedError(
-            f"pycg.ops.qr: a gradient needs rows >= columns and mode="
-            f"'reduced' (got shape {x.shape}, mode={mode!r})")
+        raise user_error(NotImplementedError, "{op}: a gradient needs rows >= "
+                         "columns and mode='reduced' (got shape {shape}, "
+                         "mode={mode})", op=Op("qr"), shape=Shape(x.shape),
+                         mode=Value(mode))
     q, r = _unpack(ans, [(m, n), (n, n)])
     gq, gr = _unpack(g, [(m, n), (n, n)])
     qdq = L.matmul(_mT(q), gq)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pycg import backends, ops
+from pycg._errors import Api, Shape, user_error
 from pycg.random import _samplers
 from pycg.random._arguments import (as_shape, float_dtype, int_bound,
                                     is_count, mask_shape)
@@ -176,9 +177,9 @@ def categorical(logits: ArrayLike, num_samples: int,
     """
     logits = convert_to_tensor(logits)
     if logits.ndim != 2:
-        raise ValueError(
-            f"pycg.random.categorical: `logits` must be 2-D (batch_size, "
-            f"num_classes), got shape {logits.shape}")
+        raise user_error(ValueError, "{api}: `logits` must be 2-D (batch_size, "
+                         "num_classes), got shape {shape}",
+                         api=Api("random.categorical"), shape=Shape(logits.shape))
     if not is_count(num_samples):
         raise ValueError(f"pycg.random.categorical: `num_samples` must be a "
                          f"non-negative int, got {num_samples!r}")

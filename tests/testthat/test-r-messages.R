@@ -36,6 +36,61 @@ test_each_backend("shapes read as R writes them: c(2, 3)", {
                "gradient for \"x\" has shape c\\(3\\) but \"x\" has shape c\\(\\) \\(a scalar\\)")
 })
 
+test_each_backend("shape, axis and position messages of ops are R's, 1-based", {
+  m <- tensor(m_r)
+  o42 <- op_ones(c(4, 2))
+  expect_error(op_squeeze(m, 1),
+               "^op_squeeze: axis 1 has length 2, not 1 \\(shape c\\(2, 3\\)\\)$")
+  expect_error(op_broadcast_to(m, c(3, 3)),
+               "^op_broadcast_to: cannot broadcast shape c\\(2, 3\\) to c\\(3, 3\\)$")
+  expect_error(op_concatenate(list(m, o42), axis = 2),
+               "^op_concatenate: shapes c\\(2, 3\\) and c\\(4, 2\\) differ outside axis 2$")
+  expect_error(op_stack(list(m, o42)),
+               "^op_stack: shapes c\\(2, 3\\) and c\\(4, 2\\) differ$")
+  expect_error(op_matmul(tensor(2), m),
+               "^op_matmul: operands must be at least 1-d, got shapes c\\(\\) \\(a scalar\\) and c\\(2, 3\\)$")
+  expect_error(op_matmul(op_ones(c(2, 2, 3)), op_ones(c(3, 3, 2))),
+               "^op_matmul: batch shapes of c\\(2, 2, 3\\) and c\\(3, 3, 2\\) do not broadcast$")
+  expect_error(op_dot(m, o42),
+               "^op_dot: shapes c\\(2, 3\\) and c\\(4, 2\\) are incompatible \\(3 != 4\\)$")
+  expect_error(op_tensordot(m, o42, list(2, 1)),
+               "^op_tensordot: shapes c\\(2, 3\\) and c\\(4, 2\\) do not match on axes 2 and 1$")
+  expect_error(op_tensordot(op_ones(c(2, 3, 4)), op_ones(c(3, 5)), list(c(1, 2), c(1, 2))),
+               "do not match on axes c\\(1, 2\\) and c\\(1, 2\\)$")
+  expect_error(op_slice_update(m, c(2, 2), op_ones(c(2, 2))),
+               "^op_slice_update: updates of shape c\\(2, 2\\) at c\\(2, 2\\) do not fit inside shape c\\(2, 3\\)$")
+})
+
+test_each_backend("axes in lists and shapes after `=` are R's too", {
+  m <- tensor(m_r)
+  expect_error(op_moveaxis(m, c(1, 2), 1),
+               "^op_moveaxis: source c\\(1, 2\\) and destination 1 differ in length$")
+  expect_error(op_max(op_zeros(c(2, 0)), axis = 2),
+               "\\(x has shape c\\(2, 0\\), axis 2\\); pass initial= for one$")
+  expect_error(op_argmax(m, axis = c(1, 2)),
+               "^op_argmax: axis must be one axis or NULL, got c\\(1, 2\\)$")
+  expect_error(op_diagonal(m, axis1 = 2, axis2 = 2),
+               "^op_diagonal: axis1 and axis2 are both 2$")
+  expect_error(op_psnr(m, tensor(c(1, 2)), 1),
+               "^op_psnr: x1 and x2 must have the same shape, got c\\(2, 3\\) and c\\(2\\)$")
+  expect_error(op_binary_crossentropy(m, tensor(c(1, 2))),
+               "got target.shape=c\\(2, 3\\) and output.shape=c\\(2\\)$")
+  expect_error(op_batch_normalization(m, tensor(c(1, 2)), tensor(c(1, 2, 3)), axis = 2),
+               "^op_batch_normalization: mean must have shape c\\(3\\) \\(the size of x along axis 2\\), got c\\(2\\)$")
+  expect_error(op_argpartition(tensor(c(3, 1, 2)), 4),
+               "^op_argpartition: kth=4 is out of range for axis 1 of length 3$")
+  expect_error(op_average(m, weights = tensor(c(1, 2))),
+               "^op_average: weights of shape c\\(2\\) differ from x's c\\(2, 3\\); pass")
+  expect_error(op_stft(tensor(1:16 + 0), 8, 4, 8, window = c(1, 2)),
+               "^op_stft: window must have shape c\\(8\\), got c\\(2\\)$")
+  expect_error(op_sparse_categorical_crossentropy(op_convert_to_tensor(c(1L, 2L)), m, axis = 1),
+               "only the last axis can hold the classes \\(axis=-1\\), got axis=1$")
+  expect_error(random_categorical(op_ones(c(3)), 2),
+               "^random_categorical: `logits` must be 2-D \\(batch_size, num_classes\\), got shape c\\(3\\)$")
+  expect_error(op_einsum("ijk,jk->i", m, m),
+               "^op_einsum: \"ijk\" names 3 axes for an operand of shape c\\(2, 3\\)$")
+})
+
 test_each_backend("a position below 1 in an index tensor names the op and argument", {
   expect_error(op_take(tensor(c(1, 2, 3)), op_convert_to_tensor(c(0L, 1L))),
                "^op_take: `indices` holds 0: positions are 1-based")
