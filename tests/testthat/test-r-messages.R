@@ -236,6 +236,7 @@ test_each_backend("optimizer_apply() errors name R's positions and R's function"
   expect_identical(as.array(a), array(c(1, 2)))  # nothing applied
   # a warning says R's positions too (Python's message says 1 and 2 here)
   c3 <- pycg_variable(c(1, 2, 3))
+  opt <- optimizer_sgd(0.1)   # (a new one: the first was built with a, b)
   expect_warning(optimizer_apply(opt, list(c(1, 1), NULL, NULL),
                                  list(a, b, c3)),
                  paste0("^optimizer_apply: no gradients for variables 2 ",
