@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from pycg import backends, ops
-from pycg._errors import Api, Shape, user_error
+from pycg._errors import Api, user_error
+from pycg._errors import Shape as ShapeFact
 from pycg.random import _samplers
 from pycg.random._arguments import (as_shape, float_dtype, int_bound,
                                     is_count, mask_shape)
@@ -179,7 +180,8 @@ def categorical(logits: ArrayLike, num_samples: int,
     if logits.ndim != 2:
         raise user_error(ValueError, "{api}: `logits` must be 2-D (batch_size, "
                          "num_classes), got shape {shape}",
-                         api=Api("random.categorical"), shape=Shape(logits.shape))
+                         api=Api("random.categorical"),
+                         shape=ShapeFact(logits.shape))
     if not is_count(num_samples):
         raise ValueError(f"pycg.random.categorical: `num_samples` must be a "
                          f"non-negative int, got {num_samples!r}")
