@@ -13,7 +13,7 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo test lint bench soak setup check-r check-r-nopython
+.PHONY: demo test test-python test-r lint bench soak setup check-r check-r-nopython
 
 demo: setup
 	$(PY) -m pycg
@@ -25,10 +25,17 @@ demo: setup
 # finite-difference VJP cases only (JAX dispatches and compiles each op
 # slowly: the whole grid on jax would add about 15 minutes); make soak runs
 # every test on all three backends.
+# The Python tests and the R checks are independent (check-r builds from a
+# copy of the tree): they run side by side, one per core.
 test: setup lint
+	$(MAKE) --no-print-directory -j2 test-python test-r
+
+test-python: setup
 	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
 	  -k finite_differences
+
+test-r: setup
 	$(MAKE) --no-print-directory check-r
 	$(MAKE) --no-print-directory check-r-nopython
 
