@@ -19,6 +19,7 @@ import numpy as np
 from pycg import backends, config
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
+from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
@@ -188,24 +189,6 @@ def _cotangent(g, x, jax):
 
 def _outputs(name, out, jax, structure):
     outs, tree = jax.tree_util.tree_flatten(out)
-    for o in outs:
-        if isinstance(o, Tensor):
-            continue
-        if isinstance(o, jax.Array):
-            raise TypeError(
-                f"pycg.to_jax({name}): {name} returned a JAX array; it must "
-                f"compute with pycg.ops on the pycg tensors it receives and "
-                f"return pycg tensors")
-        if callable(o):
-            raise TypeError(
-                f"pycg.to_jax({name}): {name} returned a function beside "
-                f"its output, like an undecorated rule; decorate it with "
-                f"@pycg.custom_gradient, or pass pycg.custom_gradient({name})")
-        raise TypeError(
-            f"pycg.to_jax({name}): {name} must return a pycg tensor or a "
-            f"nested list/tuple/dict of them, got {type(o).__name__}")
-    if not outs:
-        raise TypeError(f"pycg.to_jax({name}): {name} returned no tensor, "
-                        f"got {type(out).__name__}")
+    checked("to_jax", name, out, outs, jax.Array, "a JAX array")
     structure[:] = [tree]
     return outs

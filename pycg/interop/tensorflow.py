@@ -20,6 +20,7 @@ from pycg import backends, structure
 from pycg.core import forward as core_forward
 from pycg.backends._tf_import import import_tensorflow
 from pycg.custom.bind import name_of
+from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
 
@@ -230,26 +231,5 @@ def _to_tf(a, tf):
 
 
 def _outputs(name, out, tf):
-    outs = structure.flatten(out)
-    for o in outs:
-        if isinstance(o, Tensor):
-            continue
-        if isinstance(o, tf.Tensor):
-            raise TypeError(
-                f"pycg.to_tensorflow({name}): {name} returned a tf.Tensor; "
-                f"it must compute with pycg.ops on the pycg tensors it "
-                f"receives and return pycg tensors")
-        if callable(o):
-            raise TypeError(
-                f"pycg.to_tensorflow({name}): {name} returned a function "
-                f"beside its output, like an undecorated rule; decorate it "
-                f"with @pycg.custom_gradient, or pass "
-                f"pycg.custom_gradient({name})")
-        raise TypeError(
-            f"pycg.to_tensorflow({name}): {name} must return a pycg tensor "
-            f"or a nested list/tuple/dict of them, got {type(o).__name__}")
-    if not outs:
-        raise TypeError(
-            f"pycg.to_tensorflow({name}): {name} returned no tensor, got "
-            f"{type(out).__name__}")
-    return outs
+    return checked("to_tensorflow", name, out, structure.flatten(out),
+                   tf.Tensor, "a tf.Tensor")
