@@ -5,7 +5,7 @@ plan itself where every argument is a tensor, else the call's _Backward
 from pycg import backends, structure
 from pycg.core import recorder as core
 from pycg.custom.bind import bind_inputs
-from pycg.custom.contracts import (_as_output, _wrapped, check_gradient,
+from pycg.custom.contracts import (_as_output, _wrapped, fits,
                                    match_gradients, returned_none,
                                    split_variables)
 from pycg.custom.conventions import UPSTREAM, VARIABLES, convention_of
@@ -64,7 +64,7 @@ class Plan:
         returned = self._returned(grad_fn, convention_of(grad_fn), upstream,
                                   (x,), ())
         if type(returned) is Tensor and \
-                _fits(backends.active, returned._value, x._value):
+                fits(backends.active, returned._value, x._value):
             return returned
         return self._read(grad_fn, returned, (x,), output)[0]
 
@@ -103,7 +103,7 @@ def _all_stand(grads, ins):
     it is."""
     K = backends.active
     for g, x in zip(grads, ins):
-        if g is not None and (type(g) is not Tensor or not _fits(
+        if g is not None and (type(g) is not Tensor or not fits(
                 K, g._value, x._value)):
             return False
     return True
@@ -120,14 +120,6 @@ def _paired(returned, n, n_variables):
     grads = [given] if n - n_variables == 1 else list(given) if \
         type(given) in (tuple, list) else []
     return grads + list(returned[1])   # (a variable read: a float, trainable)
-
-
-def _fits(K, g, v):
-    """check_gradient's first test: g stands as v's gradient as it is (a
-    float scalar's type is its dtype, shape ())."""
-    t = type(g)
-    return t is type(v) and (t in K.float_types or
-                             t in K.types and K.grad_like(g, v))
 
 
 def record_call(name, inputs, output, grad_fn, seen):
@@ -176,10 +168,6 @@ class _Backward:
         """The checked gradients, one per input, of what grad_fn returned."""
         if returned is None:
             returned_none(self.name, self.grad_fn)
-        if type(returned) is Tensor and len(self.inputs.tensors) == 1 and \
-                not self.variables:  # the common case, checked directly
-            return [check_gradient(self.name, self.inputs.labels[0],
-                                   returned, self.inputs.tensors[0])]
         grads, var_grads = split_variables(self.name, self.convention,
                                            returned, self.variables)
         return match_gradients(self.name, self.inputs, grads, var_grads,
