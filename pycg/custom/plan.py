@@ -61,8 +61,14 @@ class Plan:
                           outs[0], list(variables), convention)
 
     def one_input(self, upstream, output, x, grad_fn, direct_ok):
-        returned = self._returned(grad_fn, convention_of(grad_fn), upstream,
-                                  (x,), ())
+        convention = convention_of(grad_fn)
+        if convention == UPSTREAM:
+            returned = self._returned(grad_fn, convention, upstream, (x,), ())
+        else:   # (_returned's common case inline: a call less, 2% of a call)
+            try:
+                returned = grad_fn(upstream)
+            except Exception as e:
+                raise _raised(self.name, e) from e
         if type(returned) is Tensor and \
                 fits(backends.active, returned._value, x._value):
             return returned
@@ -78,8 +84,7 @@ class Plan:
                 return grad_fn(upstream, variables=list(variables))
             return grad_fn(upstream)
         except Exception as e:
-            raise _wrapped(e, f"{self.name}: its gradient function raised "
-                              f"{type(e).__name__}: {e}") from e
+            raise _raised(self.name, e) from e
 
     def _read(self, grad_fn, returned, ins, output, variables=(),
               convention=None):
@@ -96,6 +101,12 @@ class Plan:
         return _Backward(self.name, convention or convention_of(grad_fn),
                          grad_fn, inputs, output, [output],
                          list(variables)).read(returned)
+
+
+def _raised(name, e):
+    """What grad_fn raised (`e`), as raised by f (`name`)."""
+    return _wrapped(e, f"{name}: its gradient function raised "
+                       f"{type(e).__name__}: {e}")
 
 
 def _all_stand(grads, ins):
@@ -160,8 +171,7 @@ class _Backward:
         try:
             returned = self._invoke(ups)
         except Exception as e:
-            raise _wrapped(e, f"{self.name}: its gradient function raised "
-                              f"{type(e).__name__}: {e}") from e
+            raise _raised(self.name, e) from e
         return self.read(returned)
 
     def read(self, returned):
