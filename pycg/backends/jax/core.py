@@ -9,6 +9,7 @@ truncated to 32 bits.
 """
 import contextlib
 import operator
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -140,25 +141,75 @@ def grad_like(g, x):
         g.dtype in float_dtypes and g.shape == x.shape
 
 
-# ---- variables: storage that assign() replaces (JAX arrays are immutable) --
+# ---- variables: a box per variable whose array assign() replaces ----------
+class _Store:
+    """A variable's storage: JAX arrays are immutable, so an update puts a
+    new array in the same box. pycg.function (compile_jax.py) finds the
+    variables a trace uses by their boxes (`watching`) and swaps their
+    arrays for the trace's inputs."""
+
+    __slots__ = ("value", "__weakref__")
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def shape(self):
+        return self.value.shape
+
+    @property
+    def dtype(self):
+        return self.value.dtype
+
+
+_watch = threading.local()   # .watcher: told of each box a trace touches
+
+
+@contextlib.contextmanager
+def watching(watcher):
+    """Within it, this thread's variable boxes report to `watcher`:
+    watcher.made_store(store), .read(store), .updating(store) (before the update)."""
+    previous = getattr(_watch, "watcher", None)
+    _watch.watcher = watcher
+    try:
+        yield
+    finally:
+        _watch.watcher = previous
+
+
 def variable(value):
-    return jnp.asarray(value)
+    store = _Store(jnp.asarray(value))
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.made_store(store)
+    return store
 
 
 def read(store):
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.read(store)
+    return store.value
+
+
+def _update(store, value):
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.updating(store)
+    store.value = value
     return store
 
 
 def assign(store, value):
-    return jnp.asarray(value, dtype=store.dtype)
+    return _update(store, jnp.asarray(value, dtype=store.dtype))
 
 
 def assign_add(store, delta):
-    return jnp.asarray(store + delta, dtype=store.dtype)
+    return _update(store, jnp.asarray(store.value + delta, dtype=store.dtype))
 
 
 def assign_sub(store, delta):
-    return jnp.asarray(store - delta, dtype=store.dtype)
+    return _update(store, jnp.asarray(store.value - delta, dtype=store.dtype))
 
 
 # ---- host calls: a NumPy function of concrete values ----------------------
@@ -171,5 +222,6 @@ def host_call(fn, args, dtype, shape):
 
 
 def outside_graph():
-    """A context where new variables are created eagerly (no graphs here)."""
-    return contextlib.nullcontext()
+    """A context where new variables are created eagerly: inside jax.jit
+    (pycg.function) a NumPy initial value stays a concrete array."""
+    return jax.ensure_compile_time_eval()
