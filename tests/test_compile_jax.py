@@ -283,3 +283,105 @@ def test_a_new_variable_at_every_trace_is_a_clear_error():
     with pytest.raises(ValueError, match=r"f creates a new pycg.Variable "
                        r"each time it is traced"):
         f(1.0)
+
+
+# ---- control flow on traced values -------------------------------------------
+def test_cond_on_a_traced_predicate_lowers_to_lax_cond():
+    runs = []
+
+    @pycg.function
+    def f(x):
+        runs.append(1)
+        return ops.cond(ops.sum(x) > 0, lambda: x * 2.0, lambda: -x)
+    assert f(pycg.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert f(pycg.constant([-1.0, -2.0])).numpy().tolist() == [1.0, 2.0]
+    assert f.trace_count == 1 and len(runs) == 1
+    text = jax.jit(lambda v: f._jax._jitted[1]([v], [])[0]).lower(
+        jnp.ones(2, jnp.float32)).as_text()
+    assert "cond" in text or "case" in text
+
+
+@pytest.mark.parametrize("x, slope", [(2.0, 3 * 2 * 2.0), (-2.0, 5.0)])
+def test_cond_under_a_tape_gives_the_taken_branch_s_rule(x, slope):
+    @pycg.custom_gradient
+    def tripled_square(v):
+        return v * v, lambda g: 3 * g * 2 * v
+
+    @pycg.function
+    def grad(v):
+        with pycg.GradientTape() as tape:
+            tape.watch(v)
+            y = ops.cond(v > 0, lambda: tripled_square(v), lambda: 5.0 * v)
+        return tape.gradient(y, v)
+    assert float(grad(pycg.constant(x))) == slope
+
+
+def test_switch_on_a_traced_index_clips_it_as_eagerly():
+    branches = [lambda v: v + 1.0, lambda v: v * 10.0, lambda v: -v]
+    f = pycg.function(lambda i, v: ops.switch(i, branches, v))
+    for i in (-3, 0, 1, 2, 7):
+        got = f(pycg.constant(i), pycg.constant(2.0))
+        assert float(got) == float(ops.switch(i, branches, 2.0))
+    assert f.trace_count == 1
+
+
+def test_while_loop_and_fori_loop_on_traced_values_lower_to_lax():
+    @pycg.function
+    def doublings(x):
+        return ops.while_loop(lambda v, n: v < 100.0,
+                              lambda v, n: (v * 2.0, n + 1), (x, 0))
+
+    @pycg.function
+    def triangle(n):
+        return ops.fori_loop(0, n, lambda i, acc: acc + i, 0)
+    for start, (end, count) in ((1.0, (128.0, 7)), (30.0, (120.0, 2)),
+                                (200.0, (200.0, 0))):
+        v, n = doublings(pycg.constant(start))
+        assert (float(v), int(n)) == (end, count)
+    assert doublings.trace_count == 1
+    assert [int(triangle(pycg.constant(n))) for n in (0, 4, 10)] == \
+        [0, 6, 45]
+    capped = pycg.function(lambda x: ops.while_loop(
+        lambda v: v < 100.0, lambda v: v * 2.0, x, maximum_iterations=3))
+    assert float(capped(pycg.constant(1.0))) == 8.0
+
+
+def test_a_tape_through_a_traced_while_loop_is_a_clear_error():
+    @pycg.function
+    def grad(x):
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = ops.while_loop(lambda v: v < 100.0, lambda v: v * 2.0, x)
+        return tape.gradient(y, x)
+    with pytest.raises(TypeError, match=r"ops.while_loop: a GradientTape "
+                       r"records values that flow through this loop.*"
+                       r"ops.fori_loop with Python int bounds or ops.scan"):
+        grad(pycg.constant(1.0))
+    w = pycg.Variable(np.float32(2.0))
+
+    @pycg.function
+    def through_a_variable(x):
+        with pycg.GradientTape() as tape:
+            y = ops.while_loop(lambda v: v < 100.0, lambda v: v * w, x)
+        return tape.gradient(y, w)
+    with pytest.raises(TypeError, match=r"ops.while_loop: a GradientTape "):
+        through_a_variable(pycg.constant(1.0))
+
+
+def test_scan_and_fori_loop_with_python_bounds_unroll_and_differentiate():
+    @pycg.function
+    def grad(x):
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = ops.fori_loop(0, 3, lambda i, v: log1pexp(v), x)
+            _, ys = ops.scan(lambda c, xi: (c, c * xi), x, ops.ones(2))
+            y = y + ops.sum(ys)
+        return tape.gradient(y, x)
+
+    def s(v):
+        return 1 / (1 + np.exp(-v))
+    x = 0.3
+    a = np.log1p(np.exp(x))
+    b = np.log1p(np.exp(a))
+    want = s(b) * s(a) * s(x) + 2.0
+    assert float(grad(pycg.constant(x))) == pytest.approx(want, rel=1e-6)
