@@ -385,3 +385,14 @@ def test_scan_and_fori_loop_with_python_bounds_unroll_and_differentiate():
     b = np.log1p(np.exp(a))
     want = s(b) * s(a) * s(x) + 2.0
     assert float(grad(pycg.constant(x))) == pytest.approx(want, rel=1e-6)
+
+
+def test_segment_ids_without_num_segments_inside_is_a_clear_error():
+    ids = np.array([0, 0, 1])
+    f = pycg.function(lambda d: ops.segment_max(d, ids))
+    with pytest.raises(TypeError, match=r"pycg.ops.segment_max: segment_ids "
+                       r"has no value yet inside a compiled function.*pass "
+                       r"num_segments"):
+        f(pycg.constant([1.0, 3.0, 2.0]))
+    g = pycg.function(lambda d: ops.segment_max(d, ids, num_segments=2))
+    assert g(pycg.constant([1.0, 3.0, 2.0])).numpy().tolist() == [3.0, 2.0]

@@ -70,10 +70,11 @@ def cast(x, dtype):
 def to_numpy(x):
     if _traced(x):
         raise TypeError(
-            "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
-            "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
-            "it instead of converting it to NumPy, and call a pycg function "
-            "under jax.grad, jax.jit or jax.vmap through pycg.to_jax(f)")
+            "pycg: this tensor is traced by JAX (inside pycg.function on "
+            "the jax backend, jax.jit, jax.grad, jax.vmap or pycg.to_jax) and "
+            "has no value yet; use pycg ops on it instead of converting it "
+            "to NumPy, and call a pycg function under jax.grad, jax.jit or "
+            "jax.vmap through pycg.to_jax(f)")
     return np.array(x)   # (a writable copy, as TensorFlow's .numpy())
 
 
