@@ -32,20 +32,25 @@ class Compiled:
             key, values, statics = len(args), [a._value for a in args], None
         else:
             key, values, statics = self._signature(args, kwargs)
+        outer = backends.active.watcher()   # (inside another's trace)
         while True:
             entry = self._jitted.get(key)
             if entry is None:
                 entry = self._jitted[key] = self._jit(args, kwargs, statics)
+            if outer is not None:
+                for s in self.stores:
+                    outer.read(s)
             try:
-                outs, skeleton, finals = entry(
+                outs, result, finals = entry(
                     values, [s.value for s in self.stores])
             except _Retrace:
                 continue
             break
-        stores = self.stores
-        for i, v in zip(skeleton.assigned, finals):
-            stores[i].value = v
-        return skeleton.rebuild(outs)
+        if finals:
+            stores = self.stores
+            for i, v in zip(result.assigned, finals):
+                stores[i].value = v
+        return result.rebuild(outs)
 
     def _signature(self, args, kwargs):
         """(key, the arrays jax.jit gets, the leaves f gets otherwise)."""

@@ -396,3 +396,20 @@ def test_segment_ids_without_num_segments_inside_is_a_clear_error():
         f(pycg.constant([1.0, 3.0, 2.0]))
     g = pycg.function(lambda d: ops.segment_max(d, ids, num_segments=2))
     assert g(pycg.constant([1.0, 3.0, 2.0])).numpy().tolist() == [3.0, 2.0]
+
+
+def test_a_compiled_function_inside_another_shares_its_variables():
+    w = pycg.Variable(np.float32(1.0), trainable=False)
+
+    @pycg.function
+    def inner(x):
+        w.assign_add(x)
+        return w.read() * 2.0
+
+    @pycg.function
+    def outer(x):
+        return inner(x) + w.read()
+    assert [float(outer(1.0)) for _ in range(3)] == [6.0, 9.0, 12.0]
+    w.assign(0.0)
+    assert float(outer(1.0)) == 3.0 and float(w) == 1.0
+    assert not isinstance(w._value, jax.core.Tracer)

@@ -178,6 +178,11 @@ def watching(watcher):
         _watch.watcher = previous
 
 
+def watcher():
+    """This thread's watcher (see `watching`), or None."""
+    return getattr(_watch, "watcher", None)
+
+
 def variable(value):
     store = _Store(jnp.asarray(value))
     watcher = getattr(_watch, "watcher", None)
