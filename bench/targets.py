@@ -144,6 +144,10 @@ def evaluate(races, memory, chain_ops):
                    within(conv, "pycg_numpy", "tf_eager", 1.5, True)),
             _judge("conv2d, pycg.function: within 1.1x of tf.function",
                    within(conv, "pycg_function", "tf_function", 1.1, True)),
+            _judge("pycg.function, MLP: within 1.1x of tf.function in CPU "
+                   "time (the whole process: the graph runs on TensorFlow's "
+                   "threads too) as in wall time",
+                   within(mlp, "pycg_function", "tf_function", 1.1, True)),
         ] + [
             _judge(f"2x2 {kind} pooling, tensorflow backend: within 1.2x of "
                    f"TF eager GradientTape",

@@ -3,7 +3,8 @@ included, into one TensorFlow graph.
 
 Tracing runs `f` once per *input signature* (the shapes and dtypes of the
 tensor arguments, and the values of the other arguments); later calls with
-the same signature run the graph without Python. A new shape, dtype or
+the same signature run the graph without Python (tensor arguments: without
+tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
 happened. Python numbers and NumPy arrays passed in become tensors, so a new
 value does not retrace; ints, bools, strings and None stay Python values
@@ -78,12 +79,20 @@ class Function:
         self.jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._graphs = {}   # number of arguments (None: keywords) -> graph
+        self._calls = {}    # number of arguments -> its graph's SignatureCalls
         self._warned = False
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
+        self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
 
     def __call__(self, *args, **kwargs):
-        if backends.active.name != "tensorflow":
+        name = backends.active.name
+        if name == "jax" and not state().active:
+            if self._jax is None:
+                from pycg.compile_jax import Compiled
+                self._jax = Compiled(self)
+            return self._jax(args, kwargs)
+        if name == "numpy":
             if not self._warned:
                 warnings.warn(
                     f"pycg.function({self.__name__}): the "
@@ -95,8 +104,8 @@ class Function:
             return self._f(*args, **kwargs)
         if not kwargs:   # one graph function per number of arguments
             graph = self._graphs.get(len(args)) or self._graph_for(len(args))
-            if all(type(a) is Tensor for a in args):
-                out = graph(*[a._value for a in args])   # the common call
+            if all(type(a) is Tensor for a in args):   # the common call
+                out = self._calls[len(args)]([a._value for a in args])
             else:
                 out = graph(*self._graph_inputs(args, {})[0])
         else:
@@ -117,11 +126,15 @@ class Function:
         signature of n named parameters: TensorFlow binds an (*args) one
         ~10 us slower a call), or for any call with keywords (n None)."""
         import tensorflow as tf
+
+        from pycg._concrete_calls import SignatureCalls
         fn = self._traced if n is None else with_signature(
             self._traced, [(f"arg{i}", "positional") for i in range(n)])
         graph = self._graphs[n] = tf.function(
             fn, jit_compile=self.jit_compile, autograph=False,
             reduce_retracing=self._reduce_retracing)
+        if n is not None:
+            self._calls[n] = SignatureCalls(graph)
         return graph
 
     def _graph_inputs(self, args, kwargs):
