@@ -131,13 +131,19 @@ def test_the_typed_operators_are_the_installed_ones():
     class Probe:
         pass
 
-    saved, _operators.Tensor = _operators.Tensor, Probe
+    class VariableProbe:
+        pass
+
+    saved = _operators.Tensor, _operators.Variable
+    _operators.Tensor, _operators.Variable = Probe, VariableProbe
     try:
         _operators.install()
     finally:
-        _operators.Tensor = saved
+        _operators.Tensor, _operators.Variable = saved
     installed = set(vars(Probe)) - set(vars(type("Empty", (), {})))
     assert installed - {"__tf_tensor__"} == INSTALLED
+    assert set(vars(VariableProbe)) - set(vars(type("Empty", (), {}))) \
+        == INSTALLED - {"__pos__"}   # (+v is v, as +t is t)
 
 
 def test_every_op_is_documented_once_not_by_a_placeholder():

@@ -175,3 +175,29 @@ def test_two_tensors_and_a_variable_take_the_pair_as_it_stands(backend):
     np.testing.assert_allclose(got[0][0], y.numpy() * v.numpy())
     np.testing.assert_allclose(got[0][1], x.numpy() * v.numpy())
     np.testing.assert_allclose(got[0][2], x.numpy() * y.numpy())
+
+
+def test_a_variables_operators_are_the_ops_on_its_read(backend):
+    # a Variable's operators read it, then run the tensor's operator (as
+    # tf.Variable's); Python tries a subclass's reflected operator first,
+    # so `t OP v` takes the same path: the same values, bits and gradients
+    import operator as o
+    v = pycg.Variable(np.array([[0.5, -2.0], [1.5, 3.0]], np.float32))
+    t = pycg.constant(np.array([[1.25, 0.5], [-4.0, 2.0]], np.float32))
+    pairs = ((v, t, v.read(), t), (t, v, t, v.read()),
+             (v, 2.0, v.read(), 2.0), (3, v, 3, v.read()))
+    for op in (o.add, o.sub, o.mul, o.truediv, o.pow, o.matmul, o.mod,
+               o.floordiv, o.lt, o.le, o.gt, o.ge, o.eq, o.ne):
+        for a, b, ra, rb in pairs[:2] if op is o.matmul else pairs:
+            got, want = op(a, b), op(ra, rb)
+            assert type(got) is pycg.Tensor and got.dtype == want.dtype
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+    for unary in (o.neg, abs, lambda x: x[1]):
+        np.testing.assert_array_equal(unary(v).numpy(),
+                                      unary(v.read()).numpy())
+    with pycg.GradientTape() as tape:
+        y = ops.sum(v * t + t / v - v @ t)
+    np.testing.assert_allclose(
+        tape.gradient(y, v).numpy(),
+        t.numpy() - t.numpy() / v.numpy() ** 2 - np.ones((2, 2)) @ t.numpy().T,
+        rtol=1e-6)
