@@ -83,9 +83,16 @@ class Function:
         self._warned = False
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
+        self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
 
     def __call__(self, *args, **kwargs):
-        if backends.active.name != "tensorflow":
+        name = backends.active.name
+        if name == "jax" and not state().active:
+            if self._jax is None:
+                from pycg.compile_jax import Compiled
+                self._jax = Compiled(self)
+            return self._jax(args, kwargs)
+        if name == "numpy":
             if not self._warned:
                 warnings.warn(
                     f"pycg.function({self.__name__}): the "

@@ -44,8 +44,10 @@ def forward(f, args, kwargs):
         if alone:   # (active stayed True, as the caller found it)
             t.recorders = recs
     if alone and seen and recs[0].watch_accessed:
+        ids = recs[0].ids
         for v in seen.values():
-            recs[0].track(v)
+            if v._id not in ids:
+                recs[0].track(v)
     return result, seen, first, marks
 
 

@@ -266,9 +266,13 @@ def set_numerics_check(check):
 def live_ids(entries, source_ids):
     """Ids reachable from the sources through recorded ops."""
     live = set(source_ids)
+    add = live.add
     for _, ins, outs, _ in entries:
         for x in ins:
-            if x._id in live:
-                live.update([o._id for o in outs])
+            if x._id in live:   # (one output: an add, 3x a set's update)
+                if len(outs) == 1:
+                    add(outs[0]._id)
+                else:
+                    live.update([o._id for o in outs])
                 break
     return live

@@ -206,6 +206,9 @@ def binary(name, kernel_name=None, grad=True, floating=False):
 
     def make(reflected):
         def run(x1, x2):   # (reflected: x2 OP x1)
+            # the hot cases here, the others in _operands: the kernel call
+            # stays early in this body (TensorFlow's stack capture at each
+            # eager op scans it: pycg.backends.tensorflow._fast)
             K = backends.active
             t2 = type(x2)
             if t2 is Tensor and type(x1) is Tensor:
@@ -217,32 +220,17 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                         tv not in K.types or type(v2) not in K.types or
                         K.dtype_key(v1) != K.dtype_key(v2) or
                         floating and not K.inexact(v1)):
-                    x1, x2 = promote(x1, x2, name, floating)
-                    v1, v2 = x1._value, x2._value
-            elif (t2 is float or t2 is int) and type(x1) is Tensor:
-                v = x1._value   # (weak_value's hot case: its cache read)
-                c = K.weak_caches.get(type(v))
-                w = c.get(x2) if c is not None and x2 else None
-                if w is None:
-                    x1, w = weak_value(x1, x2, name, floating)
-                    v = x1._value
-                if reflected:
+                    x1, x2, v1, v2 = _operands(x1, x2, name, floating)
+            elif (t2 is float or t2 is int) and type(x1) is Tensor and x2 \
+                    and (w := K.weak_caches.get(type(v := x1._value), _NONE
+                                                ).get(x2)) is not None:
+                if reflected:   # (weak_value's hot case: its cache read)
                     v1, v2, x2 = w, v, x1
                     x1 = None
                 else:
                     v1, v2, x2 = v, w, None
-            elif reflected:
-                return op(x2, x1)
-            elif type(x1) is Variable or type(x2) is Variable:   # (its read)
-                return op(as_tensor(x1, name) if type(x1) is Variable else
-                          x1, as_tensor(x2, name) if type(x2) is Variable
-                          else x2)
-            elif type(x2) is Tensor and type(x1) in _NUMBERS:
-                x2, v1 = weak_value(x2, x1, name, floating)
-                v2, x1 = x2._value, None
             else:
-                x1, x2 = promote(x1, x2, name, floating)
-                v1, v2 = x1._value, x2._value
+                x1, x2, v1, v2 = _operands(x1, x2, name, floating, reflected)
             try:
                 out = Tensor(getattr(K, kernel_name)(v1, v2))
             except Exception as e:
@@ -265,6 +253,30 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     op.__name__ = op.__qualname__ = name
     op.reflected = make(True)
     return op
+
+
+_NONE = {}   # (no weak cache: read only)
+
+
+def _operands(x1, x2, op, floating, reflected=False):
+    """A binary op's operands in the cases its fast path leaves (reflected:
+    x2 OP x1): (x1, x2, v1, v2) in kernel order, as tensors and values,
+    with None for the tensor of a Python number."""
+    if reflected:
+        x1, x2 = x2, x1
+    t1, t2 = type(x1), type(x2)
+    if t1 is Tensor and t2 in _NUMBERS:
+        x1, w = weak_value(x1, x2, op, floating)
+        return x1, None, x1._value, w
+    if t2 is Tensor and t1 in _NUMBERS:
+        x2, w = weak_value(x2, x1, op, floating)
+        return None, x2, w, x2._value
+    if t1 is Variable or t2 is Variable:   # (their reads)
+        return _operands(as_tensor(x1, op) if t1 is Variable else x1,
+                         as_tensor(x2, op) if t2 is Variable else x2, op,
+                         floating)
+    x1, x2 = promote(x1, x2, op, floating)
+    return x1, x2, x1._value, x2._value
 
 
 # ---- VJPs on backend values (see pycg.core.register_direct) ------------------

@@ -40,4 +40,3 @@ def _tf_tensor(self, dtype=None, name=None):
     # tf.convert_to_tensor(t): the TensorFlow value itself, so that a
     # tf.GradientTape follows pycg's TensorFlow kernels
     return backends.load("tensorflow").tf_tensor(self._value, dtype, name)
-    Tensor.T = property(lambda self: S.transpose(self))
