@@ -103,11 +103,14 @@ class Function:
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
         if not kwargs:   # one graph function per number of arguments
-            graph = self._graphs.get(len(args)) or self._graph_for(len(args))
+            calls = self._calls.get(len(args))
+            if calls is None:
+                self._graph_for(len(args))
+                calls = self._calls[len(args)]
             if all(type(a) is Tensor for a in args):   # the common call
-                out = self._calls[len(args)]([a._value for a in args])
-            else:
-                out = graph(*self._graph_inputs(args, {})[0])
+                out = calls([a._value for a in args])
+            else:   # (NumPy arrays and Python floats become tensors)
+                out = calls(self._graph_inputs(args, {})[0])
         else:
             graph = self._graphs.get(None) or self._graph_for(None)
             graph_args, graph_kwargs = self._graph_inputs(args, kwargs)
