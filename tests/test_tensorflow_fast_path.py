@@ -91,6 +91,9 @@ def test_eager_tensors_answer_the_private_questions(dtype):
     assert type(x) is EagerTensor and type(x) in K.types
     assert x._datatype_enum() == dtype.as_datatype_enum == K.dtype_key(x)
     assert x._shape_tuple() == (2, 3)
+    # (Tensor.dtype: the NumPy dtype cached by that enum)
+    assert K.dtype_of(x) == np.dtype(dtype.as_numpy_dtype) and \
+        K.dtype_of(x) is K.dtype_of(tf.ones((1,), dtype))
 
 
 def test_the_private_generated_wrappers_are_there():
