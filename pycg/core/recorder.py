@@ -7,7 +7,7 @@ op. Everything above reaches it by the functions here:
 - `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
   kernel and record it on every recording tape that tracks one of its
   inputs;
-- `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
+- `Recorder`: one tape's record; `push` and `pop` manage the
   per-thread stack of recording tapes;
 - (pycg.core.forward: what `custom_gradient` needs around a forward);
 - (pycg.core.backward: `backward`, the chain rule over a record).

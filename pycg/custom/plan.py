@@ -8,7 +8,8 @@ from pycg.custom.bind import bind_inputs
 from pycg.custom.contracts import (_as_output, _wrapped, fits,
                                    match_gradients, returned_none,
                                    split_variables)
-from pycg.custom.conventions import UPSTREAM, VARIABLES, convention_of
+from pycg.custom.conventions import (TENSORFLOW, UPSTREAM, VARIABLES,
+                                     convention_of)
 from pycg.tensor import Tensor
 
 
@@ -48,9 +49,16 @@ class Plan:
     def __call__(self, ups, ins, outs, params, live):
         if len(ins) == 1:   # (params: grad_fn)
             return (self.one_input(ups[0], outs[0], ins[0], params, True),)
-        grad_fn, variables = params if type(params) is tuple else (params, ())
+        if type(params) is tuple:   # (grad_fn, the variables it read)
+            grad_fn, variables = params
+        else:
+            grad_fn, variables = params, ()
         convention = convention_of(grad_fn)
-        returned = self._returned(grad_fn, convention, ups[0], ins, variables)
+        try:   # (the plain call inline: the hot case)
+            returned = grad_fn(ups[0]) if convention == TENSORFLOW else \
+                self._returned(grad_fn, convention, ups[0], ins, variables)
+        except Exception as e:
+            raise _raised(self.name, e) from e
         grads = returned if type(returned) is tuple and not variables else \
             _paired(returned, len(ins), len(variables)) if \
             variables and convention == VARIABLES else None
@@ -62,29 +70,25 @@ class Plan:
 
     def one_input(self, upstream, output, x, grad_fn, direct_ok):
         convention = convention_of(grad_fn)
-        if convention == UPSTREAM:
-            returned = self._returned(grad_fn, convention, upstream, (x,), ())
-        else:   # (_returned's common case inline: a call less, 2% of a call)
-            try:
-                returned = grad_fn(upstream)
-            except Exception as e:
-                raise _raised(self.name, e) from e
+        try:   # (the plain call inline: a call less, 2% of the whole)
+            returned = grad_fn(upstream) if convention == TENSORFLOW else \
+                self._returned(grad_fn, convention, upstream, (x,), ())
+        except Exception as e:
+            raise _raised(self.name, e) from e
         if type(returned) is Tensor and \
                 fits(backends.active, returned._value, x._value):
             return returned
         return self._read(grad_fn, returned, (x,), output)[0]
 
     def _returned(self, grad_fn, convention, upstream, ins, variables):
-        """What grad_fn returns, called by its convention."""
-        try:
-            if convention == UPSTREAM:
-                return grad_fn(*[ins[i] for i in self.positional],
-                               upstream=upstream)
-            if variables and convention == VARIABLES:
-                return grad_fn(upstream, variables=list(variables))
-            return grad_fn(upstream)
-        except Exception as e:
-            raise _raised(self.name, e) from e
+        """What grad_fn returns, called by its convention (the caller
+        names what it raises)."""
+        if convention == UPSTREAM:
+            return grad_fn(*[ins[i] for i in self.positional],
+                           upstream=upstream)
+        if variables and convention == VARIABLES:
+            return grad_fn(upstream, variables=list(variables))
+        return grad_fn(upstream)
 
     def _read(self, grad_fn, returned, ins, output, variables=(),
               convention=None):
