@@ -55,6 +55,14 @@ class Compiled:
     def _signature(self, args, kwargs):
         """(key, the arrays jax.jit gets, the leaves f gets otherwise)."""
         leaves = structure.flatten((args, kwargs))
+        if backends.active.watcher() is None and any(
+                _traced(a) for a in leaves):
+            raise user_error(
+                TypeError, "{name}: this {api} was called on a JAX tracer "
+                "(inside jax.grad, jax.jit or jax.vmap), where JAX would "
+                "differentiate its forward, not its rules; convert it with "
+                "{to_jax}({name})", name=self.function.__name__,
+                api=Api("function"), to_jax=Api("to_jax"))
         values, statics = [], []
         for a in leaves:
             if isinstance(a, Variable):
