@@ -89,7 +89,7 @@ bench: setup
 	{ printf '\n## R inside Python (pycg.r), microseconds per call\n\n'; \
 	  $(PY) bench/bench_pycg_r.py; \
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
-	  printf 'and the R cost of a log1pexp gradient\n\n```\n'; \
+	  printf 'and training steps written in R against Python\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \
 	  printf '\n## Deep graphs (issue 8)\n\n'; $(PY) bench/deep.py; \
 	  printf '\n'; cat bench/REPORTS.md; \

@@ -1,4 +1,4 @@
-"""The speed targets of issues 2, 3, 7 and 28, judged from one run's
+"""The speed targets of issues 2, 3, 7, 27 and 28, judged from one run's
 numbers.
 
 Each target reads the races (name -> {key: Row}) and is judged twice: on
@@ -134,6 +134,17 @@ def evaluate(races, memory, chain_ops):
             _judge("peak memory of the 1,000,000-element chain on the tape "
                    "(tensorflow backend): no more than TF's GradientTape",
                    peak_memory, by_cpu=False),
+        ]),
+        ("27", [
+            _judge("pycg.function on the jax backend, scalar chain: within "
+                   "1.5x of jax.jit(vjp) with jax.custom_vjp",
+                   within(scalar, "pycg_function_jax", "jax_jit", 1.5)),
+            _judge("pycg.function on the jax backend, MLP: within 1.1x of "
+                   "jax.jit(jax.grad)",
+                   within(mlp, "pycg_function_jax", "jax_jit", 1.1, True)),
+            _judge("jax backend, scalar chain: at least 2x faster than JAX's "
+                   "un-jitted jax.vjp",
+                   faster("jax_eager", 2, key="pycg_jax")),
         ]),
         ("28", [
             _judge("conv2d forward + backward, tensorflow backend: within "

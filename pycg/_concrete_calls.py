@@ -33,7 +33,7 @@ class SignatureCalls:
     def __init__(self, function):
         self.function = function
         self.concrete = {}   # signature -> ConcreteFunction
-        self.seen = set()    # signatures called once through the function
+        self.seen = {}   # signature -> was its concrete function asked for
 
     def __call__(self, values):
         key = _signature(values)
@@ -49,9 +49,14 @@ class SignatureCalls:
         """At the second call of a signature (after the first, tf.function
         may retrace once for variables it created), ask tf.function for the
         concrete function it ran: a lookup, kept unless it traced anew."""
-        if key not in self.seen:
-            self.seen.add(key)
+        asked = self.seen.get(key)
+        if asked is None:
+            if len(self.seen) < 4 * LIMIT:
+                self.seen[key] = False
             return
+        if asked:   # (it traced anew or failed: never again)
+            return
+        self.seen[key] = True
         count = self.function.experimental_get_tracing_count()
         try:
             concrete = self.function.get_concrete_function(*values)

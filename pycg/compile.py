@@ -1,5 +1,6 @@
 """pycg.function: trace a pycg function, tapes and custom gradients
-included, into one TensorFlow graph.
+included, into one TensorFlow graph (tensorflow backend) or one jax.jit
+computation (jax backend, pycg/compile_jax.py).
 
 Tracing runs `f` once per *input signature* (the shapes and dtypes of the
 tensor arguments, and the values of the other arguments); later calls with
@@ -27,23 +28,32 @@ from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
              reduce_retracing: bool = False) -> Any:
     """Compile `f` into a TensorFlow graph (tensorflow backend), as
-    tf.function; usable as ``@pycg.function`` or ``@pycg.function(...)``.
+    tf.function, or into one jax.jit computation (jax backend); usable as
+    ``@pycg.function`` or ``@pycg.function(...)``.
 
     Args:
         f: The function of tensors to compile (None: return a decorator
             with the options below).
         jit_compile: Compile the graph with XLA (tf.function's
-            jit_compile).
+            jit_compile; the jax backend always compiles with XLA).
         reduce_retracing: Trace once for inputs of any shape where it can
-            (tf.function's reduce_retracing).
+            (tf.function's reduce_retracing; the jax backend traces each
+            shape, as jax.jit).
 
     Returns:
         A callable with f's name and docstring; its ``trace_count`` counts
         the traces.
 
     Differs:
-        Unlike tf.function, the compiled function can be differentiated
-        from outside (pycg.grad of it runs f eagerly on the tape).
+        Unlike tf.function and jax.jit, the compiled function can be
+        differentiated from outside (pycg.grad of it runs f eagerly on the
+        tape). On the jax backend, unlike jax.jit, the variables f reads or
+        assigns (closed over, passed in, or made by an optimizer on its
+        first step) are inputs of the computation, and those assigned are
+        written back after each call; a first call that meets variables it
+        was not given traces twice (both counted in ``trace_count``), and a
+        Variable passed as an argument is part of the signature by identity
+        (another Variable retraces, where tf.function would not).
 
     Example:
     >>> import pycg
@@ -64,7 +74,9 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
     Python control flow on tensor values (``if x > 0``) cannot be traced:
     write it with ``ops.where``, ``ops.cond``, ``ops.while_loop`` (or
     ``fori_loop``, ``scan``, ``map``, ``switch``), which emit TensorFlow's
-    own control flow and are differentiable through it.
+    or jax.lax's own control flow (docs/backend-jax.md says what
+    differentiates on jax). Random draws inside give the same numbers as
+    eagerly: a SeedGenerator's state is a variable the call moves on.
     """
     if f is None:
         return functools.partial(function, jit_compile=jit_compile,
@@ -103,11 +115,14 @@ class Function:
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
         if not kwargs:   # one graph function per number of arguments
-            graph = self._graphs.get(len(args)) or self._graph_for(len(args))
+            calls = self._calls.get(len(args))
+            if calls is None:
+                self._graph_for(len(args))
+                calls = self._calls[len(args)]
             if all(type(a) is Tensor for a in args):   # the common call
-                out = self._calls[len(args)]([a._value for a in args])
-            else:
-                out = graph(*self._graph_inputs(args, {})[0])
+                out = calls([a._value for a in args])
+            else:   # (NumPy arrays and Python floats become tensors)
+                out = calls(self._graph_inputs(args, {})[0])
         else:
             graph = self._graphs.get(None) or self._graph_for(None)
             graph_args, graph_kwargs = self._graph_inputs(args, kwargs)

@@ -28,8 +28,14 @@ class Compiled:
         _register_static()
 
     def __call__(self, args, kwargs):
-        if not kwargs and all(type(a) is Tensor for a in args):
-            key, values, statics = len(args), [a._value for a in args], None
+        values = [] if not kwargs else None
+        for a in args if not kwargs else ():
+            if type(a) is not Tensor:
+                values = None
+                break
+            values.append(a._value)
+        if values is not None:
+            key, statics = len(args), None
         else:
             key, values, statics = self._signature(args, kwargs)
         outer = backends.active.watcher()   # (inside another's trace)
@@ -41,20 +47,32 @@ class Compiled:
                 for s in self.stores:
                     outer.read(s)
             try:
-                outs, result, finals = entry(
-                    values, [s.value for s in self.stores])
+                out, finals = entry(values, [s.value for s in self.stores])
             except _Retrace:
                 continue
             break
         if finals:
             stores = self.stores
-            for i, v in zip(result.assigned, finals):
+            for i, v in finals.items():
                 stores[i].value = v
-        return result.rebuild(outs)
+        if type(out) is _Outputs:
+            return out.rebuild()
+        if out is None or type(out) in _ARRAYS:
+            return None if out is None else Tensor(out)
+        return structure.unflatten(out, [
+            None if v is None else Tensor(v) for v in structure.flatten(out)])
 
     def _signature(self, args, kwargs):
         """(key, the arrays jax.jit gets, the leaves f gets otherwise)."""
         leaves = structure.flatten((args, kwargs))
+        if backends.active.watcher() is None and any(
+                _traced(a) for a in leaves):
+            raise user_error(
+                TypeError, "{name}: this {api} was called on a JAX tracer "
+                "(inside jax.grad, jax.jit or jax.vmap), where JAX would "
+                "differentiate its forward, not its rules; convert it with "
+                "{to_jax}({name})", name=self.function.__name__,
+                api=Api("function"), to_jax=Api("to_jax"))
         values, statics = [], []
         for a in leaves:
             if isinstance(a, Variable):
@@ -171,47 +189,63 @@ class _Watch:
 
 
 class _Outputs:
-    """The static part of f's result: its structure, its non-tensor
-    leaves, and which variables the trace assigned."""
+    """f's result where it holds Python values beside its tensors (JAX
+    returns arrays only): its tensors' arrays (a JAX pytree node's
+    children) and, static, its structure and other leaves."""
 
-    def __init__(self, tree, kinds, assigned):
-        self.tree, self.kinds, self.assigned = tree, kinds, assigned
+    def __init__(self, static, arrays):
+        self.static, self.arrays = static, arrays
 
-    def rebuild(self, outs):
-        if self.kinds is None:
-            return Tensor(outs[0])
-        it = iter(outs)
-        return structure.unflatten(self.tree, [
-            Tensor(next(it)) if k is _DYNAMIC else k for k in self.kinds])
+    def rebuild(self):
+        tree, kinds = self.static
+        it = iter(self.arrays)
+        return structure.unflatten(tree, [
+            Tensor(next(it)) if k is _DYNAMIC else k for k in kinds])
+
+
+class _Static(tuple):
+    """(structure, leaves) of one trace, compared by identity."""
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
 
 
 def _outputs(out, finals, store_values):
-    """The arrays jax.jit returns: f's tensors, the static rest of its
-    result, and the new arrays of the variables the trace assigned."""
+    """What jax.jit returns: f's result as arrays in its own containers
+    (JAX's native pytrees) or, where it holds Python values, an _Outputs;
+    and {index: new array} of the variables the trace assigned."""
+    assigned = {i: new for i, (new, old) in enumerate(
+        zip(finals, store_values)) if new is not old}
     if isinstance(out, Tensor):
-        outs, kinds = [out._value], None
-    else:
-        leaves = structure.flatten(out)
-        outs = [o._value for o in leaves if isinstance(o, Tensor)]
-        kinds = [_DYNAMIC if isinstance(o, Tensor) else o for o in leaves]
-    assigned = tuple(i for i, (new, old) in enumerate(
-        zip(finals, store_values)) if new is not old)
-    skeleton = None if kinds is None else structure.unflatten(
-        out, [None] * len(kinds))
-    return outs, _Outputs(skeleton, kinds, assigned), \
-        [finals[i] for i in assigned]
+        return out._value, assigned
+    leaves = structure.flatten(out)
+    if all(o is None or isinstance(o, Tensor) for o in leaves):
+        return structure.unflatten(out, [
+            None if o is None else o._value for o in leaves]), assigned
+    kinds = [_DYNAMIC if isinstance(o, Tensor) else o for o in leaves]
+    static = _Static((structure.unflatten(out, [None] * len(leaves)), kinds))
+    return _Outputs(static, [o._value for o in leaves
+                             if isinstance(o, Tensor)]), assigned
 
 
 _registered = []
 
 
 def _register_static():
-    """_Outputs as a JAX pytree node without leaves, so jax.jit hands back
-    the one made by the trace."""
+    """_Outputs as a JAX pytree node: its arrays the children, the rest
+    static (compared by identity: each trace makes its own)."""
     if not _registered:
         import jax
-        jax.tree_util.register_static(_Outputs)
+        jax.tree_util.register_pytree_node(
+            _Outputs, lambda o: (o.arrays, o.static),
+            lambda static, arrays: _Outputs(static, list(arrays)))
+        _ARRAYS.add(type(jax.numpy.zeros(())))
         _registered.append(True)
+
+
+_ARRAYS = set()
 
 
 def _is_array(a):

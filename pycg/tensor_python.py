@@ -78,8 +78,8 @@ class PythonValue:
                 f"pycg: a traced tensor was used as {what}: Python control "
                 "flow on tensor values cannot be compiled. Use ops.where, "
                 "ops.cond or ops.while_loop instead (they trace into "
-                "TensorFlow control flow), or call the function without "
-                "pycg.function") from None
+                "TensorFlow's or jax.lax's control flow), or call the "
+                "function without pycg.function") from None
 
     def item(self) -> Any:
         """The one value as a Python number (NumPy's ``ndarray.item``).

@@ -144,3 +144,43 @@ def test_steady_calls_from_threads(tf_backend):
     for i in range(4):
         np.testing.assert_array_equal(results[i], np.float32([i, i + 1]) ** 2)
     assert f.trace_count == 1
+
+
+def test_numpy_and_float_arguments_take_the_same_way(tf_backend):
+    f = pycg.function(lambda x, s: x * s)
+    for s in (2.0, 3.0, 0.5):
+        got = f(np.float32([1, 2]), s)
+        np.testing.assert_array_equal(got.numpy(), np.float32([1, 2]) * s)
+    assert f.trace_count == 1 and _kept(f, 2) == 1
+
+
+def test_int_arguments_still_trace_per_value(tf_backend):
+    f = pycg.function(lambda x, k: x * k)
+    x = pycg.constant(np.float32([1, 2]))
+    for k in (2, 3, 2, 3):
+        np.testing.assert_array_equal(f(x, k).numpy(), [k, 2 * k])
+    assert f.trace_count == 2 and _kept(f, 2) == 0
+
+
+def _adam_trajectory(compiled, steps=20):
+    w = pycg.Variable(np.float32([1.0, -2.0, 0.5]))
+    opt = pycg.optimizers.Adam(learning_rate=0.05)
+
+    def step(x):   # (the optimizer makes its slots during the first trace)
+        with pycg.GradientTape() as tape:
+            loss = ops.sum(ops.square(w * x - 1.0))
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+    if compiled:
+        step = pycg.function(step)
+    x = pycg.constant(np.float32([0.5, 1.5, -1.0]))
+    losses = [float(step(x)) for _ in range(steps)]
+    return losses, w.numpy(), step
+
+
+def test_a_training_step_closing_over_variables_matches_eager(tf_backend):
+    want_losses, want_w, _ = _adam_trajectory(False)
+    losses, w, step = _adam_trajectory(True)
+    np.testing.assert_allclose(losses, want_losses, rtol=1e-6)
+    np.testing.assert_allclose(w, want_w, rtol=1e-6)
+    assert _kept(step) == 1 and step.trace_count <= 2

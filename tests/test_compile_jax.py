@@ -413,3 +413,58 @@ def test_a_compiled_function_inside_another_shares_its_variables():
     w.assign(0.0)
     assert float(outer(1.0)) == 3.0 and float(w) == 1.0
     assert not isinstance(w._value, jax.core.Tracer)
+
+
+def test_positional_keyword_and_optional_arguments():
+    def f(x, y=None, scale=2.0):
+        out = x * scale if y is None else x * y * scale
+        return [out, ops.sum(out)]
+
+    compiled = pycg.function(f)
+    x, y = pycg.constant([1.0, 2.0]), pycg.constant([3.0, 4.0])
+    for args, kwargs in (((x,), {}), ((x, y), {}), ((x,), {"y": y}),
+                         ((x, y), {"scale": 0.5}), ((x,), {})):
+        got, want = compiled(*args, **kwargs), f(*args, **kwargs)
+        assert type(got) is list and len(got) == 2
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+    assert compiled.trace_count == 4   # (the last call reuses the first)
+
+
+def test_second_derivative_through_a_rule_inside():
+    curvature = pycg.function(pycg.grad(pycg.grad(log1pexp)))
+    s = 1 / (1 + np.exp(-0.7))
+    assert float(curvature(0.7)) == pytest.approx(s * (1 - s), rel=1e-6)
+
+
+def test_a_rule_s_variables_form_inside():
+    w = pycg.Variable(np.array([1.0, 2.0]))
+
+    @pycg.custom_gradient
+    def f(x):
+        def grad(dy, variables=None):
+            return MARK * dy * ops.sum(w), [MARK * dy * x * ops.ones_like(w)]
+        return x * ops.sum(w), grad
+
+    @pycg.function
+    def grads(x):
+        with pycg.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, [x, w])
+    gx, gw = grads(pycg.constant(3.0))
+    assert float(gx) == MARK * 3 and gw.numpy().tolist() == [MARK * 3] * 2
+
+
+def test_called_on_jax_tracers_it_says_to_use_to_jax():
+    @pycg.custom_gradient
+    def tripled(x):
+        return x * 1.0, lambda g: 3 * g
+    f = pycg.function(lambda x: ops.sum(tripled(x)))
+    f.__name__ = "total"
+    with pytest.raises(TypeError, match=r"total: this pycg.function was "
+                       r"called on a JAX tracer .* convert it with "
+                       r"pycg.to_jax\(total\)"):
+        jax.grad(lambda v: f(v)._value)(2.0)
+    assert float(jax.grad(pycg.to_jax(f))(2.0)) == 3.0
+    assert float(jax.jit(pycg.to_jax(f))(2.0)) == 2.0

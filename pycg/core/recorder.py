@@ -38,7 +38,7 @@ class Rule:
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
         self._one = self.fns[0] if len(self.fns) == 1 else None
-        self.direct = None   # see register_direct
+        self.direct = None   # see register_array_ops
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]

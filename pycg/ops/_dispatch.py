@@ -168,22 +168,13 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
 
     def op(x):
         K = backends.active
-        if type(x) is not Tensor or type(v := x._value) not in \
-                K.float_types:   # (a float scalar: nothing to convert)
-            if type(x) is not Tensor or type(x._value) not in K.types:
-                x = as_tensor(x, name)
-            v = x._value
-            if real and v.dtype in COMPLEX_DTYPES:
-                raise user_error(
-                    TypeError, "{op}: expected a real tensor, got {dtype}",
-                    op=Op(name), dtype=Dtype(x.dtype.name))
-            if float_only and not K.inexact(v):
-                x = _to_floatx(x)
-                v = x._value
-            elif integers is not None and not K.inexact(v):
-                out = integers(x)
-                if out is not None:
-                    return out
+        if type(x) is not Tensor or type(v := x._value) not in K.float_types \
+                and (type(v) not in K.types or real or not K.inexact(v)):
+            # (not a float value of this backend: in _operand, so that the
+            # kernel call stays early in this body, as in binary)
+            x, v, out = _operand(x, name, float_only, integers, real)
+            if out is not None:
+                return out
         try:
             out = Tensor(getattr(K, kernel_name)(v))
         except Exception as e:   # (a dtype the kernel has no version of)
@@ -195,6 +186,25 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
     return op
+
+
+def _operand(x, op, float_only, integers, real):
+    """A unary op's operand where it is not a float value of the active
+    backend: (x as a tensor, its value, the op's result where `integers`
+    gives it, else None)."""
+    K = backends.active
+    if type(x) is not Tensor or type(x._value) not in K.types:
+        x = as_tensor(x, op)
+    v = x._value
+    if real and v.dtype in COMPLEX_DTYPES:
+        raise user_error(TypeError, "{op}: expected a real tensor, got {dtype}",
+                         op=Op(op), dtype=Dtype(x.dtype.name))
+    if float_only and not K.inexact(v):
+        x = _to_floatx(x)
+        return x, x._value, None
+    if integers is not None and not K.inexact(v):
+        return x, v, integers(x)
+    return x, v, None
 
 
 def binary(name, kernel_name=None, grad=True, floating=False):
@@ -277,32 +287,3 @@ def _operands(x1, x2, op, floating, reflected=False):
                          floating)
     x1, x2 = promote(x1, x2, op, floating)
     return x1, x2, x1._value, x2._value
-
-
-# ---- VJPs on backend values (see pycg.core.register_direct) ------------------
-# Each is its rule in pycg.ops.vjps with the kernel that rule's op runs, in
-# the same order (so the same bits); None where the value is not the active
-# backend's (a tape recorded before a backend switch: the rule converts).
-def _tanh_vjp(g, ans, x):
-    K = backends.active
-    return K.tanh_grad(ans, g) if type(ans) in K.types else None
-
-
-def _sigmoid_vjp(g, ans, x):
-    K = backends.active
-    return K.sigmoid_grad(ans, g) if type(ans) in K.types else None
-
-
-def _exp_vjp(g, ans, x):
-    K = backends.active    # (complex: the rule conjugates)
-    return K.multiply(g, ans) if type(ans) in K.types and \
-        ans.dtype in FLOAT_DTYPES else None
-
-
-def _relu_vjp(g, ans, x):
-    K = backends.active
-    return K.relu_grad(g, x) if type(x) in K.types else None
-
-
-DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
-               "relu": _relu_vjp}

@@ -48,10 +48,11 @@ def decode(x, function=None):
 def _zero_based(index, arg):
     """A tensor of R's 1-based positions as 0-based ones; a position below 1
     (which Python would read from the end) is an error."""
-    if not symbolic(index) and index.size and \
-            pycg.ops.min(index).numpy() < 1:
+    low = pycg.ops.min(index) if index.size else None
+    # (inside pycg.function even a constant's minimum is a graph tensor)
+    if low is not None and not symbolic(low) and low.numpy() < 1:
         raise user_error(IndexError,
                          "{arg} holds {value}: positions are 1-based (1 is "
                          "the first); to leave elements out use x[-i]",
-                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
+                         arg=Arg(arg), value=low.numpy().item())
     return pycg.ops.subtract(index, 1)

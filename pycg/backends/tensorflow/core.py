@@ -44,7 +44,19 @@ def to_numpy(x):
     return x.numpy()
 
 
+_NUMPY_DTYPES = {}   # an eager tensor's dtype enum -> its NumPy dtype
+
+
 def dtype_of(x):
+    """x's dtype as a NumPy dtype (an eager tensor's by its enum: through
+    tf.DType it costs ~0.65 us, Tensor.dtype reads it)."""
+    if type(x) is _EagerTensor:
+        d = _NUMPY_DTYPES.get(x._datatype_enum())
+        if d is not None:
+            return d
+        d = _NUMPY_DTYPES[x._datatype_enum()] = np.dtype(
+            x.dtype.as_numpy_dtype)
+        return d
     return np.dtype(x.dtype.as_numpy_dtype)
 
 
