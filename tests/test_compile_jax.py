@@ -468,3 +468,17 @@ def test_called_on_jax_tracers_it_says_to_use_to_jax():
         jax.grad(lambda v: f(v)._value)(2.0)
     assert float(jax.grad(pycg.to_jax(f))(2.0)) == 3.0
     assert float(jax.jit(pycg.to_jax(f))(2.0)) == 2.0
+
+
+def test_variables_used_on_another_backend_between_calls_are_found_again():
+    w = pycg.Variable(np.float32(2.0))
+    f = pycg.function(lambda x: x * w)
+    assert float(f(3.0)) == 6.0
+    pycg.config.set_backend("numpy")
+    w.assign(5.0)   # (w's storage moves to NumPy, and back below)
+    pycg.config.set_backend("jax")
+    assert float(f(3.0)) == 15.0
+    pycg.config.set_backend("numpy")
+    w.assign(1.0)
+    pycg.config.set_backend("jax")
+    assert float(f(3.0)) == 3.0
