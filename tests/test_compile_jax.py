@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg import ops
+from pycg import ops, structure
 from support.log1pexp_case import log1pexp
 from test_custom_gradient_conventions import (MARK, dict_style, jax_list_style,
                                               keras_style, named_style,
@@ -509,3 +509,22 @@ def test_vjp_cases_compiled_equal_eager(name, case):
         np.testing.assert_allclose(y.numpy(), o, rtol=1e-7, atol=1e-9)
     for g, e in zip(got, grads):
         np.testing.assert_allclose(g.numpy(), e, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_and_map_on_traced_values_lower_to_lax_scan(reverse):
+    def cumulative(xs):
+        return ops.scan(lambda c, x: (c + x, c * x), 0.0, xs, reverse=reverse)
+
+    def no_ys(xs):
+        return ops.scan(lambda c, x: (c + 2.0 * x, None), 1.0, xs)[0]
+
+    xs = pycg.constant([1.0, 2.0, 3.0, 4.0])
+    for fn in (cumulative, no_ys, lambda v: ops.map(lambda x: x * x, v)):
+        compiled = pycg.function(fn)
+        got, want = compiled(xs), fn(xs)
+        for g, w in zip(structure.flatten(got), structure.flatten(want)):
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w))
+    text = jax.jit(lambda v: compiled._jax._jitted[1]([v], [])[0]).lower(
+        jnp.ones(4, jnp.float32)).as_text()
+    assert "while" in text   # (lax.scan's loop, not 4 unrolled steps)
