@@ -49,7 +49,7 @@ def chain_rows():
     eager = chain._pycg_step(custom)
     return {
         "pycg.function": lambda: step(x)._value.block_until_ready(),
-        "pycg jitted core": lambda: core([jx], [])[0][0].block_until_ready(),
+        "pycg jitted core": lambda: core([jx], [])[0].block_until_ready(),
         "plain JAX jit(vjp)": chain.jax_grad(True)(x0, custom),
         "pycg eager (jax backend)": lambda: eager(x)._value
         .block_until_ready(),
@@ -112,7 +112,7 @@ def sgd_rows(lr=0.01):
     return {
         "pycg.function": lambda: step(x, labels)._value.block_until_ready(),
         "pycg jitted core": lambda: jax.block_until_ready(
-            core(arrays, values)[2]),
+            core(arrays, values)[1]),
         "plain JAX jit(step)": plain_step,
     }
 

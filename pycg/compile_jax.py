@@ -25,9 +25,12 @@ class Compiled:
         self._known = set()     # their ids
         self._jitted = {}       # call structure -> jitted function
         self._made = False      # a trace made variables (an optimizer's)
+        self._moves = backends.active.moves()
         _register_static()
 
     def __call__(self, args, kwargs):
+        if self._moves != backends.active.moves():
+            self._forget()
         values = [] if not kwargs else None
         for a in args if not kwargs else ():
             if type(a) is not Tensor:
@@ -101,6 +104,12 @@ class Compiled:
             (type(s), id(s) if isinstance(s, Variable) else s)
             for s in statics))
         return key, values, statics
+
+    def _forget(self):
+        """A variable that moved to another backend and back has a new box:
+        find the boxes again."""
+        self.stores, self._known, self._jitted = [], set(), {}
+        self._moves, self._made = backends.active.moves(), False
 
     def _know(self, store):
         if id(store) not in self._known:

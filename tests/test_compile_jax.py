@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg import ops
+from pycg import ops, structure
 from support.log1pexp_case import log1pexp
 from test_custom_gradient_conventions import (MARK, dict_style, jax_list_style,
                                               keras_style, named_style,
@@ -468,3 +468,63 @@ def test_called_on_jax_tracers_it_says_to_use_to_jax():
         jax.grad(lambda v: f(v)._value)(2.0)
     assert float(jax.grad(pycg.to_jax(f))(2.0)) == 3.0
     assert float(jax.jit(pycg.to_jax(f))(2.0)) == 2.0
+
+
+def test_variables_used_on_another_backend_between_calls_are_found_again():
+    w = pycg.Variable(np.float32(2.0))
+    f = pycg.function(lambda x: x * w)
+    assert float(f(3.0)) == 6.0
+    pycg.config.set_backend("numpy")
+    w.assign(5.0)   # (w's storage moves to NumPy, and back below)
+    pycg.config.set_backend("jax")
+    assert float(f(3.0)) == 15.0
+    pycg.config.set_backend("numpy")
+    w.assign(1.0)
+    pycg.config.set_backend("jax")
+    assert float(f(3.0)) == 3.0
+
+
+def _vjp_sample():
+    import test_ops_vjp
+    return test_ops_vjp.PARAMS[::20]
+
+
+@pytest.mark.parametrize("name, case", _vjp_sample())
+def test_vjp_cases_compiled_equal_eager(name, case):
+    """Every 20th case of the VJP table, tape and gradient inside
+    pycg.function, against the same eagerly (all 361 pass this way:
+    docs/backend-jax.md)."""
+    import test_ops_vjp as T
+    arrays = T._arrays(case, seed=0)
+    outs, cts, grads = T._pycg_vjp(case, arrays, seed=0)
+
+    @pycg.function
+    def step(xs, cts):
+        with pycg.GradientTape() as tape:
+            tape.watch(xs)
+            ys = T._flat(case.fn(*xs))
+        return ys, tape.gradient(ys, xs, output_gradients=cts)
+    ys, got = step([pycg.constant(a) for a in arrays], cts)
+    for y, o in zip(ys, outs):
+        np.testing.assert_allclose(y.numpy(), o, rtol=1e-7, atol=1e-9)
+    for g, e in zip(got, grads):
+        np.testing.assert_allclose(g.numpy(), e, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_scan_and_map_on_traced_values_lower_to_lax_scan(reverse):
+    def cumulative(xs):
+        return ops.scan(lambda c, x: (c + x, c * x), 0.0, xs, reverse=reverse)
+
+    def no_ys(xs):
+        return ops.scan(lambda c, x: (c + 2.0 * x, None), 1.0, xs)[0]
+
+    xs = pycg.constant([1.0, 2.0, 3.0, 4.0])
+    for fn in (cumulative, no_ys, lambda v: ops.map(lambda x: x * x, v)):
+        compiled = pycg.function(fn)
+        got, want = compiled(xs), fn(xs)
+        for g, w in zip(structure.flatten(got), structure.flatten(want)):
+            np.testing.assert_allclose(np.asarray(g), np.asarray(w))
+    text = jax.jit(lambda v: compiled._jax._jitted[1]([v], [])[0]).lower(
+        jnp.ones(4, jnp.float32)).as_text()
+    assert "while" in text   # (lax.scan's loop, not 4 unrolled steps)

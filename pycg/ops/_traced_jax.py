@@ -1,6 +1,7 @@
 """Control flow on values JAX traces (inside pycg.function on the jax
 backend): cond, switch and while_loop with a traced predicate, index or
-bound lower to jax.lax.cond, lax.switch and lax.while_loop.
+bound lower to jax.lax.cond, lax.switch and lax.while_loop; scan (and map)
+over traced values to lax.scan where no tape records.
 
 The user's functions run inside JAX's branch and body traces with the
 recording tapes set aside (their tensors belong to those traces and must
@@ -8,7 +9,8 @@ not reach a tape). Where a tape records, cond and switch run every branch
 on the tape instead and pick the result with ops.where, so the gradient
 is the tape's (custom rules included) and flows only into the branch
 taken, as under jax.vmap of lax.cond; a while_loop whose values a tape
-tracks is an error, as JAX cannot reverse-differentiate lax.while_loop.
+tracks is an error, as JAX cannot reverse-differentiate lax.while_loop;
+scan unrolls on the tape.
 """
 import contextlib
 
@@ -81,6 +83,42 @@ def while_loop(cond_fn, body, state, maximum_iterations):
     _, vals = lax.while_loop(lax_cond, lax_body,
                              (0, [t._value for t in leaves]))
     return unpack(vals)
+
+
+def scans(init, x_leaves, n):
+    """scan lowers to lax.scan: JAX traces its values, no tape records
+    (under a tape it unrolls, so the tape and rules inside differentiate
+    it), and it has steps."""
+    return n > 0 and not core.state().active and any(
+        traced(t) for t in x_leaves + [
+            t for t in structure.flatten(init) if isinstance(t, Tensor)])
+
+
+def scan(f, init, xs, x_leaves, n, reverse):
+    from jax import lax
+    carry0 = [convert_to_tensor(c) for c in structure.flatten(init)]
+    dtypes = [t.dtype for t in carry0]
+    trees = {}
+
+    def step(carry_vals, x_vals):
+        carry = structure.unflatten(init, [Tensor(v) for v in carry_vals])
+        x = None if xs is None else structure.unflatten(
+            xs, [Tensor(v) for v in x_vals])
+        out = f(carry, x)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            raise ValueError(f"pycg.ops.scan: f must return (carry, y), got "
+                             f"{type(out).__name__}")
+        trees["y"] = out[1]
+        ys = [] if out[1] is None else structure.flatten(out[1])
+        return _values(structure.flatten(out[0]), dtypes, "scan"), \
+            _values(ys, None, "scan")
+    final, ys = lax.scan(step, [t._value for t in carry0],
+                         [x._value for x in x_leaves], length=n,
+                         reverse=reverse)
+    carry = structure.unflatten(init, [Tensor(v) for v in final])
+    y = trees["y"]
+    return carry, None if y is None else structure.unflatten(
+        y, [Tensor(v) for v in ys])
 
 
 # ---- helpers -------------------------------------------------------------

@@ -3,13 +3,10 @@ map, vectorized_map, associative_scan.
 
 Eagerly they are Python control flow over pycg ops, so the tape
 differentiates whatever ran. Inside pycg.function a tensor predicate, index
-or trip count has no value yet: on tensorflow cond, switch, while_loop,
-fori_loop, scan and map emit TensorFlow's control flow (tf.cond,
-tf.switch_case, tf.while_loop), differentiable through it
-(pycg/ops/_traced.py); on jax cond, switch and while_loop emit jax.lax's
-(pycg/ops/_traced_jax.py), scan and map unroll. A Python predicate or index
-still picks its branch in Python. associative_scan is pycg ops on static
-shapes, traced or not.
+or trip count has no value yet: cond, switch, while_loop, fori_loop, scan and
+map emit TensorFlow's control flow (pycg/ops/_traced.py) or jax.lax's
+(pycg/ops/_traced_jax.py). A Python predicate or index still picks its
+branch in Python. associative_scan is pycg ops on static shapes.
 """
 from pycg import structure
 from pycg.ops import _traced_jax
@@ -166,6 +163,8 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         if xs is None:
             return None
         return structure.unflatten(xs, [getitem(x, i) for x in x_leaves])
+    if not tracing() and _traced_jax.scans(init, x_leaves, n):
+        return _traced_jax.scan(f, init, xs, x_leaves, n, reverse)
     if not tracing():
         carry, ys = init, []
         for i in order:

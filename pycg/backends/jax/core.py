@@ -59,6 +59,9 @@ def convert(value, dtype=None):
         return value if dtype is None else cast(value, dtype)
     a = np.asarray(value, dtype=dtype)
     _check_width(a.dtype)
+    if getattr(_watch, "watcher", None) is not None:
+        with jax.ensure_compile_time_eval():   # (a constant, not a tracer:
+            return jnp.asarray(a)               # a moved variable's value)
     return jnp.asarray(a)
 
 
@@ -176,6 +179,20 @@ def watching(watcher):
         yield
     finally:
         _watch.watcher = previous
+
+
+_moves = [0]   # how many variables' arrays left this backend
+
+
+def moved_away(store):
+    """A variable's storage leaves this backend (a backend switch); when it
+    comes back it gets a new box, which pycg.function must find again."""
+    _moves[0] += 1
+
+
+def moves():
+    """How many variables' arrays left this backend so far."""
+    return _moves[0]
 
 
 def watcher():
