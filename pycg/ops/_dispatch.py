@@ -52,6 +52,7 @@ def _holds_tensors(x):
 
 
 _NUMBERS = (float, int)
+_NONE = {}   # (no weak cache: read only)
 
 
 def is_python_number(x):
@@ -216,42 +217,44 @@ def binary(name, kernel_name=None, grad=True, floating=False):
 
     def make(reflected):
         def run(x1, x2):   # (reflected: x2 OP x1)
-            # the hot cases here, the others in _operands: the kernel call
-            # stays early in this body (TensorFlow's stack capture at each
-            # eager op scans it: pycg.backends.tensorflow._fast)
+            # the kernel called early (TensorFlow's stack capture scans the
+            # code before: backends/tensorflow/_fast.py), a tensor and a
+            # Python number first; the rare cases in _operands
             K = backends.active
             t2 = type(x2)
-            if t2 is Tensor and type(x1) is Tensor:
+            if (t2 is float or t2 is int) and type(x1) is Tensor:
+                v = x1._value   # (weak_value's hot case: its cache read)
+                w = K.weak_caches.get(type(v), _NONE).get(x2) if x2 else None
+                if w is None:
+                    x1, w = weak_value(x1, x2, name, floating)
+                    v = x1._value
                 if reflected:
-                    x1, x2 = x2, x1
-                v1, v2 = x1._value, x2._value   # (promote's fast case)
-                tv = type(v1)   # (a float scalar type is its dtype)
-                if (tv is not type(v2) or tv not in K.float_types) and (
-                        tv not in K.types or type(v2) not in K.types or
-                        K.dtype_key(v1) != K.dtype_key(v2) or
-                        floating and not K.inexact(v1)):
-                    x1, x2, v1, v2 = _operands(x1, x2, name, floating)
-            elif (t2 is float or t2 is int) and type(x1) is Tensor and x2 \
-                    and (w := K.weak_caches.get(type(v := x1._value), _NONE
-                                                ).get(x2)) is not None:
-                if reflected:   # (weak_value's hot case: its cache read)
                     v1, v2, x2 = w, v, x1
                     x1 = None
                 else:
                     v1, v2, x2 = v, w, None
+                try:
+                    out = Tensor(getattr(K, kernel_name)(v1, v2))
+                except Exception as e:
+                    out = _failed(name, kernel_name, v1, v2, e)
             else:
-                x1, x2, v1, v2 = _operands(x1, x2, name, floating, reflected)
-            try:
-                out = Tensor(getattr(K, kernel_name)(v1, v2))
-            except Exception as e:
-                # (a kernel without bools or complex numbers, as
-                # TensorFlow's Mul and Greater: the edge kernel, NumPy's)
-                kernel = getattr(K, "edge_" + kernel_name, None)
-                out = kernel and kernel(v1, v2)
-                if out is None:
-                    explain_failure(name, v1, v2)
-                    raise_named(name, e)
-                out = Tensor(out)
+                if t2 is Tensor and type(x1) is Tensor:
+                    if reflected:
+                        x1, x2 = x2, x1
+                    v1, v2 = x1._value, x2._value   # (promote's fast case)
+                    tv = type(v1)   # (a float scalar type is its dtype)
+                    if (tv is not type(v2) or tv not in K.float_types) and (
+                            tv not in K.types or type(v2) not in K.types or
+                            K.dtype_key(v1) != K.dtype_key(v2) or
+                            floating and not K.inexact(v1)):
+                        x1, x2, v1, v2 = _operands(x1, x2, name, floating)
+                else:
+                    x1, x2, v1, v2 = _operands(x1, x2, name, floating,
+                                               reflected)
+                try:
+                    out = Tensor(getattr(K, kernel_name)(v1, v2))
+                except Exception as e:
+                    out = _failed(name, kernel_name, v1, v2, e)
             if grad and (recorders := state().recorders):
                 record(recorders, RULES[name], (
                     Tensor(v1) if x1 is None else x1,
@@ -265,7 +268,15 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     return op
 
 
-_NONE = {}   # (no weak cache: read only)
+def _failed(op, kernel_name, v1, v2, e):
+    """A binary kernel failed: the backend's edge kernel (TensorFlow's Mul
+    lacks bools and complex numbers: NumPy's), else op's error."""
+    kernel = getattr(backends.active, "edge_" + kernel_name, None)
+    out = kernel and kernel(v1, v2)
+    if out is None:
+        explain_failure(op, v1, v2)
+        raise_named(op, e)
+    return Tensor(out)
 
 
 def _operands(x1, x2, op, floating, reflected=False):
