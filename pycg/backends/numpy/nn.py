@@ -1,15 +1,15 @@
 """NumPy kernels of the activations and their fused gradients (the ones
 TensorFlow has as kernels: TanhGrad, SigmoidGrad, ReluGrad, SqrtGrad, ...),
-and of convolution and pooling, channels last: windows as a stride-trick
+and of convolution, channels last: windows (_windows.py) as a stride-trick
 view of the padded input, a convolution as one im2col copy and one BLAS
 matmul per group, its input transpose as the full correlation with the
 flipped kernel (stride 1) or a matmul and one strided add per kernel offset.
-Pads are (before, after) per spatial dimension; a negative `after` drops
-trailing cells that no window reaches."""
-import itertools
-
+The pooling kernels are in _pooling.py."""
 import numpy as np
-from numpy.lib.stride_tricks import as_strided as _as_strided
+
+from pycg.backends.numpy import _windows as _w
+from pycg.backends.numpy._pooling import (  # noqa: F401  (kernels of nn)
+    avg_pool, avg_pool_grad, max_pool, max_pool_grad, max_pool_grad_grad)
 
 
 def sigmoid(x):
@@ -79,54 +79,9 @@ def _matmul(a, b):
     return np.matmul(a, b)
 
 
-def _padded(x, pads, value=0):
-    crop = tuple(slice(None, a if a < 0 else None) for _, a in pads)
-    x = x[(slice(None),) + crop]
-    if any(b or a > 0 for b, a in pads):
-        widths = [(0, 0)] + [(b, max(a, 0)) for b, a in pads] + [(0, 0)]
-        x = np.pad(x, widths, constant_values=value)
-    return x
-
-
-def _unpadded(xp, pads, shape):
-    """The adjoint of _padded: the cells of xp that hold x's."""
-    keep = tuple(slice(b, b + n + min(a, 0))
-                 for (b, a), n in zip(pads, shape[1:-1]))
-    inner = xp[(slice(None),) + keep]
-    if inner.shape == tuple(shape):
-        return inner
-    out = np.zeros(shape, xp.dtype)
-    out[tuple(slice(0, n) for n in inner.shape)] = inner
-    return out
-
-
-def _out(shape, size, strides, dilation):
-    return tuple((n - (k - 1) * d - 1) // s + 1
-                 for n, k, s, d in zip(shape, size, strides, dilation))
-
-
-def _windows(xp, size, strides, dilation):
-    """View (N, out..., size..., C) of every window of xp."""
-    st = xp.strides
-    out = _out(xp.shape[1:-1], size, strides, dilation)
-    return _as_strided(
-        xp, (xp.shape[0],) + out + tuple(size) + (xp.shape[-1],),
-        (st[0],) + tuple(a * s for a, s in zip(st[1:-1], strides))
-        + tuple(a * d for a, d in zip(st[1:-1], dilation)) + (st[-1],),
-        writeable=False)
-
-
-def _offsets(size, strides, dilation, out):
-    """(kernel index, slice of the padded input it reads) per offset."""
-    for j in itertools.product(*(range(k) for k in size)):
-        yield j, (slice(None),) + tuple(
-            slice(i * d, i * d + s * (o - 1) + 1, s)
-            for i, d, s, o in zip(j, dilation, strides, out))
-
-
 def conv(x, kernel, strides, pads, dilation, groups):
     d = x.ndim - 2
-    w = _windows(_padded(x, pads), kernel.shape[:d], strides, dilation)
+    w = _w.windows(_w.padded(x, pads), kernel.shape[:d], strides, dilation)
     f, cg = kernel.shape[-1], kernel.shape[-2]
     fg = f // groups
     rows = int(np.prod(w.shape[:1 + d]))
@@ -143,7 +98,7 @@ def conv_input_grad(g, kernel, shape, strides, pads, dilation, groups):
     size, f, cg = kernel.shape[:d], kernel.shape[-1], kernel.shape[-2]
     fg = f // groups
     if all(s == 1 for s in strides):   # a full correlation with the kernel
-        return _unpadded(conv(g, _flipped(kernel, groups), strides, tuple(
+        return _w.unpadded(conv(g, _flipped(kernel, groups), strides, tuple(
             ((k - 1) * r, (k - 1) * r) for k, r in zip(size, dilation)),
             dilation, groups), pads, shape)
     out = g.shape[1:1 + d]
@@ -156,9 +111,9 @@ def conv_input_grad(g, kernel, shape, strides, pads, dilation, groups):
         n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
         g.dtype)
     lead = (slice(None),) * (1 + d)
-    for j, sl in _offsets(size, strides, dilation, out):
+    for j, sl in _w.offsets(size, strides, dilation, out):
         xp[sl] += cols[lead + j]
-    return _unpadded(xp, pads, shape)
+    return _w.unpadded(xp, pads, shape)
 
 
 def _flipped(kernel, groups):
@@ -176,7 +131,7 @@ def _flipped(kernel, groups):
 def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
     """The transpose of conv with respect to its kernel (of `shape`)."""
     d = x.ndim - 2
-    w = _windows(_padded(x, pads), shape[:d], strides, dilation)
+    w = _w.windows(_w.padded(x, pads), shape[:d], strides, dilation)
     f, cg = shape[-1], shape[-2]
     fg = f // groups
     parts = [_matmul(w[..., i * cg:(i + 1) * cg].reshape(
@@ -187,86 +142,3 @@ def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
     return parts[0] if groups == 1 else np.concatenate(parts, -1)
 
 
-# ---- pooling: padding is 'valid' or 'same' (TensorFlow's pads) -------------
-def _pool_pads(shape, size, strides, padding):
-    if padding == "valid":
-        return ((0, 0),) * len(size)
-    pads = []
-    for n, k, s in zip(shape, size, strides):
-        total = max((-(-n // s) - 1) * s + k - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
-
-
-def _reduce_windows(ufunc, xp, size, strides):
-    """ufunc folded over the window offsets, one strided slice each (several
-    times faster than reducing the window axes of a stride-trick view)."""
-    ones = (1,) * len(size)
-    out = None
-    for _, sl in _offsets(size, strides, ones,
-                          _out(xp.shape[1:-1], size, strides, ones)):
-        out = xp[sl].copy() if out is None else ufunc(out, xp[sl], out=out)
-    return out
-
-
-def max_pool(x, size, strides, padding):
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    return _reduce_windows(np.maximum, _padded(x, pads, -np.inf), size,
-                           strides)
-
-
-def _winners(x, y, size, strides, padding):
-    """(pads, [(slice, mask)]): per window offset, where that offset holds
-    the window's first maximum (TensorFlow's choice among ties)."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _padded(x, pads, -np.inf)
-    taken = np.zeros(y.shape, bool)
-    hits = []
-    for _, sl in _offsets(size, strides, (1,) * len(size), y.shape[1:-1]):
-        hit = (xp[sl] == y) & ~taken
-        taken |= hit
-        hits.append((sl, hit))
-    return pads, xp.shape, hits
-
-
-def max_pool_grad(x, y, dy, size, strides, padding):
-    pads, padded, hits = _winners(x, y, size, strides, padding)
-    gp = np.zeros(padded, dy.dtype)
-    for sl, hit in hits:
-        gp[sl] += np.where(hit, dy, 0)
-    return _unpadded(gp, pads, x.shape)
-
-
-def max_pool_grad_grad(x, y, ddx, size, strides, padding):
-    pads, _, hits = _winners(x, y, size, strides, padding)
-    dp = _padded(ddx, pads)
-    out = np.zeros(y.shape, ddx.dtype)
-    for sl, hit in hits:
-        out += np.where(hit, dp[sl], 0)
-    return out
-
-
-def _inverse_counts(shape, size, strides, padding, dtype):
-    """1 / (cells of each window inside the input): (1, out..., 1)."""
-    one = np.ones((1,) + tuple(shape[1:-1]) + (1,))
-    pads = _pool_pads(shape[1:-1], size, strides, padding)
-    w = _windows(_padded(one, pads), size, strides, (1,) * len(size))
-    return (1.0 / w.sum(axis=tuple(range(len(shape) - 1,
-                                         2 * len(shape) - 3)))).astype(dtype)
-
-
-def avg_pool(x, size, strides, padding):
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    total = _reduce_windows(np.add, _padded(x, pads), size, strides)
-    return total * _inverse_counts(x.shape, size, strides, padding, x.dtype)
-
-
-def avg_pool_grad(dy, shape, size, strides, padding):
-    pads = _pool_pads(shape[1:-1], size, strides, padding)
-    share = dy * _inverse_counts(shape, size, strides, padding, dy.dtype)
-    gp = np.zeros((shape[0],) + tuple(
-        n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
-        dy.dtype)
-    for _, sl in _offsets(size, strides, (1,) * len(size), dy.shape[1:-1]):
-        gp[sl] += share
-    return _unpadded(gp, pads, shape)

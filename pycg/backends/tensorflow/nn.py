@@ -164,17 +164,27 @@ def _stages(x, size, strides, padding, fn2d):
     return y2, flat, back
 
 
+def _max_pool2d(x, ksize, strides, padding):
+    """MaxPool starting from the lowest finite value in every dtype, as
+    TensorFlow's own kernel: oneDNN's half-precision one (on AVX-512 CPUs)
+    starts from -inf, so a window of NaN and -inf would give -inf."""
+    y = _nn.max_pool(x, ksize, strides, padding)
+    if y.dtype in (tf.float16, tf.bfloat16):
+        return tf.maximum(y, y.dtype.min)
+    return y
+
+
 def max_pool(x, size, strides, padding):
     if x.ndim != 5:
-        return _pool(_nn.max_pool, x, size, strides, padding)
-    y2, flat, back = _stages(x, size, strides, padding, _nn.max_pool)
-    return back(_pool(_nn.max_pool, flat, size[:1], strides[:1], padding))
+        return _pool(_max_pool2d, x, size, strides, padding)
+    y2, flat, back = _stages(x, size, strides, padding, _max_pool2d)
+    return back(_pool(_max_pool2d, flat, size[:1], strides[:1], padding))
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim != 5:
         return _pool(_nn.max_pool_grad, x, size, strides, padding, y, dy)
-    y2, flat, back = _stages(x, size, strides, padding, _nn.max_pool)
+    y2, flat, back = _stages(x, size, strides, padding, _max_pool2d)
     fy, _ = _w.depth_first(y)
     fdy, _ = _w.depth_first(dy)
     dy2 = back(_pool(_nn.max_pool_grad, flat, size[:1], strides[:1],
@@ -189,7 +199,7 @@ def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim != 5:
         return _pool(_nn.max_pool_grad_grad, x, size, strides, padding, y,
                      ddx)
-    y2, flat, back = _stages(x, size, strides, padding, _nn.max_pool)
+    y2, flat, back = _stages(x, size, strides, padding, _max_pool2d)
     to2, from2 = _w.split3(x)
     dd2 = from2(_nn.max_pool_grad_grad(
         to2(x), to2(y2), to2(ddx), [1, *size[1:], 1], [1, *strides[1:], 1],
