@@ -9,7 +9,8 @@ tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
 happened. Python numbers and NumPy arrays passed in become tensors, so a new
 value does not retrace; ints, bools, strings and None stay Python values
-(flags), so each new value retraces.
+(flags), so each new value retraces (True and 1 are different values, as
+for jax.jit: tf.function alone takes True for 1).
 """
 import functools
 import warnings
@@ -181,10 +182,30 @@ class Function:
             v = self._variables.get(id(a))
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
+        if type(a) is _Bool:
+            return a.value
         return Tensor(a) if isinstance(a, tf.Tensor) else a
 
 
+class _Bool:
+    """A bool argument as tf.function sees it: a value of its own (to
+    tf.function True == 1, so f(x, True) after f(x, 1) ran 1's trace)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+_BOOLS = {True: _Bool(True), False: _Bool(False)}
+
+
 def _to_graph_input(a):
+    if a is True or a is False:
+        return _BOOLS[a]
     if isinstance(a, Variable):
         a._value  # noqa: B018  (moves its storage to the active backend)
         return a._store
