@@ -97,6 +97,7 @@ class Function:
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
         self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
+        self._moves = 0   # tensorflow's moves() when the graphs were made
 
     def __call__(self, *args, **kwargs):
         name = backends.active.name
@@ -115,6 +116,9 @@ class Function:
             return self._f(*args, **kwargs)
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
+        if backends.active.moves() != self._moves:   # (a variable the graphs
+            self._graphs, self._calls = {}, {}   # captured has a new store)
+            self._moves = backends.active.moves()
         if not kwargs:   # one graph function per number of arguments
             calls = self._calls.get(len(args))
             if calls is None:

@@ -121,6 +121,8 @@ class Variable(Tensor):
         # tensorflow, so compiled graphs read its current value); a backend
         # switch moves it over, keeping the variable's identity.
         old = self._kernels.to_numpy(self._kernels.read(self._store))
+        if hasattr(self._kernels, "moved_away"):   # (jax: pycg.function)
+            self._kernels.moved_away(self._store)
         self._kernels, self._store = K, K.variable(K.convert(old))
 
     @property

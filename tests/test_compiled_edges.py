@@ -79,3 +79,29 @@ def test_a_bool_flag_is_not_the_int_flag_of_the_same_value(backend,
                 expected(flag))
     if backend != "numpy":
         assert g.trace_count == 6   # (1, True, 0, False, two keyword calls)
+
+
+def test_a_captured_variable_that_moved_backends_and_back_is_read_anew(
+        tf_backend):
+    # The variable gets a new tf.Variable when it comes back to tensorflow;
+    # the graph that captured the old one returned [1, 2] at every call
+    # after v.assign([5, 5]) on numpy and v.assign([7, 7]) on tensorflow.
+    v = pycg.Variable(np.array([1.0, 2.0], np.float32))
+    w = pycg.Variable(np.array([1.0, 2.0], np.float32))
+    f = pycg.function(lambda x: x * v)
+    g = pycg.function(lambda x, w: x * w)
+    x = np.array([1.0, 3.0], np.float32)
+    for _ in range(3):   # (the direct concrete-function calls start)
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(),
+                                      x * [1, 2])
+        g(pycg.constant(x), w)
+    pycg.config.set_backend("numpy")
+    v.assign(np.array([5.0, 5.0], np.float32))
+    w.assign(np.array([3.0, 3.0], np.float32))
+    pycg.config.set_backend("tensorflow")
+    for _ in range(3):
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(), x * 5)
+        np.testing.assert_array_equal(g(pycg.constant(x), w).numpy(), x * 3)
+    v.assign(np.array([7.0, 7.0], np.float32))
+    for _ in range(3):
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(), x * 7)

@@ -25,7 +25,7 @@ OPTIONAL = frozenset((
     "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
     "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
     "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates",
-    "watching", "watcher"))
+    "watching", "watcher", "moved_away", "moves"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
