@@ -9,7 +9,8 @@ tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
 happened. Python numbers and NumPy arrays passed in become tensors, so a new
 value does not retrace; ints, bools, strings and None stay Python values
-(flags), so each new value retraces.
+(flags), so each new value retraces (True and 1 are different values, as
+for jax.jit: tf.function alone takes True for 1).
 """
 import functools
 import warnings
@@ -96,6 +97,7 @@ class Function:
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
         self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
+        self._moves = 0   # tensorflow's moves() when the graphs were made
 
     def __call__(self, *args, **kwargs):
         name = backends.active.name
@@ -114,6 +116,9 @@ class Function:
             return self._f(*args, **kwargs)
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
+        if backends.active.moves() != self._moves:   # (a variable the graphs
+            self._graphs, self._calls = {}, {}   # captured has a new store)
+            self._moves = backends.active.moves()
         if not kwargs:   # one graph function per number of arguments
             calls = self._calls.get(len(args))
             if calls is None:
@@ -181,10 +186,30 @@ class Function:
             v = self._variables.get(id(a))
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
+        if type(a) is _Bool:
+            return a.value
         return Tensor(a) if isinstance(a, tf.Tensor) else a
 
 
+class _Bool:
+    """A bool argument as tf.function sees it: a value of its own (to
+    tf.function True == 1, so f(x, True) after f(x, 1) ran 1's trace)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+_BOOLS = {True: _Bool(True), False: _Bool(False)}
+
+
 def _to_graph_input(a):
+    if a is True or a is False:
+        return _BOOLS[a]
     if isinstance(a, Variable):
         a._value  # noqa: B018  (moves its storage to the active backend)
         return a._store

@@ -57,11 +57,6 @@ class Tensor(PythonValue, Operators["Tensor"]):
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)
 
-    def __repr__(self) -> str:
-        return (f"<pycg.{type(self).__name__} shape={self.shape} dtype="
-                f"{self.dtype.name} numpy="
-                f"{np.array2string(self.numpy(), threshold=20)}>")
-
     __hash__ = object.__hash__
 
 

@@ -70,6 +70,17 @@ class PythonValue:
                             f"index, got dtype {a.dtype.name}")
         return int(a)
 
+    def __repr__(self) -> str:
+        """Shape, dtype and value; a traced tensor (inside pycg.function)
+        shows ``traced`` for its value, so ``print`` works while tracing,
+        as for tf.function's and jax.jit's tensors."""
+        try:
+            value = "numpy=" + np.array2string(self.numpy(), threshold=20)
+        except TypeError:   # (a backend's to_numpy refuses a traced value)
+            value = "traced"
+        return (f"<pycg.{type(self).__name__} shape={self.shape} dtype="
+                f"{self.dtype.name} {value}>")
+
     def _to_concrete(self, what: str) -> Any:
         try:   # (a backend's to_numpy refuses a traced value: TypeError)
             return self.numpy()

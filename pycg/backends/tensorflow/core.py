@@ -105,3 +105,18 @@ def outside_graph():
     """A context where new variables are created eagerly, also while a
     pycg.function traces (optimizer slots, seed states)."""
     return tf.init_scope()
+
+
+_moves = [0]   # how many variables' tf.Variables left this backend
+
+
+def moved_away(store):
+    """A variable's storage leaves this backend (a backend switch); when it
+    comes back it gets a new tf.Variable, which graphs that captured the
+    old one would never see: pycg.function traces again."""
+    _moves[0] += 1
+
+
+def moves():
+    """How many variables' tf.Variables left this backend so far."""
+    return _moves[0]
