@@ -16,6 +16,7 @@ class PythonValue:
 
     __slots__ = ()
     _value: Any   # (the backend's value: Tensor's slot, Variable's read)
+    dtype: Any    # (Tensor's and Variable's own property)
 
     @property
     def shape(self) -> tuple[int, ...]:
