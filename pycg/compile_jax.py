@@ -9,6 +9,8 @@ f closes over, or one an optimizer makes on its first step) finds it by
 its box, puts every box back as it was, and f is traced again with it as
 an input: the first call of such a function traces twice.
 """
+import numpy as np
+
 from pycg import backends, structure
 from pycg._errors import Api, user_error
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
@@ -229,7 +231,8 @@ def _outputs(out, finals, store_values):
         zip(finals, store_values)) if new is not old}
     if isinstance(out, Tensor):
         return out._value, assigned
-    leaves = structure.flatten(out)
+    leaves = [convert_to_tensor(o) if _number(o) else o
+              for o in structure.flatten(out)]   # (as tf.function)
     if all(o is None or isinstance(o, Tensor) for o in leaves):
         return structure.unflatten(out, [
             None if o is None else o._value for o in leaves]), assigned
@@ -255,6 +258,13 @@ def _register_static():
 
 
 _ARRAYS = set()
+
+
+def _number(a):
+    """A result that comes back as a Tensor, as from tf.function: a Python
+    number, a NumPy array or scalar of numbers."""
+    return isinstance(a, (int, float, complex, np.generic, np.ndarray)) and \
+        getattr(a, "dtype", np.dtype("f")).kind in "biufc"
 
 
 def _is_array(a):

@@ -128,10 +128,10 @@ def test_outputs_keep_their_structure_and_python_values():
     def f(x, scale=2.0):
         return {"twice": [x * scale], "label": "ok", "n": x.shape[0]}
     out = f(pycg.constant([1.0, 2.0]))
-    assert out["label"] == "ok" and out["n"] == 2
+    assert out["label"] == "ok" and int(out["n"]) == 2
     assert out["twice"][0].numpy().tolist() == [2.0, 4.0]
     out = f(pycg.constant([1.0, 2.0, 3.0]), scale=0.5)
-    assert out["n"] == 3 and out["twice"][0].numpy().tolist() == [0.5, 1, 1.5]
+    assert int(out["n"]) == 3 and out["twice"][0].numpy().tolist() == [0.5, 1, 1.5]
 
 
 def test_a_closed_over_variable_is_read_at_each_call_not_baked_in():
@@ -277,8 +277,8 @@ def test_a_variable_made_from_a_traced_value_is_a_clear_error():
 
 def test_a_new_variable_at_every_trace_is_a_clear_error():
     @pycg.function
-    def f(x):
-        v = pycg.Variable(np.float32(1.0))
+    def f(x):   # (a number no other test made: nothing cached)
+        v = pycg.Variable(np.float32(1.2345678))
         return x * v
     with pytest.raises(ValueError, match=r"f creates a new pycg.Variable "
                        r"each time it is traced"):
@@ -528,3 +528,33 @@ def test_scan_and_map_on_traced_values_lower_to_lax_scan(reverse):
     text = jax.jit(lambda v: compiled._jax._jitted[1]([v], [])[0]).lower(
         jnp.ones(4, jnp.float32)).as_text()
     assert "while" in text   # (lax.scan's loop, not 4 unrolled steps)
+
+
+def test_numbers_and_numpy_results_come_back_as_tensors_as_from_tf_function():
+    x = pycg.constant([1.0, 2.0])
+    for fn, dtype, value in (
+            (lambda x: np.ones(2, np.float32), "float32", [1.0, 1.0]),
+            (lambda x: 1.5, "float32", 1.5), (lambda x: 6, "int32", 6),
+            (lambda x: np.float32(2.0), "float32", 2.0),
+            (lambda x: (x, 2.5)[1], "float32", 2.5)):
+        got = pycg.function(fn)(x)
+        assert type(got) is pycg.Tensor and got.dtype == dtype
+        assert got.numpy().tolist() == value
+    label, n = pycg.function(lambda x: ("hi", x.shape[0]))(x)
+    assert label == "hi" and type(n) is pycg.Tensor and int(n) == 2
+
+
+def test_a_draw_inside_without_jax_s_cpu_platform_is_a_clear_error(
+        monkeypatch):
+    real = jax.devices
+
+    def devices(backend=None):
+        if backend == "cpu":
+            raise RuntimeError("Unknown backend cpu")
+        return real(backend)
+    gen = pycg.random.SeedGenerator(1)
+    f = pycg.function(lambda x: x + pycg.random.normal((2,), seed=gen))
+    monkeypatch.setattr(jax, "devices", devices)
+    with pytest.raises(RuntimeError, match=r"needs JAX's cpu platform.*"
+                       r"JAX_PLATFORMS=cuda,cpu"):
+        f(1.0)

@@ -102,7 +102,11 @@ def _cached(number, dt):
     key = (number, type(number), dt) if number else (repr(number), dt)
     c = _scalars.get(key)
     if c is None:
-        c = jnp.asarray(dt.type(number))
+        if getattr(_watch, "watcher", None) is not None:   # (pycg.function)
+            with jax.ensure_compile_time_eval():
+                c = jnp.asarray(dt.type(number))
+        else:
+            c = jnp.asarray(dt.type(number))
         if type(c) in types:   # (inside jax.jit it is a tracer: not kept)
             if len(_scalars) > 4096:
                 _scalars.clear()
@@ -239,6 +243,14 @@ def assign_sub(store, delta):
 def host_call(fn, args, dtype, shape):
     if not any(_traced(a) for a in args):
         return jnp.asarray(fn(*[np.asarray(a) for a in args]))
+    try:
+        jax.devices("cpu")
+    except RuntimeError:
+        raise RuntimeError(
+            "pycg (jax backend): a draw or host computation inside a traced "
+            "function runs NumPy on the host through jax.pure_callback, which "
+            "needs JAX's cpu platform, and JAX_PLATFORMS leaves it out; add "
+            "it (e.g. JAX_PLATFORMS=cuda,cpu)") from None
     return jax.pure_callback(
         lambda *a: np.asarray(fn(*a), dtype=dtype),
         jax.ShapeDtypeStruct(tuple(shape), dtype), *args)
