@@ -134,3 +134,22 @@ def test_ops_without_a_complex_meaning_refuse_it_by_name(backend, name, args):
     with pytest.raises(TypeError, match=rf"pycg\.ops\.{name}: expected a "
                        r"real tensor, got complex64"):
         getattr(ops, name)(*args)
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile",
+                                  "nanpercentile"])
+@pytest.mark.parametrize("q", [float("nan"), None])
+def test_a_quantile_of_nan_or_none_is_refused_by_name(backend, name, q):
+    # (was a gather error at index -2**31 on numpy and tensorflow, and NaN
+    # on jax; NumPy refuses q outside [0, 1] and NaN)
+    with pytest.raises(ValueError, match=rf"pycg\.ops\.{name}: q must be "
+                       r"a scalar or 1-d, inside \[0, 1(00)?\], got"):
+        getattr(ops, name)(np.array([[1.0, 2.0], [3.0, 4.0]], "float32"), q)
+
+
+def test_cholesky_reads_the_lower_triangle_as_numpy(backend):
+    a = np.array([[4.0, 100.0], [2.0, 3.0]], "float32")
+    np.testing.assert_allclose(ops.cholesky(a).numpy(), np.linalg.cholesky(a),
+                               rtol=1e-6)
+    with pytest.raises(Exception, match="pycg.ops.cholesky"):
+        ops.cholesky(np.array([[True, False], [True, True]]))

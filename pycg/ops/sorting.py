@@ -176,7 +176,7 @@ def _quantile(op, x, q, axis, method, keepdims, nan, scale=1):
                          f"{', '.join(map(repr, _METHODS))}, got {method!r}")
     qs = np.asarray(q.numpy() if isinstance(q, Tensor) else q,
                     dtype=np.float64) / scale
-    if qs.ndim > 1 or np.any((qs < 0) | (qs > 1)):
+    if qs.ndim > 1 or not np.all((qs >= 0) & (qs <= 1)):   # (NaN: no)
         raise ValueError(f"pycg.ops.{op}: q must be a scalar or 1-d, inside "
                          f"[0, {scale}], got {q!r}")
     x = as_tensor(x, op)

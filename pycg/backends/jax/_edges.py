@@ -3,9 +3,9 @@ complex inputs: complex numbers in NumPy's order (by real part, then
 imaginary part; a comparison with NaN is False, NaN wins maximum and
 minimum, arg extrema find the first NaN, sorting puts NaN last), bools in
 conj and round, the matrix functions of integers and bools in float64 (as
-NumPy; JAX's 64-bit mode off: float32, as JAX), the Cholesky factor of a
-complex matrix from its lower triangle and real diagonal (as LAPACK reads
-it; JAX symmetrizes the input first). Gathered last by the package, over
+NumPy; JAX's 64-bit mode off: float32, as JAX), the Cholesky factor from
+the lower triangle and the real diagonal (as LAPACK reads it; JAX
+symmetrizes the input first). Gathered last by the package, over
 the topic files (as the tensorflow backend's _edges.py)."""
 import jax
 import jax.numpy as jnp
@@ -175,9 +175,11 @@ def slogdet(x):
 
 
 def cholesky(x):
-    if _complex(x):   # (the lower triangle and the diagonal's real part)
-        d = jnp.real(jnp.diagonal(x, axis1=-2, axis2=-1)).astype(x.dtype)
-        lower = jnp.tril(x, -1)
-        x = lower + jnp.conj(jnp.swapaxes(lower, -1, -2)) + \
-            d[..., None] * jnp.eye(x.shape[-1], dtype=x.dtype)
+    """LAPACK's: the lower triangle and the diagonal's real part are read
+    (JAX's would average the matrix with its conjugate transpose)."""
+    x = _inexact(x)
+    d = jnp.real(jnp.diagonal(x, axis1=-2, axis2=-1)).astype(x.dtype)
+    lower = jnp.tril(x, -1)
+    x = lower + jnp.conj(jnp.swapaxes(lower, -1, -2)) + \
+        d[..., None] * jnp.eye(x.shape[-1], dtype=x.dtype)
     return _linalg.cholesky(x)
