@@ -122,6 +122,20 @@ calling_function <- function() {
   "pycg"
 }
 
+# An R list of variables as a Python list, the one made for the same list
+# last time when `x` is identical to it (`slot` names the caller): a
+# training loop passes the same variables on every step. Other lists are
+# converted each time (a cached one would keep its tensors alive).
+py_variables <- function(x, slot) {
+  last <- .pycg$variable_lists[[slot]]
+  if (!is.null(last) && identical(last$r, x))
+    return(last$py)
+  py <- reticulate::r_to_py(unname(lapply(x, as_py)))
+  if (length(x) && all(vapply(x, inherits, NA, "pycg.tensor.Variable")))
+    .pycg$variable_lists[[slot]] <- list(r = x, py = py)
+  py
+}
+
 r_array <- function(x) {
   stats::setNames(array_to_raw(x), c("__pycg_r_array__", "shape", "kind"))
 }

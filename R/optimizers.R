@@ -133,6 +133,6 @@ optimizer_apply <- function(optimizer, grads, vars) {
          "`vars` has ", length(vars), " variables; pass one gradient per ",
          "variable, in the same order", call. = FALSE)
   method_call(optimizer, "apply", lapply(unname(grads), as_py),
-              unname(vars))
+              py_variables(vars, "optimizer_apply"))
   invisible(optimizer)
 }

@@ -80,8 +80,8 @@ gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
   tape$gradient <- function(target, sources, output_gradients = NULL,
                             unconnected_gradients = "none") {
     res <- method_call(made(), "gradient", as_py(target),
-                       as_py_sources(sources), as_py(output_gradients),
-                       unconnected_gradients)
+                       as_py_sources(sources, "gradient"),
+                       as_py(output_gradients), unconnected_gradients)
     like_sources(res, sources)
   }
   tape$jacobian <- function(target, source, unconnected_gradients = "none") {
@@ -108,13 +108,12 @@ gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
 }
 
 # Sources go to Python as a tensor or a plain list (names are put back on
-# the result in R, so any R names work).
-as_py_sources <- function(x) {
-  if (is.list(x) && !is.data.frame(x) &&
-      !inherits(x, "python.builtin.object"))
-    unname(lapply(x, as_py))
-  else
-    as_py(x)
+# the result in R, so any R names work); `slot`: a list of variables is
+# converted once for the same list (py_variables()).
+as_py_sources <- function(x, slot = NULL) {
+  if (!is.list(x) || is.data.frame(x) || inherits(x, "python.builtin.object"))
+    return(as_py(x))
+  if (is.null(slot)) unname(lapply(x, as_py)) else py_variables(x, slot)
 }
 
 like_sources <- function(res, sources) {

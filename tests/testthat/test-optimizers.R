@@ -134,3 +134,26 @@ test_that("optimizer errors name the argument and the R function", {
   expect_error(optimizer_apply(optimizer_sgd(), list(c(1, 2, 3)), list(w)),
                "has shape c\\(3\\) but the variable has shape c\\(2\\)$")
 })
+
+test_each_backend("optimizer_apply updates the variables of each call", {
+  # the Python list of a list of variables is remembered for the same list:
+  # another list, or the same list with one variable swapped, is new
+  u <- pycg_variable(c(1, 2))
+  v <- pycg_variable(c(10, 20))
+  w <- pycg_variable(c(5, 5))
+  sgd_u <- optimizer_sgd(learning_rate = 1)
+  sgd_v <- optimizer_sgd(learning_rate = 1)
+  optimizer_apply(sgd_u, list(c(1, 1)), list(u))
+  optimizer_apply(sgd_v, list(c(1, 1)), list(v))
+  optimizer_apply(sgd_u, list(c(1, 1)), list(u))
+  expect_equal(as.numeric(u), c(-1, 0))
+  expect_equal(as.numeric(v), c(9, 19))
+  both <- list(u, w)
+  sgd_both <- optimizer_sgd(learning_rate = 1)
+  optimizer_apply(sgd_both, list(c(1, 1), c(2, 2)), both)
+  both[[2L]] <- v
+  expect_error(optimizer_apply(sgd_both, list(c(1, 1), c(2, 2)), both),
+               "optimizer_apply")
+  expect_equal(as.numeric(w), c(3, 3))
+  expect_equal(as.numeric(v), c(9, 19))
+})
