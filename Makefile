@@ -91,6 +91,9 @@ bench: setup
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
 	  printf 'and training steps written in R against Python\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \
+	  printf '\n## custom_gradient calls by the way they are called '; \
+	  printf '(bench/custom_calls.py)\n\n```\n'; \
+	  $(PY) bench/custom_calls.py; printf '```\n'; \
 	  printf '\n## Deep graphs (issue 8)\n\n'; $(PY) bench/deep.py; \
 	  printf '\n'; cat bench/REPORTS.md; \
 	  } >> BENCHMARKS.md

@@ -101,8 +101,11 @@ METHOD = """\
 
 `make bench` (that is, `bash bench/setup_peers.sh`, which installs JAX,
 PyTorch's CPU build and HIPS autograd into .venv, then
-`.venv/bin/python bench/run.py`) rewrites this file in about two to three
-minutes. `bench/run.py --workloads scalar,custom --rows pycg_numpy,pycg_tf`
+`.venv/bin/python bench/run.py`, every workload down to the training steps
+of bench/train.py, MLP and CNN, then the R, custom-call and deep-graph
+tables and bench/REPORTS.md) rewrites this file in one run. `bench/run.py
+--quick` runs every workload on short budgets (a smoke test);
+`bench/run.py --workloads scalar,custom --rows pycg_numpy,pycg_tf`
 times a subset (printed, not written, unless `--out` is given);
 `bench/profile_chain.py numpy|tensorflow [--cprofile]` splits pycg's cost
 per chain element into kernels, dispatch, recording, custom_gradient and

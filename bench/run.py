@@ -1,7 +1,8 @@
 """Run the benchmark and write BENCHMARKS.md.
 
     .venv/bin/python bench/run.py [--quick] [--out FILE] [--no-memory]
-                                  [--workloads scalar,custom,1k,1m,mlp,memory]
+                                  [--workloads scalar,custom,1k,1m,mlp,conv,
+                                               pool,train,memory]
                                   [--rows pycg_numpy,pycg_tf,...]
 
 pycg (numpy and tensorflow backends, and pycg.function where it exists)
@@ -18,14 +19,16 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import _peers, chain, conv, mlp, report, targets  # noqa: E402
+from bench import _peers, chain, conv, mlp, report, targets, train  # noqa
 from bench._timing import (Timing, git_revision, machine, measure,  # noqa
                            warm_up)
 from bench.memory import KEYS as MEMORY_KEYS, peak_mib  # noqa: E402
 
+import pycg  # noqa: E402
+
 CHAIN_OPS = {"scalar": 100, "1k": 100, "1m": 20}
 WORKLOADS = ("scalar", "custom", "1k", "1m", "mlp", "conv", "pool",
-             "memory")
+             "train", "memory")
 TITLES = {
     "scalar": "(a) 100-op chain on a scalar",
     "1k": "(a) 100-op chain on 1,000 elements",
@@ -37,6 +40,8 @@ TITLES = {
             "forward + backward",
     "pool": "(e) 2x2 {} pooling of an (8, 32, 32, 16) input, forward + "
             "backward",
+    "train": "(f) training step, {}: one full-batch Adam step "
+             "(bench/train.py --model {})",
 }
 CUSTOM_VS_BUILTIN = {"pycg_numpy", "pycg_tf", "tf_eager", "torch",
                      "autograd"}
@@ -158,7 +163,28 @@ def run_races(workloads, only, scale):
             run(f"pool_{kind}", TITLES["pool"].format(kind),
                 conv.pool_implementations(kind), conv.pool_data(), 1.0,
                 lambda key, got, ref: check_arrays(key, [got], [ref]))
+    if "train" in workloads:
+        for model in ("mlp", "cnn"):
+            title = TITLES["train"].format(model.upper(), model)
+            sections.append((title, train_table(title, model, 2.0 * scale)))
     return races, sections
+
+
+def train_table(title, model, budget):
+    """bench/train.py's table (its rows are its own: --rows does not
+    apply); a loss that differs from the TF custom loop's, or a row that
+    raises, is reported as a failure."""
+    print(f"\n## {title}", flush=True)
+    backend = pycg.config.backend()
+    try:
+        lines = train.table(model, budget)
+    except Exception as e:  # (AssertionError: a loss differs)
+        row = _failed(f"train_{model}", model.upper(), title, "raised", e)
+        lines = [row.why]
+    finally:
+        pycg.config.set_backend(backend)
+    print("\n".join(lines), flush=True)
+    return lines
 
 
 def peak_memory():

@@ -162,18 +162,16 @@ def check(rows, x, y, params, steps=5):
     ref = losses[REFERENCE]
     for name, loss in losses.items():
         if abs(loss - ref) > 1e-4 * max(1.0, abs(ref)):
-            raise SystemExit(f"{name}: loss {loss} after {steps} steps, "
-                             f"the TF custom loop's is {ref}")
+            raise AssertionError(f"{name}: loss {loss} after {steps} steps, "
+                                 f"the TF custom loop's is {ref}")
     return ref
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--budget", type=float, default=2.0,
-                        help="seconds of timing per row")
-    parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
-    args = parser.parse_args()
-    if args.model == "cnn":
+def table(model="mlp", budget=2.0):
+    """The Markdown lines of the training-step table for `model` ('mlp' or
+    'cnn'), `budget` seconds of timing per row; raises AssertionError where
+    a row's loss differs from the TF custom loop's."""
+    if model == "cnn":
         from bench import cnn
         rows, (x, y, params) = cnn.ROWS, cnn.data()
         what = ("CNN conv8-maxpool-conv16-avgpool-dense10 on 8x8 synthetic "
@@ -185,22 +183,38 @@ def main():
     fns = {}
     for name, (make, _) in rows.items():
         fn = make(x, y, params)
-        first, estimate, _ = warm_up(fn, args.budget)
+        first, estimate, _ = warm_up(fn, budget)
         fns[name] = (first, estimate, fn)
-    timings = measure(fns, budget=args.budget, min_rounds=7, max_rounds=15)
+    timings = measure(fns, budget=budget, min_rounds=7, max_rounds=15)
     per_step = {name: timings[name].median / rows[name][1] for name in rows}
     keras_step = per_step["Keras train_on_batch"]
-    print(f"{what}, float32, Adam; loss after 6 steps {ref:.6f} on every "
-          f"row; tensorflow {tf.__version__}, keras {keras.__version__}, "
-          f"TF_ENABLE_ONEDNN_OPTS={os.environ.get('TF_ENABLE_ONEDNN_OPTS', 'unset')}\n")
-    print("| row | us per step (median) | spread | CPU us (calling thread) "
-          "| x TF custom loop | x Keras train_on_batch |")
-    print("|---|---:|---:|---:|---:|---:|")
+    onednn = os.environ.get("TF_ENABLE_ONEDNN_OPTS", "unset")
+    lines = [f"{what}, float32, Adam; loss after 6 steps {ref:.6f} on every "
+             f"row; tensorflow {tf.__version__}, keras {keras.__version__}, "
+             f"TF_ENABLE_ONEDNN_OPTS={onednn}", "",
+             "| row | us per step (median) | spread | CPU us (calling "
+             "thread) | x TF custom loop | x Keras train_on_batch |",
+             "|---|---:|---:|---:|---:|---:|"]
     for name, t in per_step.items():
         tm, n = timings[name], rows[name][1]
-        print(f"| {name} | {t * 1e6:.0f} | {tm.low / n * 1e6:.0f}-"
-              f"{tm.high / n * 1e6:.0f} | {tm.cpu / n * 1e6:.0f} | "
-              f"{t / per_step[REFERENCE]:.2f} | {t / keras_step:.2f} |")
+        lines.append(f"| {name} | {t * 1e6:.0f} | {tm.low / n * 1e6:.0f}-"
+                     f"{tm.high / n * 1e6:.0f} | {tm.cpu / n * 1e6:.0f} | "
+                     f"{t / per_step[REFERENCE]:.2f} | "
+                     f"{t / keras_step:.2f} |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--budget", type=float, default=2.0,
+                        help="seconds of timing per row")
+    parser.add_argument("--model", choices=("mlp", "cnn"), default="mlp")
+    args = parser.parse_args()
+    try:
+        lines = table(args.model, args.budget)
+    except AssertionError as e:
+        raise SystemExit(str(e)) from None
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

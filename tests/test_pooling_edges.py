@@ -185,3 +185,23 @@ def test_average_pool_propagates_nan_and_inf_as_tensorflow(backend, d, fmt,
     want = tf.nn.avg_pool(x, size_d, strides_d, padding.upper()).numpy()
     assert np.isnan(want).any() and np.isinf(want).any()   # (it checks them)
     np.testing.assert_allclose(_to_last(y.numpy(), fmt), want, rtol=1e-6)
+
+
+def test_max_pool_traces_inside_jax_jit():
+    # the jax kernels branch on no value, so jax.jit can trace them
+    jax = pytest.importorskip("jax")
+    previous = pycg.config.backend()
+    pycg.config.set_backend("jax")
+    try:
+        x = np.array([NAN, 1.0, -INF, -INF, 0.0, 2.0],
+                     np.float32).reshape(1, -1, 1)
+        w = np.array([3.0, 5.0, 7.0], np.float32).reshape(1, -1, 1)
+        pool = jax.jit(pycg.to_jax(lambda x: ops.max_pool(x, 2)))
+        grad = jax.jit(jax.grad(pycg.to_jax(
+            lambda x: ops.sum(ops.max_pool(x, 2) * w))))
+        y, g = np.asarray(pool(x)), np.asarray(grad(x))
+    finally:
+        pycg.config.set_backend(previous)
+    np.testing.assert_array_equal(
+        y.ravel(), [1.0, np.finfo(np.float32).min, 2.0])
+    np.testing.assert_array_equal(g.ravel(), [3.0, 0, 5.0, 0, 0, 7.0])
