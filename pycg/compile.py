@@ -13,6 +13,7 @@ value does not retrace; ints, bools, strings and None stay Python values
 for jax.jit: tf.function alone takes True for 1).
 """
 import functools
+import types
 import warnings
 import weakref
 from collections.abc import Callable
@@ -55,6 +56,8 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
         was not given traces twice (both counted in ``trace_count``), and a
         Variable passed as an argument is part of the signature by identity
         (another Variable retraces, where tf.function would not).
+
+    A method may be decorated too; each instance traces on its own.
 
     Example:
     >>> import pycg
@@ -140,6 +143,12 @@ class Function:
             return type(out)(Tensor(o) for o in out)   # a flat list
         return structure.unflatten(out, [_from_graph_output(o) for o in
                                          structure.flatten(out)])
+
+    def __get__(self, instance, owner=None):
+        """A method (``@pycg.function`` in a class body, as tf.function and
+        jax.jit allow): bound to its instance, which the traces see as a
+        non-tensor argument (each instance traces on its own)."""
+        return self if instance is None else types.MethodType(self, instance)
 
     def _graph_for(self, n):
         """The tf.function for calls with n positional arguments (with a

@@ -79,8 +79,9 @@ class PythonValue:
             value = "numpy=" + np.array2string(self.numpy(), threshold=20)
         except TypeError:   # (a backend's to_numpy refuses a traced value)
             value = "traced"
+        dtype = backend_of(self._value).dtype_of(self._value).name
         return (f"<pycg.{type(self).__name__} shape={self.shape} dtype="
-                f"{self.dtype.name} {value}>")
+                f"{dtype} {value}>")
 
     def _to_concrete(self, what: str) -> Any:
         try:   # (a backend's to_numpy refuses a traced value: TypeError)

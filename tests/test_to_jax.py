@@ -199,3 +199,22 @@ def test_numbers_inside_one_jit_are_not_reused_by_the_next():
         np.testing.assert_allclose(jax.jit(f)(x), n * 3.75)
         np.testing.assert_allclose(jax.jit(jax.grad(f))(x), [2.5] * n)
     np.testing.assert_allclose(f(jnp.ones((2,), "float32")), 7.5)
+
+
+def test_the_readme_jax_walkthrough_runs():
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    section = readme.split("## Rules that travel: JAX", 1)[1]
+    blocks = re.findall(r"```python\n(.*?)```", section.split("\n## ")[0],
+                        re.S)
+    assert blocks
+    namespace = {}
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), namespace)
+    x = np.array([0.25, 3.0, -2.0], np.float32)   # d sum(x^2) = 2x, clipped
+    np.testing.assert_allclose(
+        jax.jit(jax.grad(namespace["f"]))(jnp.asarray(x)),
+        np.clip(2 * x, -1, 1))
