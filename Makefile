@@ -89,7 +89,7 @@ bench: setup
 	{ printf '\n## R inside Python (pycg.r), microseconds per call\n\n'; \
 	  $(PY) bench/bench_pycg_r.py; \
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
-	  printf 'and the R cost of a log1pexp gradient\n\n```\n'; \
+	  printf 'and training steps written in R against Python\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \
 	  printf '\n## custom_gradient calls by the way they are called '; \
 	  printf '(bench/custom_calls.py)\n\n```\n'; \

@@ -335,6 +335,9 @@ check_condition <- function(x) {
 py_result <- function(res, caller = NULL) {
   if (inherits(res, "pycg.tensor.Tensor"))
     return(res)
+  # (what most calls that are not ops return, without py_to_r()'s dispatch)
+  if (inherits(res, "python.builtin.NoneType"))
+    return(NULL)
   if (inherits(res, "pycg.r.interop.Warned"))
     res <- raise_warnings(res, caller)
   if (inherits(res, "pycg.tensor.Tensor"))

@@ -69,6 +69,17 @@ op_custom_gradient <- function(f) {
   in_gradient <- function() paste("in the gradient of", label)
   rule <- rule_name(f)
   inputs <- setdiff(names(formals(f)), "...")
+  # the signature of the last rule's formals: each call of f makes a new
+  # rule, nearly always with the same formals
+  rule_formals <- rule_signature <- NULL
+  signature_of <- function(grad) {
+    now <- list(formals(grad))
+    if (!identical(now, rule_formals)) {
+      rule_signature <<- py_signature(grad)
+      rule_formals <<- now
+    }
+    rule_signature
+  }
   # what f returned, checked, with its rule as a Python callable
   forward_result <- function(res) {
     if (inherits(res, "python.builtin.tuple"))
@@ -82,7 +93,7 @@ op_custom_gradient <- function(f) {
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
     list(res[[1L]], r_shim(grad, in_gradient, rule, inputs),
-         py_signature(grad))
+         signature_of(grad))
   }
   py_forward <- r_callable(f, label,
                            signature = py_signature(f, kwargs = TRUE),

@@ -36,7 +36,9 @@ start_python <- function() {
     r_function = interop$r_function,
     r_signature = interop$r_signature,
     r_subset = interop$r_subset,
-    r_cumulative = interop$r_cumulative
+    r_cumulative = interop$r_cumulative,
+    enter_tape = interop$enter_tape,
+    r_arith = interop$r_arith
   )
   .pycg$interop
 }

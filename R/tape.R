@@ -48,36 +48,59 @@
 #' outer$gradient(dy, x) # 6 * x = 18
 #' @export
 gradient_tape <- function(persistent = FALSE, watch_accessed_variables = TRUE) {
-  py <- core_call("GradientTape", persistent = persistent,
-                  watch_accessed_variables = watch_accessed_variables)
   tape <- new.env(parent = emptyenv())
-  tape$py <- py
+  # The Python tape is made when first needed: by with(), in the call that
+  # enters it (one call into Python, not two), or by a method called first.
+  py <- NULL
+  made <- function() {
+    if (is.null(py)) {
+      py <<- core_call("GradientTape", persistent = persistent,
+                       watch_accessed_variables = watch_accessed_variables)
+      tape$py <- py
+    }
+    py
+  }
+  tape$.enter <- function() {
+    if (!is.null(py))
+      return(method_call(py, "__enter__"))
+    # (no interrupt between Python's push of the tape and R knowing it)
+    suspendInterrupts({
+      py <<- py_call(interop()$enter_tape, persistent,
+                     watch_accessed_variables)
+      tape$py <- py
+    })
+  }
+  tape$.exit <- function() {
+    if (!is.null(py)) method_call(py, "__exit__", NULL, NULL, NULL)
+  }
   tape$watch <- function(x) {
-    method_call(py, "watch", as_py_sources(x))
+    method_call(made(), "watch", as_py_sources(x))
     invisible(tape)
   }
   tape$gradient <- function(target, sources, output_gradients = NULL,
                             unconnected_gradients = "none") {
-    res <- method_call(py, "gradient", as_py(target), as_py_sources(sources),
-                       as_py(output_gradients), unconnected_gradients)
+    res <- method_call(made(), "gradient", as_py(target),
+                       as_py_sources(sources), as_py(output_gradients),
+                       unconnected_gradients)
     like_sources(res, sources)
   }
   tape$jacobian <- function(target, source, unconnected_gradients = "none") {
-    res <- method_call(py, "jacobian", as_py(target), as_py_sources(source),
+    res <- method_call(made(), "jacobian", as_py(target),
+                       as_py_sources(source),
                        unconnected_gradients = unconnected_gradients)
     like_sources(res, source)
   }
   tape$stop_recording <- function() {
-    method_call(py, "stop_recording")
+    method_call(made(), "stop_recording")
   }
   tape$watched_variables <- function() {
-    method_call(py, "watched_variables")
+    method_call(made(), "watched_variables")
   }
   tape$explain <- function(target, source) {
-    method_call(py, "explain", as_py(target), as_py_sources(source))
+    method_call(made(), "explain", as_py(target), as_py_sources(source))
   }
   tape$reset <- function() {
-    method_call(py, "reset")
+    method_call(made(), "reset")
     invisible(tape)
   }
   class(tape) <- "pycg_gradient_tape"
@@ -125,7 +148,9 @@ print.pycg_gradient_tape <- function(x, ...) {
 #' tape$gradient(y, x)
 #' @export
 `%as%` <- function(object, name) {
-  attr(object, "as") <- gsub("\"", "", deparse(substitute(name)))
+  name <- substitute(name)
+  attr(object, "as") <- if (is.symbol(name)) as.character(name) else
+    gsub("\"", "", deparse(name))
   attr(object, "as_envir") <- parent.frame()
   object
 }
@@ -137,13 +162,12 @@ print.pycg_gradient_tape <- function(x, ...) {
 #' @rdname grapes-as-grapes
 #' @export
 with.pycg_gradient_tape <- function(data, expr, ...) {
-  py <- data$py
   # registered first, so an interrupt or time limit that lands inside the
-  # __enter__ call still takes the tape off the thread's stack; and run with
-  # interrupts (and so time limits) suspended, so none can cut it short
-  # before it reaches Python and leave the tape recording
-  on.exit(suspendInterrupts(method_call(py, "__exit__", NULL, NULL, NULL)))
-  method_call(py, "__enter__")
+  # call that enters the tape still takes it off the thread's stack; and
+  # run with interrupts (and so time limits) suspended, so none can cut it
+  # short before it reaches Python and leave the tape recording
+  on.exit(suspendInterrupts(data$.exit()))
+  data$.enter()
   name <- attr(data, "as", exact = TRUE)
   if (!is.null(name))
     assign(name, data,

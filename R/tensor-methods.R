@@ -187,7 +187,7 @@ Ops.pycg.tensor.Tensor <- function(e1, e2) {
   e1 <- as_py(na_as_nan(e1))
   e2 <- as_py(na_as_nan(e2))
   if (.Generic %in% c("+", "-", "*", "^", "%/%", "%%"))
-    core_call("r.arith.arith", name, e1, e2)
+    py_call(interop()$r_arith, name, e1, e2)
   else
     op_call(name, e1, e2)
 }

@@ -68,12 +68,15 @@ def pycg_eager(backend):
     return make
 
 
-def pycg_compiled(jit_compile):
+def pycg_compiled(jit_compile, backend="tensorflow"):
     def make(x0, custom):
-        pycg.config.set_backend("tensorflow")
+        pycg.config.set_backend(backend)
         x = pycg.constant(x0)
         step = pycg_function()(_pycg_step(custom), jit_compile=jit_compile)
-        return on_backend("tensorflow", step, x)
+        if backend == "jax":   # (as the jax_jit row: wait for the result)
+            return on_backend(backend, lambda: step(x)._value
+                              .block_until_ready())
+        return on_backend(backend, step, x)
     return make
 
 
@@ -198,6 +201,10 @@ def implementations():
          ""),
         ("pycg_function_xla", "pycg.function, jit_compile=True",
          pycg_compiled(True), ""),
+        ("pycg_jax", "pycg eager, jax backend",
+         pycg_eager("jax") if jax else None, "jax not installed"),
+        ("pycg_function_jax", "pycg.function, jax backend (jax.jit)",
+         pycg_compiled(False, "jax") if jax else None, "jax not installed"),
         # ---- the peers ----
         ("tf_eager", "TF eager GradientTape", tf_eager, ""),
         ("tf_function", "tf.function + GradientTape", tf_function(False), ""),

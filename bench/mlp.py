@@ -57,13 +57,16 @@ def pycg_eager(backend):
     return make
 
 
-def pycg_compiled(jit_compile):
+def pycg_compiled(jit_compile, backend="tensorflow"):
     def make(x, labels, params):
-        pycg.config.set_backend("tensorflow")
+        pycg.config.set_backend(backend)
         x, labels = pycg.constant(x), pycg.constant(labels)
         step = pycg_function()(_pycg_step([pycg.Variable(p) for p in params]),
                                jit_compile=jit_compile)
-        return on_backend("tensorflow", step, x, labels)
+        if backend == "jax":   # (as the jax_jit row: wait for the result)
+            return on_backend(backend, lambda: jax.block_until_ready(
+                [g._value for g in step(x, labels)]))
+        return on_backend(backend, step, x, labels)
     return make
 
 
@@ -145,6 +148,10 @@ def implementations():
          ""),
         ("pycg_function_xla", "pycg.function, jit_compile=True",
          pycg_compiled(True), ""),
+        ("pycg_jax", "pycg eager, jax backend",
+         pycg_eager("jax") if jax else None, "jax not installed"),
+        ("pycg_function_jax", "pycg.function, jax backend (jax.jit)",
+         pycg_compiled(False, "jax") if jax else None, "jax not installed"),
         # ---- the peers ----
         ("tf_eager", "TF eager GradientTape", tf_mode("eager"), ""),
         ("tf_function", "tf.function + GradientTape", tf_mode("graph"), ""),

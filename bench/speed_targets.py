@@ -84,7 +84,8 @@ def races():
         for key, make in makes.items():
             fn = make(*args)
             warm[key] = warm_up(fn, budget)[:2] + (fn,)
-        out[name] = {k: {"median": t.median, "cpu": t.cpu}
+        out[name] = {k: {"median": t.median, "cpu": t.cpu,
+                         "process": t.process}
                      for k, t in measure(warm, budget).items()}
 
     mixed = chain.pattern(N, "mixed")

@@ -1,4 +1,4 @@
-"""The speed targets of issues 2, 3, 7 and 28, judged from one run's
+"""The speed targets of issues 2, 3, 7, 27 and 28, judged from one run's
 numbers.
 
 Each target reads the races (name -> {key: Row}) and is judged twice: on
@@ -135,6 +135,17 @@ def evaluate(races, memory, chain_ops):
                    "(tensorflow backend): no more than TF's GradientTape",
                    peak_memory, by_cpu=False),
         ]),
+        ("27", [
+            _judge("pycg.function on the jax backend, scalar chain: within "
+                   "1.5x of jax.jit(vjp) with jax.custom_vjp",
+                   within(scalar, "pycg_function_jax", "jax_jit", 1.5)),
+            _judge("pycg.function on the jax backend, MLP: within 1.1x of "
+                   "jax.jit(jax.grad)",
+                   within(mlp, "pycg_function_jax", "jax_jit", 1.1, True)),
+            _judge("jax backend, scalar chain: at least 2x faster than JAX's "
+                   "un-jitted jax.vjp",
+                   faster("jax_eager", 2, key="pycg_jax")),
+        ]),
         ("28", [
             _judge("conv2d forward + backward, tensorflow backend: within "
                    "1.2x of tf.nn.conv2d under tf.GradientTape",
@@ -144,6 +155,10 @@ def evaluate(races, memory, chain_ops):
                    within(conv, "pycg_numpy", "tf_eager", 1.5, True)),
             _judge("conv2d, pycg.function: within 1.1x of tf.function",
                    within(conv, "pycg_function", "tf_function", 1.1, True)),
+            _judge("pycg.function, MLP: within 1.1x of tf.function in CPU "
+                   "time (the whole process: the graph runs on TensorFlow's "
+                   "threads too) as in wall time",
+                   within(mlp, "pycg_function", "tf_function", 1.1, True)),
         ] + [
             _judge(f"2x2 {kind} pooling, tensorflow backend: within 1.2x of "
                    f"TF eager GradientTape",

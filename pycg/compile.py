@@ -1,13 +1,16 @@
 """pycg.function: trace a pycg function, tapes and custom gradients
-included, into one TensorFlow graph.
+included, into one TensorFlow graph (tensorflow backend) or one jax.jit
+computation (jax backend, pycg/compile_jax.py).
 
 Tracing runs `f` once per *input signature* (the shapes and dtypes of the
 tensor arguments, and the values of the other arguments); later calls with
-the same signature run the graph without Python. A new shape, dtype or
+the same signature run the graph without Python (tensor arguments: without
+tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
 happened. Python numbers and NumPy arrays passed in become tensors, so a new
 value does not retrace; ints, bools, strings and None stay Python values
-(flags), so each new value retraces.
+(flags), so each new value retraces (True and 1 are different values, as
+for jax.jit: tf.function alone takes True for 1).
 """
 import functools
 import warnings
@@ -26,23 +29,32 @@ from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
              reduce_retracing: bool = False) -> Any:
     """Compile `f` into a TensorFlow graph (tensorflow backend), as
-    tf.function; usable as ``@pycg.function`` or ``@pycg.function(...)``.
+    tf.function, or into one jax.jit computation (jax backend); usable as
+    ``@pycg.function`` or ``@pycg.function(...)``.
 
     Args:
         f: The function of tensors to compile (None: return a decorator
             with the options below).
         jit_compile: Compile the graph with XLA (tf.function's
-            jit_compile).
+            jit_compile; the jax backend always compiles with XLA).
         reduce_retracing: Trace once for inputs of any shape where it can
-            (tf.function's reduce_retracing).
+            (tf.function's reduce_retracing; the jax backend traces each
+            shape, as jax.jit).
 
     Returns:
         A callable with f's name and docstring; its ``trace_count`` counts
         the traces.
 
     Differs:
-        Unlike tf.function, the compiled function can be differentiated
-        from outside (pycg.grad of it runs f eagerly on the tape).
+        Unlike tf.function and jax.jit, the compiled function can be
+        differentiated from outside (pycg.grad of it runs f eagerly on the
+        tape). On the jax backend, unlike jax.jit, the variables f reads or
+        assigns (closed over, passed in, or made by an optimizer on its
+        first step) are inputs of the computation, and those assigned are
+        written back after each call; a first call that meets variables it
+        was not given traces twice (both counted in ``trace_count``), and a
+        Variable passed as an argument is part of the signature by identity
+        (another Variable retraces, where tf.function would not).
 
     Example:
     >>> import pycg
@@ -63,7 +75,9 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
     Python control flow on tensor values (``if x > 0``) cannot be traced:
     write it with ``ops.where``, ``ops.cond``, ``ops.while_loop`` (or
     ``fori_loop``, ``scan``, ``map``, ``switch``), which emit TensorFlow's
-    own control flow and are differentiable through it.
+    or jax.lax's own control flow (docs/backend-jax.md says what
+    differentiates on jax). Random draws inside give the same numbers as
+    eagerly: a SeedGenerator's state is a variable the call moves on.
     """
     if f is None:
         return functools.partial(function, jit_compile=jit_compile,
@@ -78,12 +92,21 @@ class Function:
         self.jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._graphs = {}   # number of arguments (None: keywords) -> graph
+        self._calls = {}    # number of arguments -> its graph's SignatureCalls
         self._warned = False
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
+        self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
+        self._moves = 0   # tensorflow's moves() when the graphs were made
 
     def __call__(self, *args, **kwargs):
-        if backends.active.name != "tensorflow":
+        name = backends.active.name
+        if name == "jax" and not state().active:
+            if self._jax is None:
+                from pycg.compile_jax import Compiled
+                self._jax = Compiled(self)
+            return self._jax(args, kwargs)
+        if name == "numpy":
             if not self._warned:
                 warnings.warn(
                     f"pycg.function({self.__name__}): the "
@@ -93,12 +116,18 @@ class Function:
             return self._f(*args, **kwargs)
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
+        if backends.active.moves() != self._moves:   # (a variable the graphs
+            self._graphs, self._calls = {}, {}   # captured has a new store)
+            self._moves = backends.active.moves()
         if not kwargs:   # one graph function per number of arguments
-            graph = self._graphs.get(len(args)) or self._graph_for(len(args))
-            if all(type(a) is Tensor for a in args):
-                out = graph(*[a._value for a in args])   # the common call
-            else:
-                out = graph(*self._graph_inputs(args, {})[0])
+            calls = self._calls.get(len(args))
+            if calls is None:
+                self._graph_for(len(args))
+                calls = self._calls[len(args)]
+            if all(type(a) is Tensor for a in args):   # the common call
+                out = calls([a._value for a in args])
+            else:   # (NumPy arrays and Python floats become tensors)
+                out = calls(self._graph_inputs(args, {})[0])
         else:
             graph = self._graphs.get(None) or self._graph_for(None)
             graph_args, graph_kwargs = self._graph_inputs(args, kwargs)
@@ -117,11 +146,15 @@ class Function:
         signature of n named parameters: TensorFlow binds an (*args) one
         ~10 us slower a call), or for any call with keywords (n None)."""
         import tensorflow as tf
+
+        from pycg._concrete_calls import SignatureCalls
         fn = self._traced if n is None else with_signature(
             self._traced, [(f"arg{i}", "positional") for i in range(n)])
         graph = self._graphs[n] = tf.function(
             fn, jit_compile=self.jit_compile, autograph=False,
             reduce_retracing=self._reduce_retracing)
+        if n is not None:
+            self._calls[n] = SignatureCalls(graph)
         return graph
 
     def _graph_inputs(self, args, kwargs):
@@ -153,10 +186,30 @@ class Function:
             v = self._variables.get(id(a))
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
+        if type(a) is _Bool:
+            return a.value
         return Tensor(a) if isinstance(a, tf.Tensor) else a
 
 
+class _Bool:
+    """A bool argument as tf.function sees it: a value of its own (to
+    tf.function True == 1, so f(x, True) after f(x, 1) ran 1's trace)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __repr__(self):
+        return repr(self.value)
+
+
+_BOOLS = {True: _Bool(True), False: _Bool(False)}
+
+
 def _to_graph_input(a):
+    if a is True or a is False:
+        return _BOOLS[a]
     if isinstance(a, Variable):
         a._value  # noqa: B018  (moves its storage to the active backend)
         return a._store

@@ -1,7 +1,8 @@
 """Tensor and Variable: a backend value with an identity, plus operators.
 
 A Tensor knows nothing about tapes; `pycg.core` records the ops that touch
-it by the tensor's `_id`. The operators are installed by `pycg.ops`.
+it by the tensor's `_id`. The operators are installed by `pycg.ops` (their
+types: pycg.tensor_operators).
 """
 import itertools
 import numbers
@@ -14,23 +15,14 @@ from pycg import backends
 from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
                                  check_numeric, default_dtype, scalar,
                                  variable_shape_error)
+from pycg.tensor_convert import is_differentiable, is_float  # noqa: F401
+from pycg.tensor_operators import Operators
 from pycg.tensor_python import PythonValue
 
 _next_id = itertools.count().__next__
 _NOT_NUMBERS = frozenset("OUS")   # NumPy's object, str and bytes kinds
-_FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
-    "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
 
-
-def is_float(dtype):
-    return dtype in _FLOATS or np.dtype(dtype) in _FLOATS
-
-
-def is_differentiable(dtype):   # floating or complex: gets gradients
-    return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
-
-
-class Tensor(PythonValue):
+class Tensor(PythonValue, Operators["Tensor"]):
     """An immutable array on the active backend (a copy is itself, as
     TensorFlow's EagerTensor), with an identity that tapes record it by.
     Make tensors with pycg.constant, pycg.convert_to_tensor or the ops.
@@ -50,39 +42,20 @@ class Tensor(PythonValue):
     __array_priority__ = 1000
     _trainable_var = False
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self._value = value
         self._id = _next_id()
 
     @property
-    def shape(self):
-        """The shape, a tuple of ints (as NumPy's; TensorShape in TF)."""
-        return tuple(self._value.shape)
-
-    @property
-    def dtype(self):
+    def dtype(self) -> np.dtype[Any]:
         """The dtype, a NumPy dtype (equal to its name: ``== "float32"``)."""
         v, K = self._value, backends.active
         if K is not None and type(v) in K.types:   # (the common case)
             return K.dtype_of(v)
         return backend_of(v).dtype_of(v)
 
-    @property
-    def ndim(self):
-        """The number of axes (0 for a scalar)."""
-        return len(self._value.shape)
-
-    @property
-    def size(self):
-        """The number of elements, an int."""
-        return int(np.prod(self.shape, dtype=np.int64))
-
     def __reduce__(self):   # (the unpickled tensor gets its own identity)
         return convert_to_tensor, (self._to_concrete("pickle"),)
-
-    def __repr__(self):
-        return (f"<pycg.Tensor shape={self.shape} dtype={self.dtype.name} "
-                f"numpy={np.array2string(self.numpy(), threshold=20)}>")
 
     __hash__ = object.__hash__
 
@@ -109,9 +82,12 @@ class Variable(Tensor):
     4.0
     """
 
-    __slots__ = ("trainable", "name", "_store", "_kernels")
+    __slots__ = {"trainable": "Whether tapes watch the variable when it is "
+                 "read (a bool).", "name": "The variable's name, or None.",
+                 "_store": "", "_kernels": ""}
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None):
+    def __init__(self, initial_value: Any, trainable: bool = True,
+                 name: str | None = None, dtype: Any = None) -> None:
         value = convert_to_tensor(initial_value, dtype)._value
         K = backends.active
         if trainable and not is_differentiable(K.dtype_of(value)):
@@ -145,6 +121,8 @@ class Variable(Tensor):
         # tensorflow, so compiled graphs read its current value); a backend
         # switch moves it over, keeping the variable's identity.
         old = self._kernels.to_numpy(self._kernels.read(self._store))
+        if hasattr(self._kernels, "moved_away"):   # (jax: pycg.function)
+            self._kernels.moved_away(self._store)
         self._kernels, self._store = K, K.variable(K.convert(old))
 
     @property
@@ -152,38 +130,66 @@ class Variable(Tensor):
         return self.trainable
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints (fixed: assign keeps it)."""
         return tuple(self._store.shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype[Any]:
+        """The dtype, a NumPy dtype (fixed: assign casts to it)."""
         return self._kernels.dtype_of(self._store)
 
-    def read(self):
+    def read(self) -> Tensor:
         """The current value as a Tensor that shares the variable's identity
         on tapes. Ops take this snapshot once, when they run, so a later
-        assign() never changes a recorded gradient (TensorFlow's rule)."""
+        assign() never changes a recorded gradient (TensorFlow's rule).
+
+        Returns:
+            A Tensor: the value now, unchanged by later updates.
+        """
         snapshot = Tensor.__new__(Tensor)
         snapshot._value = self._value
         snapshot._id = self._id
         return snapshot
 
-    def assign(self, value):
+    def assign(self, value: Any) -> "Variable":
         """Set the value (same shape; cast to the variable's dtype). Each
         update of a Variable (assign, assign_add, assign_sub) is atomic
-        across threads, as a TensorFlow resource variable's."""
+        across threads, as a TensorFlow resource variable's.
+
+        Args:
+            value: The new value, of the variable's shape: anything
+                pycg.convert_to_tensor takes.
+
+        Returns:
+            The variable itself (tf.Variable.assign returns it too).
+        """
         new = convert_to_tensor(value, self.dtype)
         if new.shape != self.shape:
             raise variable_shape_error("assign", "value", new.shape, self,
                                        " but {who} has shape {to}")
         return self._update("assign", new)
 
-    def assign_add(self, delta):
-        """Add `delta` (broadcast to the variable's shape), atomically."""
+    def assign_add(self, delta: Any) -> "Variable":
+        """Add `delta` (broadcast to the variable's shape), atomically.
+
+        Args:
+            delta: What to add: a value that broadcasts to the shape.
+
+        Returns:
+            The variable itself.
+        """
         return self._update("assign_add", self._delta(delta, "assign_add"))
 
-    def assign_sub(self, delta):
-        """Subtract `delta` (broadcast to the shape), atomically."""
+    def assign_sub(self, delta: Any) -> "Variable":
+        """Subtract `delta` (broadcast to the shape), atomically.
+
+        Args:
+            delta: What to subtract: a value that broadcasts to the shape.
+
+        Returns:
+            The variable itself.
+        """
         return self._update("assign_sub", self._delta(delta, "assign_sub"))
 
     def _delta(self, delta, method):
@@ -215,9 +221,6 @@ class Variable(Tensor):
     def __reduce__(self):
         return Variable, (self._to_concrete("pickle"), self.trainable,
                           self.name)
-
-    def __repr__(self):
-        return "<pycg.Variable" + super().__repr__()[len("<pycg.Tensor"):]
 
 
 # Updates take the lock of the variable's stripe: a lock per Variable would

@@ -9,6 +9,16 @@ from pycg import backends, config
 from pycg._errors import Api, Shape, Value, user_error
 
 _EXTRA = frozenset(np.dtype(d) for d in backends.EXTRA_FLOATS)   # (bfloat16)
+_FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
+    "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
+
+
+def is_float(dtype):
+    return dtype in _FLOATS or np.dtype(dtype) in _FLOATS
+
+
+def is_differentiable(dtype):   # floating or complex: gets gradients
+    return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
 
 
 def as_dtype(dtype, where):

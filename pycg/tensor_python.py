@@ -1,6 +1,9 @@
 """A Tensor as a Python value: ``len``, iteration, ``bool``, ``float``,
 ``int``, an index, ``item``, ``tolist``, ``format`` and ``round`` as NumPy's
 arrays and scalars allow, and copies."""
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 
 from pycg._errors import Api, Shape, user_error
@@ -12,8 +15,26 @@ class PythonValue:
     reads the value through ``_to_concrete`` (an error while tracing)."""
 
     __slots__ = ()
+    _value: Any   # (the backend's value: Tensor's slot, Variable's read)
+    dtype: Any    # (Tensor's and Variable's own property)
 
-    def numpy(self):
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape, a tuple of ints, as NumPy's (None for a dimension
+        unknown while pycg.function traces)."""
+        return tuple(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        """The number of axes (0 for a scalar)."""
+        return len(self._value.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements, an int."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def numpy(self) -> np.ndarray:
         """The value as a NumPy array (tf.Tensor.numpy).
 
         Returns:
@@ -21,36 +42,47 @@ class PythonValue:
         """
         return np.asarray(backend_of(self._value).to_numpy(self._value))
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
-    def __len__(self):
+    def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of a 0-d pycg.Tensor")
         return self.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
-            yield self[i]
+            yield self[i]   # type: ignore[index]
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self._to_concrete("bool()"))
 
-    def __float__(self):
+    def __float__(self) -> float:
         return float(self._to_concrete("float()"))
 
-    def __int__(self):
+    def __int__(self) -> int:
         return int(self._to_concrete("int()"))
 
-    def __index__(self):   # (integer tensors only, as NumPy's __index__)
+    def __index__(self) -> int:   # (integer tensors only, as NumPy's)
         a = self._to_concrete("an index")
         if a.dtype.kind not in "iu":
             raise TypeError(f"pycg.Tensor: only an integer tensor can be an "
                             f"index, got dtype {a.dtype.name}")
         return int(a)
 
-    def _to_concrete(self, what):
+    def __repr__(self) -> str:
+        """Shape, dtype and value; a traced tensor (inside pycg.function)
+        shows ``traced`` for its value, so ``print`` works while tracing,
+        as for tf.function's and jax.jit's tensors."""
+        try:
+            value = "numpy=" + np.array2string(self.numpy(), threshold=20)
+        except TypeError:   # (a backend's to_numpy refuses a traced value)
+            value = "traced"
+        return (f"<pycg.{type(self).__name__} shape={self.shape} dtype="
+                f"{self.dtype.name} {value}>")
+
+    def _to_concrete(self, what: str) -> Any:
         try:   # (a backend's to_numpy refuses a traced value: TypeError)
             return self.numpy()
         except TypeError:
@@ -58,11 +90,14 @@ class PythonValue:
                 f"pycg: a traced tensor was used as {what}: Python control "
                 "flow on tensor values cannot be compiled. Use ops.where, "
                 "ops.cond or ops.while_loop instead (they trace into "
-                "TensorFlow control flow), or call the function without "
-                "pycg.function") from None
+                "TensorFlow's or jax.lax's control flow), or call the "
+                "function without pycg.function") from None
 
-    def item(self):
+    def item(self) -> Any:
         """The one value as a Python number (NumPy's ``ndarray.item``).
+
+        Returns:
+            A Python float, int, bool or complex (by the dtype).
 
         >>> import pycg
         >>> pycg.constant([2.5]).item()
@@ -76,8 +111,13 @@ class PythonValue:
                              shape=Shape(self.shape), n=a.size)
         return a.item()
 
-    def tolist(self):
-        """The values as nested Python lists (NumPy's ``ndarray.tolist``)."""
+    def tolist(self) -> Any:
+        """The values as nested Python lists (NumPy's ``ndarray.tolist``).
+
+        Returns:
+            Nested lists of Python numbers, one level per axis (a number
+            for a 0-d tensor).
+        """
         return self._to_concrete("tolist()").tolist()
 
     def __format__(self, spec):

@@ -44,7 +44,20 @@ def _public():
     return out
 
 
-PUBLIC = _public()
+def _members(classes):
+    """The public methods, properties and attributes of Tensor and
+    Variable (an inherited one once, under the class that defines it)."""
+    out = {}
+    for cls in classes:
+        for name in dir(cls):
+            value = inspect.getattr_static(cls, name)
+            if not name.startswith("_") and id(value) not in out:
+                out[id(value)] = (f"pycg.{cls.__name__}.{name}", value)
+    return list(out.values())
+
+
+MEMBERS = _members([pycg.Tensor, pycg.Variable])
+PUBLIC = _public() + MEMBERS
 CALLABLES = [(n, v) for n, v in PUBLIC if callable(v)]
 
 
@@ -95,6 +108,42 @@ def test_public_callable_documents_each_argument_and_its_result(name,
     if not inspect.isclass(value):
         assert _section(doc, "Returns") or _section(doc, "Yields"), \
             f"{name}: no Returns section"
+
+
+@pytest.mark.parametrize("name,value", MEMBERS, ids=[n for n, _ in MEMBERS])
+def test_a_tensor_member_has_types(name, value):
+    fn = value.fget if isinstance(value, property) else value
+    if not inspect.isfunction(fn):
+        return   # (a slot: Variable.trainable and .name, typed in __init__)
+    sig = inspect.signature(fn)
+    assert sig.return_annotation is not sig.empty, f"{name}: no return type"
+    untyped = [p.name for p in sig.parameters.values()
+               if p.name != "self" and p.annotation is p.empty]
+    assert untyped == [], f"{name}: untyped parameters {untyped}"
+
+
+def test_the_typed_operators_are_the_installed_ones():
+    # pycg.tensor_operators declares for type checkers the operators that
+    # pycg.ops installs on Tensor; each is a pycg op, none left undeclared
+    from pycg.ops import _operators
+    from pycg.tensor_operators import INSTALLED
+
+    class Probe:
+        pass
+
+    class VariableProbe:
+        pass
+
+    saved = _operators.Tensor, _operators.Variable
+    _operators.Tensor, _operators.Variable = Probe, VariableProbe
+    try:
+        _operators.install()
+    finally:
+        _operators.Tensor, _operators.Variable = saved
+    installed = set(vars(Probe)) - set(vars(type("Empty", (), {})))
+    assert installed - {"__tf_tensor__"} == INSTALLED
+    assert set(vars(VariableProbe)) - set(vars(type("Empty", (), {}))) \
+        == INSTALLED - {"__pos__"}   # (+v is v, as +t is t)
 
 
 def test_every_op_is_documented_once_not_by_a_placeholder():
@@ -173,7 +222,11 @@ def test_the_type_checker_reads_the_public_types(tmp_path):
         "y: pycg.Tensor = ops.sum(ops.ones((2,)), axis=0)\n"
         "n: int = ops.ndim(y)\n"
         "bad: str = ops.exp(1.0)\n"
-        "pycg.random.normal((2,), seed='one')\n")
+        "pycg.random.normal((2,), seed='one')\n"
+        "v = pycg.Variable(1.0)\n"
+        "t: pycg.Tensor = 2.0 * (v.assign(3.0).read() + 1) / y[0] @ y\n"
+        "m: int = y.ndim + y.size + len(y.shape) + (y > 0).numpy().size\n"
+        "worse: str = (v - 1) ** 2\n")
     # (in its own process: mypy.api sets this process's GC thresholds)
     run = subprocess.run(
         [sys.executable, "-m", "mypy", str(user), "--cache-dir",
@@ -181,9 +234,10 @@ def test_the_type_checker_reads_the_public_types(tmp_path):
         capture_output=True, text=True, timeout=600)
     out, status = run.stdout, run.returncode
     errors = [line for line in out.splitlines() if ": error:" in line]
-    assert status == 1 and len(errors) == 2, out
+    assert status == 1 and len(errors) == 3, out
     assert "user.py:5:" in errors[0] and "Tensor" in errors[0]
     assert "user.py:6:" in errors[1] and "seed" in errors[1]
+    assert "user.py:10:" in errors[2] and '"Tensor"' in errors[2]
 
 
 def _normalised(text):

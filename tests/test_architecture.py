@@ -97,7 +97,8 @@ def test_the_cycle_finder_finds_a_cycle():
 LAYERS = [
     ("errors", ("pycg._errors",)),
     ("kernels", ("pycg.backends", "pycg.config", "pycg.structure")),
-    ("values", ("pycg.tensor", "pycg.tensor_convert", "pycg.tensor_python")),
+    ("values", ("pycg.tensor", "pycg.tensor_convert", "pycg.tensor_operators",
+                "pycg.tensor_python")),
     ("recording core", ("pycg.core",)),
     ("custom gradients", ("pycg.custom",)),
     ("ops", ("pycg.ops",)),

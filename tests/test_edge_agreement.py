@@ -10,6 +10,8 @@ from pycg import ops
 EDGES = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0], "float32")
 B1 = np.array([True, False, True])
 B2 = np.array([True, True, False])
+C1 = np.array([1 + 2j, -0.5 + 0.1j, 3 - 1j], np.complex64)
+C2 = np.array([0.5 - 1j, 2 + 0j, -1 + 1j], np.complex64)
 
 
 def test_sort_and_argsort_put_nan_last_as_numpy(backend):
@@ -46,6 +48,33 @@ def test_floor_divide_of_floats_is_tensorflows_floordiv(backend):
                                   np.floor_divide(i, j))
 
 
+@pytest.mark.parametrize("name,x,y", [
+    ("floor_divide", np.array([3, -1, 0, 7], "int32"),
+     np.array([0, 0, 0, 2], "int32")),
+    ("floor_divide", np.array([True, False, True, False]),
+     np.array([True, True, False, False])),
+    ("mod", np.array([True, False, True, False]),
+     np.array([True, True, False, False]))])
+def test_integer_division_by_zero_and_of_bools_is_numpys(backend, name, x, y):
+    if backend == "tensorflow":   # (TensorFlow's kernels refuse both)
+        with pytest.raises(Exception, match=rf"pycg\.ops\.{name}: .*("
+                           r"Integer division by zero|of bool is not)"):
+            getattr(ops, name)(x, y)
+        return
+    with np.errstate(divide="ignore"):
+        want = getattr(np, name)(x, y)
+    got = getattr(ops, name)(x, y).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["arctan2", "logaddexp"])
+def test_complex_numbers_are_refused_where_numpy_has_no_kernel(backend, name):
+    with pytest.raises(Exception, match=rf"pycg\.ops\.{name}: .*("
+                       rf"complex64|ufunc '{name}' not supported)"):
+        getattr(ops, name)(C1, C2)
+
+
 @pytest.mark.parametrize("name", ["trunc", "isneginf", "isposinf", "erfinv"])
 def test_real_only_ops_refuse_complex_by_name(backend, name):
     with pytest.raises(TypeError, match=rf"pycg\.ops\.{name}: expected a "
@@ -80,9 +109,6 @@ def test_products_over_an_empty_axis_are_zero_as_numpy(backend):
     np.testing.assert_array_equal(ops.tensordot(a, b, 1).numpy(),
                                   np.tensordot(a, b, 1))
 
-
-C1 = np.array([1 + 2j, -0.5 + 0.1j, 3 - 1j], np.complex64)
-C2 = np.array([0.5 - 1j, 2 + 0j, -1 + 1j], np.complex64)
 
 
 def test_complex_inputs_keep_their_imaginary_part(backend):

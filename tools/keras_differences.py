@@ -17,9 +17,10 @@ def render():
              "`tests/test_ops_keras_sweep.py` "
              "calls every op that keras.ops and pycg.ops share (one tensor "
              "`x` or two `x1, x2`) on ordinary, edge (0, -0, +-inf, NaN), "
-             "empty, bfloat16, complex, int and bool inputs on both pycg "
-             "backends, compares values, dtypes and gradients with Keras on "
-             "TensorFlow, and fails on any difference not listed here.", ""]
+             "empty, bfloat16, complex, int and bool inputs on each pycg "
+             "backend (numpy, tensorflow, jax), compares values, dtypes "
+             "and gradients with Keras on TensorFlow, and fails on any "
+             "difference not listed here.", ""]
     for title, table in (("Chosen", CHOSEN), ("Open (defects, not yet "
                                               "fixed)", OPEN)):
         lines += [f"## {title}", ""]

@@ -165,22 +165,9 @@ class GradientTape(Jacobians):
         Returns:
             The gradients in the structure of `sources`.
         """
-        self._check_usable("gradient")
-        if unconnected_gradients not in ("none", "zero"):
-            raise ValueError(
-                f"GradientTape.gradient: unconnected_gradients must be "
-                f"'none' or 'zero', got {unconnected_gradients!r}")
-        targets = _tensors(target, "target")
-        srcs = _tensors(sources, "sources")
-        if output_gradients is None:
-            ogs = [None] * len(targets)
-        else:
-            ogs = structure.flatten(output_gradients)
-            if len(ogs) != len(targets):
-                raise ValueError(
-                    f"GradientTape.gradient: {len(ogs)} output_gradients for "
-                    f"{len(targets)} targets")
-        try:
+        targets, ogs, srcs = self._gradient_args(
+            target, sources, output_gradients, unconnected_gradients)
+        try:   # (the call that runs kernels early in the body: see _run_backward)
             grads = self._run_backward(targets, ogs, srcs)
         finally:
             if not self._persistent:
@@ -193,7 +180,55 @@ class GradientTape(Jacobians):
             out.append(g)
         return structure.unflatten(sources, out)
 
+    def _gradient_args(self, target, sources, output_gradients,
+                       unconnected_gradients):
+        """gradient()'s arguments checked: (targets, their upstream
+        gradients or None, sources), flat."""
+        self._check_usable("gradient")
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(
+                f"GradientTape.gradient: unconnected_gradients must be "
+                f"'none' or 'zero', got {unconnected_gradients!r}")
+        targets = _tensors(target, "target")
+        srcs = _tensors(sources, "sources")
+        if output_gradients is None:
+            return targets, [None] * len(targets), srcs
+        ogs = structure.flatten(output_gradients)
+        if len(ogs) != len(targets):
+            raise ValueError(
+                f"GradientTape.gradient: {len(ogs)} output_gradients for "
+                f"{len(targets)} targets")
+        return targets, ogs, srcs
+
     def _run_backward(self, targets, ogs, srcs):
+        # TensorFlow notes the Python stack at each eager op, each frame's
+        # line found by a scan of its code up to the current call: the
+        # frames under which the backward's kernels run make that call
+        # early in their body (pycg.backends.tensorflow._fast)
+        seeds, source_ids = self._seeds(targets, ogs, srcs)
+        rec = self._rec
+        if not (self._persistent and core.is_recording(rec)):
+            # every root among the sources: all the tape tracks is reachable
+            i = core.pop(rec)
+            try:
+                return core_backward.backward(
+                    rec.entries, seeds, source_ids,
+                    rec.ids if rec.roots <= source_ids else None)
+            finally:
+                if i is not None:
+                    core.push(rec, i)
+        # TensorFlow's rule: a persistent tape still recording records its
+        # own backward pass (higher derivatives), at a cost
+        warnings.warn(
+            "GradientTape.gradient: calling gradient() on a persistent "
+            "tape inside its `with` block records the backward pass on "
+            "the tape itself, which costs time and memory; call it after "
+            "the block unless you need higher derivatives", stacklevel=3)
+        return core_backward.backward(rec.entries[:], seeds, source_ids)
+
+    def _seeds(self, targets, ogs, srcs):
+        """({target id: its upstream gradient}, the ids of the sources that
+        can have a gradient)."""
         ids = self._rec.ids
         seeds = {}
         for t, og in zip(targets, ogs):
@@ -213,26 +248,8 @@ class GradientTape(Jacobians):
         # only what this tape tracks can have a gradient (TensorFlow's rule:
         # an unwatched source, or a variable under watch_accessed_variables
         # =False, gets None even when it fed a recorded op)
-        source_ids = {s._id for s in srcs
-                      if s._id in ids and is_differentiable(s.dtype)}
-        entries = self._rec.entries
-        if self._persistent and core.is_recording(self._rec):
-            # TensorFlow's rule: a persistent tape still recording records
-            # its own backward pass (higher derivatives), at a cost
-            warnings.warn(
-                "GradientTape.gradient: calling gradient() on a persistent "
-                "tape inside its `with` block records the backward pass on "
-                "the tape itself, which costs time and memory; call it after "
-                "the block unless you need higher derivatives", stacklevel=3)
-            return core_backward.backward(entries[:len(entries)], seeds, source_ids)
-        # every root among the sources: all the tape tracks is reachable
-        live = self._rec.ids if self._rec.roots <= source_ids else None
-        i = core.pop(self._rec)
-        try:
-            return core_backward.backward(entries, seeds, source_ids, live)
-        finally:
-            if i is not None:
-                core.push(self._rec, i)
+        return seeds, {s._id for s in srcs
+                       if s._id in ids and is_differentiable(s.dtype)}
 
     def explain(self, target: Any, source: Any) -> str:
         """Say in words why d target / d source is what it is (most often,

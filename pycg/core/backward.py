@@ -14,19 +14,25 @@ def backward(entries, seeds, source_ids, live=None):
     for fn in on_recording:   # the loop counts as recording (pycg.core.gc_policy)
         fn(1)
     try:
-        return _backward(entries, seeds, source_ids, live)
+        return _backward(entries, dict(seeds), source_ids,
+                         *_loop_facts(entries, source_ids, live))
     finally:
         for fn in on_recording:
             fn(-1)
 
 
-def _backward(entries, seeds, source_ids, live):
-    if live is None:
-        live = live_ids(entries, source_ids)
-    grads = dict(seeds)
-    check = _numerics_check[0] if _numerics_check else None
+def _loop_facts(entries, source_ids, live):
+    """What the loop reads, decided before it runs (TensorFlow scans each
+    frame's code up to its current call at every eager op: the loop's
+    calls stay early in _backward): the live ids, the numerics check,
+    whether the direct VJPs may run (a nested tape needs recorded ops)."""
+    return (live_ids(entries, source_ids) if live is None else live,
+            _numerics_check[0] if _numerics_check else None,
+            not state().recorders)
+
+
+def _backward(entries, grads, source_ids, live, check, direct_ok):
     get, pop = grads.get, grads.pop
-    direct_ok = not state().recorders   # (a nested tape needs recorded ops)
     for fn, ins, outs, params in reversed(entries):
         if len(outs) == 1:   # the common case: one output, one upstream
             out = outs[0]

@@ -25,14 +25,12 @@ def forward(f, args, kwargs):
     watchers.append(seen)
     alone = len(recs) == 1
     if alone:
-        marks = ()
+        marks, first = (), _next_id()
         t.recorders = []   # (still active: the watcher)
-        first = _next_id()
     else:
-        marks = [(r, len(r.entries)) for r in recs]
-        first = None if recs else _next_id()
-    try:
-        result = f(*args, **kwargs) if kwargs else f(*args)
+        marks, first = _marks(recs)
+    try:   # (f's ops run under this call: early in the body, as in ops)
+        result = f(*args) if not kwargs else f(*args, **kwargs)
     except BaseException:
         drop(marks)
         raise
@@ -44,9 +42,17 @@ def forward(f, args, kwargs):
         if alone:   # (active stayed True, as the caller found it)
             t.recorders = recs
     if alone and seen and recs[0].watch_accessed:
+        ids = recs[0].ids
         for v in seen.values():
-            recs[0].track(v)
+            if v._id not in ids:
+                recs[0].track(v)
     return result, seen, first, marks
+
+
+def _marks(recs):
+    """(where each of several recording tapes stands, the last id made
+    where none records)."""
+    return [(r, len(r.entries)) for r in recs], None if recs else _next_id()
 
 
 def drop(marks):

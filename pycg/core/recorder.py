@@ -7,7 +7,7 @@ op. Everything above reaches it by the functions here:
 - `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
   kernel and record it on every recording tape that tracks one of its
   inputs;
-- `Recorder`: one tape's record; `push`, `pop`, `paused` manage the
+- `Recorder`: one tape's record; `push` and `pop` manage the
   per-thread stack of recording tapes;
 - (pycg.core.forward: what `custom_gradient` needs around a forward);
 - (pycg.core.backward: `backward`, the chain rule over a record).
@@ -38,7 +38,7 @@ class Rule:
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
         self._one = self.fns[0] if len(self.fns) == 1 else None
-        self.direct = None   # see register_direct
+        self.direct = None   # see register_array_ops
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
@@ -266,9 +266,13 @@ def set_numerics_check(check):
 def live_ids(entries, source_ids):
     """Ids reachable from the sources through recorded ops."""
     live = set(source_ids)
+    add = live.add
     for _, ins, outs, _ in entries:
         for x in ins:
-            if x._id in live:
-                live.update([o._id for o in outs])
+            if x._id in live:   # (one output: an add, 3x a set's update)
+                if len(outs) == 1:
+                    add(outs[0]._id)
+                else:
+                    live.update([o._id for o in outs])
                 break
     return live

@@ -154,13 +154,19 @@ def _describe(tree):
     return f"a {type(tree).__name__}"
 
 
+def fits(K, g, v):
+    """Whether backend value g stands as the gradient of v as it is (one
+    type, one float dtype, one shape; a float scalar's type says both)."""
+    t = type(g)
+    return t is type(v) and (t in K.float_types or
+                             t in K.types and K.grad_like(g, v))
+
+
 def check_gradient(name, label, g, x):
-    types = backends.active.types   # (a NumPy scalar for a 0-d array too)
-    if type(g) is Tensor and type(gv := g._value) in types and \
-            type(xv := x._value) in types and gv.shape == xv.shape and (
-                gv.dtype is xv.dtype or gv.dtype == xv.dtype):
-        return g if gv.dtype in backends.FLOAT_DTYPES or \
-            is_differentiable(x.dtype) else None
+    """g as the gradient of input x: converted, cast to x's dtype, or a
+    clear error naming f (`name`) and the input (`label`)."""
+    if type(g) is Tensor and fits(backends.active, g._value, x._value):
+        return g
     if g is None or not is_differentiable(x.dtype):
         return None
     if isinstance(g, bool) or isinstance(g, str) or not isinstance(

@@ -9,7 +9,7 @@ from pycg.core import recorder as _core
 from pycg.core import gc_policy as _core_gc
 from pycg.custom.decorator import custom_gradient
 from pycg.ops import vjps as _vjps
-from pycg.ops import _dispatch
+from pycg.ops import _direct_vjps
 from pycg.ops._dispatch import cast, register_stack as _register_stack
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
@@ -113,7 +113,7 @@ from pycg.ops._named import wraps_errors as _wraps_errors
 from pycg.ops import _docs
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
-                         _dispatch.DIRECT_VJPS,
+                         _direct_vjps.DIRECT_VJPS,
                          _backends.load("numpy").float_types)
 _core.on_recording.append(_core_gc.recording)
 _register_stack(stack)

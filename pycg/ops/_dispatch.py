@@ -52,6 +52,7 @@ def _holds_tensors(x):
 
 
 _NUMBERS = (float, int)
+_NONE = {}   # (no weak cache: read only)
 
 
 def is_python_number(x):
@@ -168,22 +169,13 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
 
     def op(x):
         K = backends.active
-        if type(x) is not Tensor or type(v := x._value) not in \
-                K.float_types:   # (a float scalar: nothing to convert)
-            if type(x) is not Tensor or type(x._value) not in K.types:
-                x = as_tensor(x, name)
-            v = x._value
-            if real and v.dtype in COMPLEX_DTYPES:
-                raise user_error(
-                    TypeError, "{op}: expected a real tensor, got {dtype}",
-                    op=Op(name), dtype=Dtype(x.dtype.name))
-            if float_only and not K.inexact(v):
-                x = _to_floatx(x)
-                v = x._value
-            elif integers is not None and not K.inexact(v):
-                out = integers(x)
-                if out is not None:
-                    return out
+        if type(x) is not Tensor or type(v := x._value) not in K.float_types \
+                and (type(v) not in K.types or real or not K.inexact(v)):
+            # (not a float value of this backend: in _operand, so that the
+            # kernel call stays early in this body, as in binary)
+            x, v, out = _operand(x, name, float_only, integers, real)
+            if out is not None:
+                return out
         try:
             out = Tensor(getattr(K, kernel_name)(v))
         except Exception as e:   # (a dtype the kernel has no version of)
@@ -197,6 +189,25 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
     return op
 
 
+def _operand(x, op, float_only, integers, real):
+    """A unary op's operand where it is not a float value of the active
+    backend: (x as a tensor, its value, the op's result where `integers`
+    gives it, else None)."""
+    K = backends.active
+    if type(x) is not Tensor or type(x._value) not in K.types:
+        x = as_tensor(x, op)
+    v = x._value
+    if real and v.dtype in COMPLEX_DTYPES:
+        raise user_error(TypeError, "{op}: expected a real tensor, got {dtype}",
+                         op=Op(op), dtype=Dtype(x.dtype.name))
+    if float_only and not K.inexact(v):
+        x = _to_floatx(x)
+        return x, x._value, None
+    if integers is not None and not K.inexact(v):
+        return x, v, integers(x)
+    return x, v, None
+
+
 def binary(name, kernel_name=None, grad=True, floating=False):
     """An elementwise op of two operands; `op.reflected(self, other)` is
     the same op as a reflected operator (other OP self), one frame fewer
@@ -206,23 +217,14 @@ def binary(name, kernel_name=None, grad=True, floating=False):
 
     def make(reflected):
         def run(x1, x2):   # (reflected: x2 OP x1)
+            # the kernel called early (TensorFlow's stack capture scans the
+            # code before: backends/tensorflow/_fast.py), a tensor and a
+            # Python number first; the rare cases in _operands
             K = backends.active
             t2 = type(x2)
-            if t2 is Tensor and type(x1) is Tensor:
-                if reflected:
-                    x1, x2 = x2, x1
-                v1, v2 = x1._value, x2._value   # (promote's fast case)
-                tv = type(v1)   # (a float scalar type is its dtype)
-                if (tv is not type(v2) or tv not in K.float_types) and (
-                        tv not in K.types or type(v2) not in K.types or
-                        K.dtype_key(v1) != K.dtype_key(v2) or
-                        floating and not K.inexact(v1)):
-                    x1, x2 = promote(x1, x2, name, floating)
-                    v1, v2 = x1._value, x2._value
-            elif (t2 is float or t2 is int) and type(x1) is Tensor:
+            if (t2 is float or t2 is int) and type(x1) is Tensor:
                 v = x1._value   # (weak_value's hot case: its cache read)
-                c = K.weak_caches.get(type(v))
-                w = c.get(x2) if c is not None and x2 else None
+                w = K.weak_caches.get(type(v), _NONE).get(x2) if x2 else None
                 if w is None:
                     x1, w = weak_value(x1, x2, name, floating)
                     v = x1._value
@@ -231,29 +233,28 @@ def binary(name, kernel_name=None, grad=True, floating=False):
                     x1 = None
                 else:
                     v1, v2, x2 = v, w, None
-            elif reflected:
-                return op(x2, x1)
-            elif type(x1) is Variable or type(x2) is Variable:   # (its read)
-                return op(as_tensor(x1, name) if type(x1) is Variable else
-                          x1, as_tensor(x2, name) if type(x2) is Variable
-                          else x2)
-            elif type(x2) is Tensor and type(x1) in _NUMBERS:
-                x2, v1 = weak_value(x2, x1, name, floating)
-                v2, x1 = x2._value, None
+                try:
+                    out = Tensor(getattr(K, kernel_name)(v1, v2))
+                except Exception as e:
+                    out = _failed(name, kernel_name, v1, v2, e)
             else:
-                x1, x2 = promote(x1, x2, name, floating)
-                v1, v2 = x1._value, x2._value
-            try:
-                out = Tensor(getattr(K, kernel_name)(v1, v2))
-            except Exception as e:
-                # (a kernel without bools or complex numbers, as
-                # TensorFlow's Mul and Greater: the edge kernel, NumPy's)
-                kernel = getattr(K, "edge_" + kernel_name, None)
-                out = kernel and kernel(v1, v2)
-                if out is None:
-                    explain_failure(name, v1, v2)
-                    raise_named(name, e)
-                out = Tensor(out)
+                if t2 is Tensor and type(x1) is Tensor:
+                    if reflected:
+                        x1, x2 = x2, x1
+                    v1, v2 = x1._value, x2._value   # (promote's fast case)
+                    tv = type(v1)   # (a float scalar type is its dtype)
+                    if (tv is not type(v2) or tv not in K.float_types) and (
+                            tv not in K.types or type(v2) not in K.types or
+                            K.dtype_key(v1) != K.dtype_key(v2) or
+                            floating and not K.inexact(v1)):
+                        x1, x2, v1, v2 = _operands(x1, x2, name, floating)
+                else:
+                    x1, x2, v1, v2 = _operands(x1, x2, name, floating,
+                                               reflected)
+                try:
+                    out = Tensor(getattr(K, kernel_name)(v1, v2))
+                except Exception as e:
+                    out = _failed(name, kernel_name, v1, v2, e)
             if grad and (recorders := state().recorders):
                 record(recorders, RULES[name], (
                     Tensor(v1) if x1 is None else x1,
@@ -267,30 +268,33 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     return op
 
 
-# ---- VJPs on backend values (see pycg.core.register_direct) ------------------
-# Each is its rule in pycg.ops.vjps with the kernel that rule's op runs, in
-# the same order (so the same bits); None where the value is not the active
-# backend's (a tape recorded before a backend switch: the rule converts).
-def _tanh_vjp(g, ans, x):
-    K = backends.active
-    return K.tanh_grad(ans, g) if type(ans) in K.types else None
+def _failed(op, kernel_name, v1, v2, e):
+    """A binary kernel failed: the backend's edge kernel (TensorFlow's Mul
+    lacks bools and complex numbers: NumPy's), else op's error."""
+    kernel = getattr(backends.active, "edge_" + kernel_name, None)
+    out = kernel and kernel(v1, v2)
+    if out is None:
+        explain_failure(op, v1, v2)
+        raise_named(op, e)
+    return Tensor(out)
 
 
-def _sigmoid_vjp(g, ans, x):
-    K = backends.active
-    return K.sigmoid_grad(ans, g) if type(ans) in K.types else None
-
-
-def _exp_vjp(g, ans, x):
-    K = backends.active    # (complex: the rule conjugates)
-    return K.multiply(g, ans) if type(ans) in K.types and \
-        ans.dtype in FLOAT_DTYPES else None
-
-
-def _relu_vjp(g, ans, x):
-    K = backends.active
-    return K.relu_grad(g, x) if type(x) in K.types else None
-
-
-DIRECT_VJPS = {"tanh": _tanh_vjp, "sigmoid": _sigmoid_vjp, "exp": _exp_vjp,
-               "relu": _relu_vjp}
+def _operands(x1, x2, op, floating, reflected=False):
+    """A binary op's operands in the cases its fast path leaves (reflected:
+    x2 OP x1): (x1, x2, v1, v2) in kernel order, as tensors and values,
+    with None for the tensor of a Python number."""
+    if reflected:
+        x1, x2 = x2, x1
+    t1, t2 = type(x1), type(x2)
+    if t1 is Tensor and t2 in _NUMBERS:
+        x1, w = weak_value(x1, x2, op, floating)
+        return x1, None, x1._value, w
+    if t2 is Tensor and t1 in _NUMBERS:
+        x2, w = weak_value(x2, x1, op, floating)
+        return None, x2, w, x2._value
+    if t1 is Variable or t2 is Variable:   # (their reads)
+        return _operands(as_tensor(x1, op) if t1 is Variable else x1,
+                         as_tensor(x2, op) if t2 is Variable else x2, op,
+                         floating)
+    x1, x2 = promote(x1, x2, op, floating)
+    return x1, x2, x1._value, x2._value

@@ -1,10 +1,12 @@
-"""Python operators on Tensor, each one a pycg op, and the protocol
-TensorFlow converts a Tensor through."""
+"""Python operators on Tensor, each one a pycg op (on a Variable: the op
+on its read, as tf.Variable's operators), and the protocol TensorFlow
+converts a Tensor through."""
 from pycg import backends
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
-from pycg.tensor import Tensor
+from pycg.ops._dispatch import as_tensor
+from pycg.tensor import Tensor, Variable
 
 
 def _r(op):
@@ -32,12 +34,19 @@ def install():
     }
     for name, fn in ops.items():
         setattr(Tensor, name, fn)
+        setattr(Variable, name, _on_read(fn))
     Tensor.__pos__ = lambda self: self
     Tensor.__tf_tensor__ = _tf_tensor
+
+
+def _on_read(method):
+    def on_read(self, *args):   # (read once, then the tensor's own path)
+        return method(as_tensor(self), *args)
+    on_read.__name__ = getattr(method, "__name__", "operator")
+    return on_read
 
 
 def _tf_tensor(self, dtype=None, name=None):
     # tf.convert_to_tensor(t): the TensorFlow value itself, so that a
     # tf.GradientTape follows pycg's TensorFlow kernels
     return backends.load("tensorflow").tf_tensor(self._value, dtype, name)
-    Tensor.T = property(lambda self: S.transpose(self))

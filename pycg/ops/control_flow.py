@@ -1,15 +1,15 @@
 """Control flow (keras.ops names): cond, switch, while_loop, fori_loop, scan,
 map, vectorized_map, associative_scan.
 
-Eagerly (both backends) they are Python control flow over pycg ops, so the
-tape differentiates whatever ran. Inside pycg.function a tensor predicate,
-index or trip count has no value yet: cond, switch, while_loop, fori_loop,
-scan and map then emit TensorFlow's own control flow (tf.cond,
-tf.switch_case, tf.while_loop) and are differentiable through it (see
-pycg/ops/_traced.py); a Python predicate or index still picks its branch
-in Python. associative_scan is pycg ops on static shapes, traced or not.
+Eagerly they are Python control flow over pycg ops, so the tape
+differentiates whatever ran. Inside pycg.function a tensor predicate, index
+or trip count has no value yet: cond, switch, while_loop, fori_loop, scan and
+map emit TensorFlow's control flow (pycg/ops/_traced.py) or jax.lax's
+(pycg/ops/_traced_jax.py). A Python predicate or index still picks its
+branch in Python. associative_scan is pycg ops on static shapes.
 """
 from pycg import structure
+from pycg.ops import _traced_jax
 from pycg.ops._traced import Capture, as_value, is_symbolic, tracing
 from pycg.ops.manipulation import concatenate, flip, getitem, stack
 from pycg.tensor import Tensor, convert_to_tensor
@@ -35,6 +35,8 @@ def cond(pred, true_fn, false_fn):
     """
     _callable("cond", "true_fn", true_fn)
     _callable("cond", "false_fn", false_fn)
+    if _traced_jax.traced(pred):
+        return _traced_jax.cond(pred, true_fn, false_fn)
     if not _is_symbolic(pred):
         return true_fn() if bool(pred) else false_fn()
     import tensorflow as tf
@@ -60,6 +62,8 @@ def switch(index, branches, *operands):
         raise ValueError("pycg.ops.switch: branches is empty")
     for i, b in enumerate(branches):
         _callable("switch", f"branches[{i}]", b)
+    if _traced_jax.traced(index):
+        return _traced_jax.switch(index, branches, operands)
     if not _is_symbolic(index):
         i = min(max(int(index), 0), len(branches) - 1)
         return branches[i](*operands)
@@ -96,8 +100,15 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     leaves = structure.flatten(state)
     if not tracing():
         n = 0
-        while (maximum_iterations is None or n < maximum_iterations) and \
-                bool(cond(*state)):
+        while maximum_iterations is None or n < maximum_iterations:
+            c = cond(*state)
+            if _traced_jax.traced(c):   # JAX traces the rest of the loop
+                state = _traced_jax.while_loop(
+                    cond, body, state, None if maximum_iterations is None
+                    else maximum_iterations - n)
+                break
+            if not bool(c):
+                break
             out = body(*state)
             state = tuple(out) if isinstance(out, (tuple, list)) else (out,)
             n += 1
@@ -124,7 +135,8 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
 def fori_loop(lower, upper, body_fun, init_val):
     """val = body_fun(i, val) for i in range(lower, upper)."""
     _callable("fori_loop", "body_fun", body_fun)
-    if not tracing():
+    if not tracing() and not (_traced_jax.traced(lower) or
+                              _traced_jax.traced(upper)):
         val = init_val
         for i in range(int(lower), int(upper)):
             val = body_fun(i, val)
@@ -151,6 +163,8 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         if xs is None:
             return None
         return structure.unflatten(xs, [getitem(x, i) for x in x_leaves])
+    if not tracing() and _traced_jax.scans(init, x_leaves, n):
+        return _traced_jax.scan(f, init, xs, x_leaves, n, reverse)
     if not tracing():
         carry, ys = init, []
         for i in order:

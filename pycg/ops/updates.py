@@ -101,8 +101,15 @@ def _segments(op, data, segment_ids, num_segments):
                          "tensor with one id per row of data ({n}), got shape "
                          "{shape} and dtype {dtype}", op=Op(op), n=data.shape[0],
                          shape=Shape(ids.shape), dtype=Dtype(ids.dtype))
-    if num_segments is None:
-        num_segments = int(max(ids).numpy()) + 1 if ids.size else 0
+    if num_segments is None and ids.size:
+        try:
+            num_segments = int(max(ids).numpy()) + 1
+        except TypeError:   # (a traced value: no number yet)
+            raise user_error(
+                TypeError, "{op}: segment_ids has no value yet inside a "
+                "compiled function, so the number of segments cannot be "
+                "read from it; pass num_segments", op=Op(op)) from None
+    num_segments = 0 if num_segments is None else num_segments
     return data, ids, int(num_segments)
 
 

@@ -13,10 +13,13 @@ as_py() in R/convert.R, whose header holds the rules; reticulate carries it
 - ``{FUNCTION_KEY: bridged, "signature": params}``: an R function of pycg.r
   (a bridged closure and its formals as data), made by `function`.
 """
+import weakref
+
 import pycg
 from pycg._errors import Arg, user_error
 from pycg.r import codec
 from pycg.r.na import symbolic
+from pycg.tensor import Tensor
 
 ARRAY_KEY = "__pycg_r_array__"
 INDEX_KEY = "__pycg_r_index__"
@@ -45,13 +48,36 @@ def decode(x, function=None):
     return x
 
 
+# id(tensor of 1-based positions) -> (weak reference to it, the backend,
+# its 0-based tensor): a tensor's value never changes, and a training loop
+# passes the same labels on every step
+_ZERO_BASED = {}
+
+
 def _zero_based(index, arg):
     """A tensor of R's 1-based positions as 0-based ones; a position below 1
-    (which Python would read from the end) is an error."""
-    if not symbolic(index) and index.size and \
-            pycg.ops.min(index).numpy() < 1:
+    (which Python would read from the end) is an error. Made once per
+    tensor (not a Variable, whose value changes) and backend."""
+    key, backend = id(index), pycg.config.backend()
+    hit = _ZERO_BASED.get(key)
+    if hit is not None and hit[0]() is index and hit[1] == backend:
+        return hit[2]
+    out = _subtract_one(index, arg)
+    if type(index) is Tensor and not symbolic(out):
+        _ZERO_BASED[key] = (
+            weakref.ref(index, lambda _, key=key: _ZERO_BASED.pop(key, None)),
+            backend, out)
+    return out
+
+
+def _subtract_one(index, arg):
+    # (a value's minimum in NumPy, not as an op: this runs for each call of
+    # a wrapper taking positions; a constant captured by pycg.function is
+    # still a value here)
+    low = index.numpy().min() if index.size and not symbolic(index) else 1
+    if low < 1:
         raise user_error(IndexError,
                          "{arg} holds {value}: positions are 1-based (1 is "
                          "the first); to leave elements out use x[-i]",
-                         arg=Arg(arg), value=pycg.ops.min(index).numpy().item())
+                         arg=Arg(arg), value=low.item())
     return pycg.ops.subtract(index, 1)

@@ -100,6 +100,16 @@ def call_method(obj, name, /, *args, **kwargs):
     return getattr(obj, name)(*args, **kwargs)
 
 
+@_guarded
+def enter_tape(persistent, watch_accessed_variables):
+    """A new GradientTape, entered (R's with(gradient_tape() %as% tape,
+    ...) in one call)."""
+    return pycg.GradientTape(persistent, watch_accessed_variables).__enter__()
+
+
+r_arith = _guarded(arith.arith)
+
+
 def guard(fn):
     """fn as R calls it: arguments decoded, exceptions as Failures."""
     return _guarded(fn)

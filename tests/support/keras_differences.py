@@ -1,8 +1,8 @@
 """Where pycg.ops and keras.ops (on TensorFlow) give different answers, as
-found by tests/support/keras_sweep.py: each row is "name/kind/what", on both pycg
-backends, or "name/kind/what@backend" on one. tests/test_ops_keras_sweep.py
-fails on a row listed in neither table and on a listed row that no longer
-differs, so the tables stay the truth.
+found by tests/support/keras_sweep.py: each row is "name/kind/what", on
+every pycg backend (numpy, tensorflow, jax), or "name/kind/what@backend" on
+one. tests/test_ops_keras_sweep.py fails on a row listed in neither table
+and on a listed row that no longer differs, so the tables stay the truth.
 
 CHOSEN: deliberate, each with its reason; docs/keras-differences.md is
 generated from it (tools/keras_differences.py) and the README's "Choices
@@ -34,7 +34,8 @@ CHOSEN = {
          "logaddexp/edges/gradient", "logaddexp2/edges/gradient",
          "vander/edges/gradient", "fmod/edges/gradient",
          "fmod/ordinary/gradient", "hard_swish/edges/gradient@numpy",
-         "hard_silu/edges/gradient@numpy"],
+         "hard_silu/edges/gradient@numpy", "hard_swish/edges/gradient@jax",
+         "hard_silu/edges/gradient@jax"],
     "integer and bool inputs of activations and normalizations compute in "
     "floatx (Keras on TensorFlow truncates relu6, soft_shrink and the "
     "normalizations of integers to integers); vander of bools counts in "
@@ -83,8 +84,9 @@ OPEN = {
         ["elu/edges/gradient", "selu/edges/gradient"],
     "softsign at +-inf: pycg's gradient is NaN, the derivative's limit 0":
         ["softsign/edges/gradient"],
-    "the backends disagree at -inf (hard_silu, hard_swish: 0 on numpy, NaN "
-    "on tensorflow) and at +-inf (i0: inf on numpy, NaN on tensorflow)":
+    "the backends disagree at -inf (hard_silu, hard_swish: 0 on numpy and "
+    "jax, NaN on tensorflow) and at +-inf (i0: inf on numpy, NaN on "
+    "tensorflow and jax)":
         ["hard_silu/edges/gradient@tensorflow",
          "hard_swish/edges/gradient@tensorflow", "i0/edges/gradient@numpy"],
     "nextafter's gradient with respect to x1 is 0; the derivative is 1":
@@ -120,13 +122,15 @@ ONEDNN = {
 }
 
 
-def rows(table):
-    """The table's rows as (name, kind, backend, what) tuples."""
+def rows(table, backends=("numpy", "tensorflow", "jax")):
+    """The table's rows as (name, kind, backend, what) tuples, on the
+    backends given (a row without "@backend" is on each of them)."""
     out = set()
     for entries in table.values():
         for entry in entries:
             spec, _, backend = entry.partition("@")
             name, kind, what = spec.split("/")
-            for b in ((backend,) if backend else ("numpy", "tensorflow")):
-                out.add((name, kind, b, what))
+            for b in ((backend,) if backend else backends):
+                if b in backends:
+                    out.add((name, kind, b, what))
     return out

@@ -4,7 +4,8 @@ TensorFlow) and TensorFlow's GradientTape, at ordinary and edge inputs.
 The names come from `dir(keras.ops)`: every op whose required arguments are
 one tensor `x` or two tensors `x1, x2` (the elementwise maths, reductions,
 activations and logic: most of the namespace) is called with its defaults on
-each input kind below, on each pycg backend. `sweep()` returns one row per
+each input kind below, on each pycg backend (numpy, tensorflow, and jax
+where JAX is installed: tests/conftest.py's BACKENDS). `sweep()` returns one row per
 disagreement: (name, kind, backend, what) where `what` is one of
 
 - "value", "dtype", "shape": both answer, differently;
@@ -31,6 +32,7 @@ import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
 import pycg  # noqa: E402
+from conftest import BACKENDS  # noqa: E402
 from pycg import ops  # noqa: E402
 
 F = np.float32
@@ -49,7 +51,6 @@ KINDS = {
     "bool": (np.array([True, False, True]), np.array([True, True, False])),
 }
 GRADIENT_KINDS = ("ordinary", "edges")
-BACKENDS = ("numpy", "tensorflow")
 # Ops whose defaults draw at random or whose results are not comparable
 # value by value (they are checked elsewhere, by their own tests).
 NOT_SWEPT = {"dropout", "random_normal", "image", "shape", "dtype",

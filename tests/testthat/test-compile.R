@@ -24,3 +24,24 @@ test_that("pycg_function refuses R control flow on a traced tensor", {
   branchy <- pycg_function(function(x) if (as.numeric(x) > 0) x else -x)
   expect_error(branchy(op_convert_to_tensor(1)), "symbolic")
 })
+
+test_that("pycg_function takes 1-based class labels held in a tensor", {
+  skip_if_no_pycg()
+  old <- config_backend()
+  on.exit(config_set_backend(old))
+  config_set_backend("tensorflow")
+  logits <- matrix(c(1, 0, -1, 2, 0.5, 0), 2, 3)
+  labels <- c(3L, 1L)
+  # mean of -log(softmax(logits)[i, labels[i]]), in base R
+  p <- exp(logits) / rowSums(exp(logits))
+  expected <- mean(-log(p[cbind(1:2, labels)]))
+  y <- op_convert_to_tensor(labels)
+  loss <- pycg_function(function(z) op_mean(
+    op_sparse_categorical_crossentropy(y, z, from_logits = TRUE)))
+  expect_equal(as.numeric(loss(op_convert_to_tensor(logits))), expected,
+               tolerance = 1e-12)
+  # a label below 1 is still refused where its value is known
+  expect_error(op_sparse_categorical_crossentropy(
+    op_convert_to_tensor(c(0L, 1L)), logits, from_logits = TRUE),
+    "holds 0: positions are 1-based")
+})

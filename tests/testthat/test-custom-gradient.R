@@ -319,3 +319,19 @@ test_each_backend("custom gradients nest inside each other", {
   expect_equal(as.numeric(tape_grad(function(x) op_sum(outer(x)),
                                     tensor(c(1, 2)))), 6 * c(1, 2))
 })
+
+test_each_backend("a rule whose formals change from call to call is read afresh", {
+  # f's rule takes (upstream) on one call and (x, upstream) on the next:
+  # each call of f makes its rule, and pycg reads that rule's formals
+  calls <- 0L
+  scaled <- op_custom_gradient(function(x) {
+    calls <<- calls + 1L
+    grad <- if (calls %% 2L) function(upstream) upstream * 3 else
+      function(x, upstream) upstream * x
+    tuple(x * 3, grad)
+  })
+  x <- tensor(c(2, 5))
+  expect_equal(as.numeric(tape_grad(scaled, x)), c(3, 3))
+  expect_equal(as.numeric(tape_grad(scaled, x)), c(2, 5))
+  expect_equal(as.numeric(tape_grad(scaled, x)), c(3, 3))
+})

@@ -148,3 +148,18 @@ test_that("%as% works for any context and names the value", {
   marked <- obj %as% my_tape
   expect_identical(attr(marked, "as"), "my_tape")
 })
+
+test_that("a tape's methods work before its with() block, as in Python", {
+  skip_if_no_pycg()
+  # the Python tape is made by the first method that needs it (or by
+  # with(), which makes and enters it in one call)
+  tape <- gradient_tape(persistent = TRUE)
+  x <- tensor(c(1, 2))
+  expect_length(tape$watched_variables(), 0L)
+  with(tape %as% tape, {
+    tape$watch(x)
+    y <- op_sum(x^3)
+  })
+  expect_equal(as.numeric(tape$gradient(y, x)), 3 * c(1, 2)^2)
+  expect_equal(as.numeric(tape$gradient(y, x)), 3 * c(1, 2)^2)
+})

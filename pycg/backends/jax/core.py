@@ -9,6 +9,7 @@ truncated to 32 bits.
 """
 import contextlib
 import operator
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -58,6 +59,9 @@ def convert(value, dtype=None):
         return value if dtype is None else cast(value, dtype)
     a = np.asarray(value, dtype=dtype)
     _check_width(a.dtype)
+    if getattr(_watch, "watcher", None) is not None:
+        with jax.ensure_compile_time_eval():   # (a constant, not a tracer:
+            return jnp.asarray(a)               # a moved variable's value)
     return jnp.asarray(a)
 
 
@@ -69,10 +73,11 @@ def cast(x, dtype):
 def to_numpy(x):
     if _traced(x):
         raise TypeError(
-            "pycg: this tensor is traced by JAX (inside jax.jit, jax.grad, "
-            "jax.vmap or pycg.to_jax) and has no value yet; use pycg ops on "
-            "it instead of converting it to NumPy, and call a pycg function "
-            "under jax.grad, jax.jit or jax.vmap through pycg.to_jax(f)")
+            "pycg: this tensor is traced by JAX (inside pycg.function on "
+            "the jax backend, jax.jit, jax.grad, jax.vmap or pycg.to_jax) and "
+            "has no value yet; use pycg ops on it instead of converting it "
+            "to NumPy, and call a pycg function under jax.grad, jax.jit or "
+            "jax.vmap through pycg.to_jax(f)")
     return np.array(x)   # (a writable copy, as TensorFlow's .numpy())
 
 
@@ -140,25 +145,94 @@ def grad_like(g, x):
         g.dtype in float_dtypes and g.shape == x.shape
 
 
-# ---- variables: storage that assign() replaces (JAX arrays are immutable) --
+# ---- variables: a box per variable whose array assign() replaces ----------
+class _Store:
+    """A variable's storage: JAX arrays are immutable, so an update puts a
+    new array in the same box. pycg.function (compile_jax.py) finds the
+    variables a trace uses by their boxes (`watching`) and swaps their
+    arrays for the trace's inputs."""
+
+    __slots__ = ("value", "__weakref__")
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def shape(self):
+        return self.value.shape
+
+    @property
+    def dtype(self):
+        return self.value.dtype
+
+
+_watch = threading.local()   # .watcher: told of each box a trace touches
+
+
+@contextlib.contextmanager
+def watching(watcher):
+    """Within it, this thread's variable boxes report to `watcher`:
+    watcher.made_store(store), .read(store), .updating(store) (before the update)."""
+    previous = getattr(_watch, "watcher", None)
+    _watch.watcher = watcher
+    try:
+        yield
+    finally:
+        _watch.watcher = previous
+
+
+_moves = [0]   # how many variables' arrays left this backend
+
+
+def moved_away(store):
+    """A variable's storage leaves this backend (a backend switch); when it
+    comes back it gets a new box, which pycg.function must find again."""
+    _moves[0] += 1
+
+
+def moves():
+    """How many variables' arrays left this backend so far."""
+    return _moves[0]
+
+
+def watcher():
+    """This thread's watcher (see `watching`), or None."""
+    return getattr(_watch, "watcher", None)
+
+
 def variable(value):
-    return jnp.asarray(value)
+    store = _Store(jnp.asarray(value))
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.made_store(store)
+    return store
 
 
 def read(store):
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.read(store)
+    return store.value
+
+
+def _update(store, value):
+    watcher = getattr(_watch, "watcher", None)
+    if watcher is not None:
+        watcher.updating(store)
+    store.value = value
     return store
 
 
 def assign(store, value):
-    return jnp.asarray(value, dtype=store.dtype)
+    return _update(store, jnp.asarray(value, dtype=store.dtype))
 
 
 def assign_add(store, delta):
-    return jnp.asarray(store + delta, dtype=store.dtype)
+    return _update(store, jnp.asarray(store.value + delta, dtype=store.dtype))
 
 
 def assign_sub(store, delta):
-    return jnp.asarray(store - delta, dtype=store.dtype)
+    return _update(store, jnp.asarray(store.value - delta, dtype=store.dtype))
 
 
 # ---- host calls: a NumPy function of concrete values ----------------------
@@ -171,5 +245,6 @@ def host_call(fn, args, dtype, shape):
 
 
 def outside_graph():
-    """A context where new variables are created eagerly (no graphs here)."""
-    return contextlib.nullcontext()
+    """A context where new variables are created eagerly: inside jax.jit
+    (pycg.function) a NumPy initial value stays a concrete array."""
+    return jax.ensure_compile_time_eval()

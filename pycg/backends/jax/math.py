@@ -35,10 +35,19 @@ logical_xor = jnp.logical_xor
 def floor_divide(x, y):
     """TensorFlow's FloorDiv: floor(x / y) for floats (NumPy's floor_divide
     rounds the exact quotient: -1.2 // 0.4 is -4 there and -3 here); integers
-    as NumPy."""
+    and bools as NumPy (bools in int8, a division by zero is 0; JAX gives
+    int32 and -1 or -2 there)."""
     if x.dtype.kind in "fcV":
         return jnp.floor(jnp.true_divide(x, y))
-    return jnp.floor_divide(x, y)
+    x, y = _numpy_ints(x, y)
+    zero = y == 0
+    return jnp.where(zero, 0, jnp.floor_divide(x, jnp.where(zero, 1, y)))
+
+
+def _numpy_ints(x, y):
+    """Bools as NumPy's integer maths takes them: int8."""
+    return tuple(v.astype(np.int8) if v.dtype == np.bool_ else v
+                 for v in (x, y))
 
 
 def trunc(x):
@@ -94,12 +103,19 @@ def _pair(c, dtype):
     return jnp.stack([c.real, c.imag]).astype(dtype)
 
 
+def _complex(z):
+    """z as complex numbers: float16 and bfloat16 through float32 (JAX
+    makes complex numbers of float32 and float64 only)."""
+    return to_complex_pair(z if z.dtype in (np.float32, np.float64)
+                           else z.astype(np.float32))
+
+
 def fft_pair(z, axes):
-    return _pair(jnp.fft.fftn(to_complex_pair(z), axes=axes), z.dtype)
+    return _pair(jnp.fft.fftn(_complex(z), axes=axes), z.dtype)
 
 
 def ifft_pair(z, axes):
-    return _pair(jnp.fft.ifftn(to_complex_pair(z), axes=axes), z.dtype)
+    return _pair(jnp.fft.ifftn(_complex(z), axes=axes), z.dtype)
 
 
 # ---- complex parts -------------------------------------------------------

@@ -37,11 +37,8 @@ add = jnp.add
 subtract = jnp.subtract
 multiply = jnp.multiply
 divide = jnp.true_divide
-mod = jnp.mod
 maximum = jnp.maximum
 minimum = jnp.minimum
-arctan2 = jnp.arctan2
-logaddexp = jnp.logaddexp
 equal = jnp.equal
 not_equal = jnp.not_equal
 less = jnp.less
@@ -51,6 +48,31 @@ greater_equal = jnp.greater_equal
 logical_and = jnp.logical_and
 logical_or = jnp.logical_or
 where = jnp.where
+
+
+def _real_only(name, fn):
+    """NumPy's refusal of complex numbers where its ufunc has no complex
+    loop (JAX answers through a formula of its own)."""
+    def kernel(x, y):
+        if x.dtype.kind == "c" or y.dtype.kind == "c":
+            raise TypeError(f"ufunc '{name}' not supported for the input "
+                            f"types, and the inputs could not be safely "
+                            f"coerced to any supported types according to "
+                            f"the casting rule ''safe''")
+        return fn(x, y)
+    kernel.__name__ = name
+    return kernel
+
+
+arctan2 = _real_only("arctan2", jnp.arctan2)
+logaddexp = _real_only("logaddexp", jnp.logaddexp)
+
+
+def mod(x, y):
+    """NumPy's mod; bools in int8, as NumPy (JAX: int32)."""
+    if x.dtype == np.bool_ and y.dtype == np.bool_:
+        x, y = x.astype(np.int8), y.astype(np.int8)
+    return jnp.mod(x, y)
 
 
 def power(x, y):
@@ -154,9 +176,12 @@ def ones(shape, dtype):
 
 
 def full(shape, value, dtype):
-    if hasattr(value, "__array__") and not isinstance(value, jax.Array):
-        value = np.asarray(value)   # (a pycg Tensor: JAX takes no foreign
-    return jnp.full(shape, value, dtype=_check_width(dtype))   # arrays)
+    """np.full: a Python number or list as NumPy converts it (2.5 fills
+    int32 with 2), a tensor broadcast to the shape."""
+    dtype = _check_width(dtype)
+    if not isinstance(value, jax.Array):   # (JAX takes no lists, and no
+        value = np.asarray(value).astype(dtype)   # foreign arrays)
+    return jnp.full(shape, value, dtype=dtype)
 
 
 def eye(n, m, k, dtype):

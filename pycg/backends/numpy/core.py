@@ -117,8 +117,15 @@ def dtype_of(x):
 
 
 # ---- variables: storage that assign() replaces ---------------------------
+# A 0-d store is a NumPy scalar, as a 0-d constant is: an op on a 0-d array
+# costs about 13 times as much as on a scalar (1.45 against 0.11 us for a
+# float32 add), with the same bits.
+def _stored(a):
+    return a[()] if a.ndim == 0 else a
+
+
 def variable(value):
-    return np.array(value)
+    return _stored(np.array(value))
 
 
 def read(store):
@@ -126,15 +133,15 @@ def read(store):
 
 
 def assign(store, value):
-    return np.array(value, dtype=store.dtype)
+    return _stored(np.array(value, dtype=store.dtype))
 
 
 def assign_add(store, delta):
-    return np.array(store + delta, dtype=store.dtype)
+    return _stored(np.array(store + delta, dtype=store.dtype))
 
 
 def assign_sub(store, delta):
-    return np.array(store - delta, dtype=store.dtype)
+    return _stored(np.array(store - delta, dtype=store.dtype))
 
 
 # ---- host calls: a NumPy function of concrete values ----------------------

@@ -1,0 +1,278 @@
+"""pycg.function on the jax backend: f traced once per signature by
+jax.jit, its variables as functional state.
+
+The variables a trace reads or assigns are inputs of the compiled function:
+their arrays go in at each call, and the new arrays of those assigned come
+back out and are written into them (a variable's storage is a box,
+backends/jax/core.py). A trace that meets a variable it was not given (one
+f closes over, or one an optimizer makes on its first step) finds it by
+its box, puts every box back as it was, and f is traced again with it as
+an input: the first call of such a function traces twice.
+"""
+from pycg import backends, structure
+from pycg._errors import Api, user_error
+from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+
+_DYNAMIC = object()   # marks a leaf passed to jax.jit as an array
+
+
+class Compiled:
+    """The jax.jit functions of one pycg.function."""
+
+    def __init__(self, function):
+        self.function = function
+        self.stores = []        # the variables' boxes, inputs of every trace
+        self._known = set()     # their ids
+        self._jitted = {}       # call structure -> jitted function
+        self._made = False      # a trace made variables (an optimizer's)
+        self._moves = backends.active.moves()
+        _register_static()
+
+    def __call__(self, args, kwargs):
+        if self._moves != backends.active.moves():
+            self._forget()
+        values = [] if not kwargs else None
+        for a in args if not kwargs else ():
+            if type(a) is not Tensor:
+                values = None
+                break
+            values.append(a._value)
+        if values is not None:
+            key, statics = len(args), None
+        else:
+            key, values, statics = self._signature(args, kwargs)
+        outer = backends.active.watcher()   # (inside another's trace)
+        while True:
+            entry = self._jitted.get(key)
+            if entry is None:
+                entry = self._jitted[key] = self._jit(args, kwargs, statics)
+            if outer is not None:
+                for s in self.stores:
+                    outer.read(s)
+            try:
+                out, finals = entry(values, [s.value for s in self.stores])
+            except _Retrace:
+                continue
+            break
+        if finals:
+            stores = self.stores
+            for i, v in finals.items():
+                stores[i].value = v
+        if type(out) is _Outputs:
+            return out.rebuild()
+        if out is None or type(out) in _ARRAYS:
+            return None if out is None else Tensor(out)
+        return structure.unflatten(out, [
+            None if v is None else Tensor(v) for v in structure.flatten(out)])
+
+    def _signature(self, args, kwargs):
+        """(key, the arrays jax.jit gets, the leaves f gets otherwise)."""
+        leaves = structure.flatten((args, kwargs))
+        if backends.active.watcher() is None and any(
+                _traced(a) for a in leaves):
+            raise user_error(
+                TypeError, "{name}: this {api} was called on a JAX tracer "
+                "(inside jax.grad, jax.jit or jax.vmap), where JAX would "
+                "differentiate its forward, not its rules; convert it with "
+                "{to_jax}({name})", name=self.function.__name__,
+                api=Api("function"), to_jax=Api("to_jax"))
+        values, statics = [], []
+        for a in leaves:
+            if isinstance(a, Variable):
+                a._value  # noqa: B018  (moves its storage to this backend)
+                self._know(a._store)
+                statics.append(a)
+            elif _is_array(a):
+                values.append(convert_to_tensor(a)._value)
+                statics.append(_DYNAMIC)
+            else:
+                try:
+                    hash(a)
+                except TypeError:
+                    raise user_error(
+                        TypeError, "{api}: an argument of type {kind} is "
+                        "neither a tensor nor hashable, so it cannot be part "
+                        "of the compiled function's signature; pass tensors, "
+                        "numbers, strings or tuples of them",
+                        api=Api(f"function({self.function.__name__})"),
+                        kind=type(a).__name__) from None
+                statics.append(a)
+        if not kwargs and len(values) == len(args) and not any(
+                structure.is_nested(a) for a in args):
+            return len(args), values, None   # as the call of tensors
+        key = (_tree_key((args, kwargs)), tuple(
+            (type(s), id(s) if isinstance(s, Variable) else s)
+            for s in statics))
+        return key, values, statics
+
+    def _forget(self):
+        """A variable that moved to another backend and back has a new box:
+        find the boxes again."""
+        self.stores, self._known, self._jitted = [], set(), {}
+        self._moves, self._made = backends.active.moves(), False
+
+    def _know(self, store):
+        if id(store) not in self._known:
+            self._known.add(id(store))
+            self.stores.append(store)
+            self._jitted.clear()   # every trace takes the new input
+
+    def _jit(self, args, kwargs, statics):
+        import jax
+        fn = self.function
+        tree = (args, kwargs)
+        stores = list(self.stores)
+
+        def traced(values, store_values):
+            fn.trace_count += 1
+            it = iter(values)
+            leaves = [Tensor(next(it)) for _ in values] if statics is None \
+                else [Tensor(next(it)) if s is _DYNAMIC else s
+                      for s in statics]
+            call_args, call_kwargs = structure.unflatten(tree, leaves) \
+                if statics is not None else (leaves, {})
+            watch = _Watch(stores)
+            for s, v in zip(stores, store_values):
+                s.value = v
+            try:
+                with backends.active.watching(watch):
+                    out = fn._f(*call_args, **call_kwargs)
+                finals = [s.value for s in stores]
+            finally:
+                watch.restore()
+            if watch.found:
+                self._found(watch)
+                raise _Retrace
+            return _outputs(out, finals, store_values)
+
+        return jax.jit(traced)
+
+    def _found(self, watch):
+        if watch.made and self._made:
+            raise user_error(
+                ValueError, "{api}: {name} creates a new pycg.Variable each "
+                "time it is traced; create its variables outside {name}, or "
+                "only on its first call (as tf.function allows)",
+                api=Api(f"function({self.function.__name__})"),
+                name=self.function.__name__)
+        self._made = self._made or bool(watch.made)
+        for s in watch.found:
+            self._know(s)
+
+
+class _Retrace(Exception):
+    """A trace met variables it was not given: trace again with them."""
+
+
+class _Watch:
+    """What one trace does to variables' boxes (backends/jax/core.py
+    `watching`): the boxes it was not given, the boxes made inside it, and
+    each box's array before the trace, put back after it."""
+
+    def __init__(self, stores):
+        self.given = {id(s) for s in stores}
+        self.before = [(s, s.value) for s in stores]
+        self.found, self.made = [], []
+
+    def made_store(self, store):
+        if _traced(store.value):
+            raise user_error(
+                TypeError, "{api}: a pycg.Variable was created inside the "
+                "compiled function from a traced value; create it before "
+                "the call, or from NumPy values",
+                api=Api("function"))
+        self.made.append(store)
+        self.read(store)
+
+    def read(self, store):
+        if id(store) not in self.given:
+            self.given.add(id(store))
+            self.found.append(store)
+            self.before.append((store, store.value))
+
+    updating = read
+
+    def restore(self):
+        for s, v in self.before:
+            s.value = v
+
+
+class _Outputs:
+    """f's result where it holds Python values beside its tensors (JAX
+    returns arrays only): its tensors' arrays (a JAX pytree node's
+    children) and, static, its structure and other leaves."""
+
+    def __init__(self, static, arrays):
+        self.static, self.arrays = static, arrays
+
+    def rebuild(self):
+        tree, kinds = self.static
+        it = iter(self.arrays)
+        return structure.unflatten(tree, [
+            Tensor(next(it)) if k is _DYNAMIC else k for k in kinds])
+
+
+class _Static(tuple):
+    """(structure, leaves) of one trace, compared by identity."""
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        return self is other
+
+
+def _outputs(out, finals, store_values):
+    """What jax.jit returns: f's result as arrays in its own containers
+    (JAX's native pytrees) or, where it holds Python values, an _Outputs;
+    and {index: new array} of the variables the trace assigned."""
+    assigned = {i: new for i, (new, old) in enumerate(
+        zip(finals, store_values)) if new is not old}
+    if isinstance(out, Tensor):
+        return out._value, assigned
+    leaves = structure.flatten(out)
+    if all(o is None or isinstance(o, Tensor) for o in leaves):
+        return structure.unflatten(out, [
+            None if o is None else o._value for o in leaves]), assigned
+    kinds = [_DYNAMIC if isinstance(o, Tensor) else o for o in leaves]
+    static = _Static((structure.unflatten(out, [None] * len(leaves)), kinds))
+    return _Outputs(static, [o._value for o in leaves
+                             if isinstance(o, Tensor)]), assigned
+
+
+_registered = []
+
+
+def _register_static():
+    """_Outputs as a JAX pytree node: its arrays the children, the rest
+    static (compared by identity: each trace makes its own)."""
+    if not _registered:
+        import jax
+        jax.tree_util.register_pytree_node(
+            _Outputs, lambda o: (o.arrays, o.static),
+            lambda static, arrays: _Outputs(static, list(arrays)))
+        _ARRAYS.add(type(jax.numpy.zeros(())))
+        _registered.append(True)
+
+
+_ARRAYS = set()
+
+
+def _is_array(a):
+    if isinstance(a, (Tensor, float)):
+        return True
+    kind = getattr(getattr(a, "dtype", None), "kind", None)
+    return kind is not None and hasattr(a, "shape") and (
+        kind in "iucb" or is_float(a.dtype))
+
+
+def _traced(value):
+    import jax
+    return isinstance(value, jax.core.Tracer)
+
+
+def _tree_key(tree):
+    if isinstance(tree, dict):
+        return ("dict",) + tuple((k, _tree_key(v)) for k, v in tree.items())
+    if isinstance(tree, (list, tuple)):
+        return (type(tree),) + tuple(_tree_key(v) for v in tree)
+    return None

@@ -1,0 +1,107 @@
+"""What a user off the happy path meets inside pycg.function, on the
+compiling backends (tensorflow: tf.function; jax: jax.jit) and eagerly on
+numpy: each case against the peer's answer (tf.function, jax.jit) or NumPy."""
+import warnings
+
+import numpy as np
+import pytest
+
+import pycg
+
+
+@pytest.fixture
+def compiled(backend):
+    """pycg.function without the numpy backend's 'runs eagerly' warning."""
+    def make(f):
+        g = pycg.function(f)
+
+        def call(*args, **kwargs):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return g(*args, **kwargs)
+        return call
+    return make
+
+
+def test_print_of_a_traced_tensor_describes_it(compiled, backend):
+    # tf.function prints Tensor("x:0", shape=(2, 3), dtype=float32) and
+    # jax.jit Traced<ShapedArray(float32[2,3])>: printing while tracing
+    # is how users debug; it raised pycg's "no value yet" TypeError.
+    seen = []
+
+    def f(x):
+        seen.append(repr(x))
+        print(x)   # (str falls back to repr)
+        return x * 2.0
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = compiled(f)(pycg.constant(a))
+    np.testing.assert_array_equal(out.numpy(), a * 2)
+    assert "shape=(2, 3)" in seen[0] and "dtype=float32" in seen[0]
+    if backend == "numpy":   # (eager: the value)
+        assert "numpy=" in seen[0]
+    else:
+        assert seen[0].endswith(" traced>"), seen[0]
+    assert repr(out).startswith("<pycg.Tensor shape=(2, 3) dtype=float32 "
+                                "numpy=[[ 0.  2.  4.]")
+
+
+@pytest.mark.parametrize("reduce_retracing", [False, True])
+def test_a_bool_flag_is_not_the_int_flag_of_the_same_value(backend,
+                                                           reduce_retracing):
+    # To tf.function True == 1, so f(x, True) after f(x, 1) ran 1's trace:
+    # [3, 6] where the eager f gives [2, 4]. jax.jit (static arguments)
+    # and the eager call tell them apart; pycg.function does on both.
+    def f(x, flag, scale=None):
+        y = x * (2.0 if flag is True else 3.0)
+        return y if scale is not True else y * 10.0
+
+    g = pycg.function(f, reduce_retracing=reduce_retracing)
+    x = np.array([1.0, 2.0], np.float32)
+
+    def expected(flag):   # (not a dict: True and 1 are one key there)
+        return x * 2 if flag is True else x * 3
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for flag in (1, True, 1, True, 0, False):
+            np.testing.assert_array_equal(
+                g(pycg.constant(x), flag).numpy(), expected(flag))
+        np.testing.assert_array_equal(   # (keywords and pytrees too)
+            g(pycg.constant(x), flag=True, scale=True).numpy(), x * 20)
+        np.testing.assert_array_equal(
+            g(pycg.constant(x), flag=1, scale=1).numpy(), x * 3)
+        h = pycg.function(lambda d: d["x"] * (2.0 if d["flag"] is True
+                                              else 3.0))
+        for flag in (1, True):
+            np.testing.assert_array_equal(
+                h({"x": pycg.constant(x), "flag": flag}).numpy(),
+                expected(flag))
+    if backend != "numpy":
+        assert g.trace_count == 6   # (1, True, 0, False, two keyword calls)
+
+
+def test_a_captured_variable_that_moved_backends_and_back_is_read_anew(
+        tf_backend):
+    # The variable gets a new tf.Variable when it comes back to tensorflow;
+    # the graph that captured the old one returned [1, 2] at every call
+    # after v.assign([5, 5]) on numpy and v.assign([7, 7]) on tensorflow.
+    v = pycg.Variable(np.array([1.0, 2.0], np.float32))
+    w = pycg.Variable(np.array([1.0, 2.0], np.float32))
+    f = pycg.function(lambda x: x * v)
+    g = pycg.function(lambda x, w: x * w)
+    x = np.array([1.0, 3.0], np.float32)
+    for _ in range(3):   # (the direct concrete-function calls start)
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(),
+                                      x * [1, 2])
+        g(pycg.constant(x), w)
+    pycg.config.set_backend("numpy")
+    v.assign(np.array([5.0, 5.0], np.float32))
+    w.assign(np.array([3.0, 3.0], np.float32))
+    pycg.config.set_backend("tensorflow")
+    for _ in range(3):
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(), x * 5)
+        np.testing.assert_array_equal(g(pycg.constant(x), w).numpy(), x * 3)
+    v.assign(np.array([7.0, 7.0], np.float32))
+    for _ in range(3):
+        np.testing.assert_array_equal(f(pycg.constant(x)).numpy(), x * 7)
