@@ -146,3 +146,30 @@ def test_a_decorated_method_is_bound_to_its_instance(backend):
     assert Model.__call__.__name__ == "__call__"
     assert isinstance(a.step.trace_count, int)   # (reached through the
     # bound method, as on a tf.function method)
+
+
+def test_concurrent_first_calls_keep_every_variable_update(tf_backend):
+    # Variable updates are atomic across threads eagerly; so they are
+    # through a compiled function whose first calls come from 4 threads
+    # at once. (The jax path loses updates there: jaxjit.MERGE Q8.)
+    import threading
+
+    v = pycg.Variable(np.zeros(3, np.float32))
+    inc = pycg.function(lambda a: v.assign_add(a))
+    start, errors = threading.Barrier(4), []
+
+    def work():
+        try:
+            start.wait()
+            for _ in range(25):
+                inc(pycg.constant(np.ones(3, np.float32)))
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    np.testing.assert_array_equal(v.numpy(), np.full(3, 4 * 25.0))
