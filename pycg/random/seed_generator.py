@@ -8,6 +8,7 @@ eagerly and inside pycg.function (where the draw runs when the graph runs).
 """
 import numbers
 import random as _py_random
+import threading
 
 import numpy as np
 
@@ -52,8 +53,9 @@ class SeedGenerator:
 
     def next(self):
         """The current (seed, counter) pair as a Tensor; the state moves on."""
-        current = ops.multiply(self.state.read(), 1)  # a copy, not an alias
-        self.state.assign(ops.add(current, np.array([0, 1], np.int64)))
+        with _NEXT:   # (read and move on at once: two threads never draw
+            current = ops.multiply(self.state.read(), 1)   # the same pair)
+            self.state.assign(ops.add(current, np.array([0, 1], np.int64)))
         return current
 
     def __repr__(self):
@@ -62,13 +64,17 @@ class SeedGenerator:
 
 
 _global: list[SeedGenerator] = []
+_NEXT = threading.Lock()   # (SeedGenerator.next's read and update)
 
 
 def global_seed_generator():
     """The generator behind draws with seed=None (seeded from Python's
     `random` module when first used, as in Keras)."""
     if not _global:
-        _global.append(SeedGenerator(name="global_seed_generator"))
+        made = SeedGenerator(name="global_seed_generator")
+        with _NEXT:   # (one generator even when threads start at once)
+            if not _global:
+                _global.append(made)
     return _global[0]
 
 
