@@ -18,7 +18,15 @@ def _ranges(tensors):
 
 
 def _check(rule, i, g, ins, outs):
-    a = g.numpy()
+    try:
+        a = g.numpy()
+    except TypeError:   # (a traced gradient: pycg.function, to_jax, ...)
+        raise TypeError(
+            "pycg.debug.check_numerics: a gradient traced inside "
+            "pycg.function (or tf.function, jax.jit) has no values to "
+            "check; to find where a NaN or Inf "
+            "appears, call the function without pycg.function inside "
+            "check_numerics()") from None
     if np.all(np.isfinite(a)):
         return
     kind = "NaN" if np.any(np.isnan(a)) else "Inf"
@@ -38,7 +46,9 @@ def check_numerics():
     """Stop the backward pass at the first NaN or Inf gradient, naming the
     op or custom-gradient function and the parameter where it appeared.
     A context manager (as tf.debugging.enable_check_numerics, for the
-    backward pass only).
+    backward pass only). It checks gradients as they are computed, so
+    eagerly: a gradient traced inside pycg.function while it is on is a
+    TypeError saying so, and a function compiled before is not checked.
 
     Returns:
         A context manager; inside it, gradient() raises FloatingPointError.

@@ -202,3 +202,27 @@ def test_concurrent_compiled_draws_are_the_eager_draws(tf_backend):
                 for _ in range(101)][1:]
     assert len(set(expected)) == 100
     assert sorted(out) == sorted(expected)
+
+
+def test_check_numerics_around_a_trace_says_it_needs_values(backend):
+    # It raised the tensor's "no value yet" TypeError from inside the
+    # backward pass, naming neither check_numerics nor what to do.
+    from pycg import ops
+    slope = pycg.grad(lambda x: ops.sum(ops.sqrt(x)))   # inf at 0
+    x = pycg.constant([0.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = pycg.function(slope)
+        with pycg.debug.check_numerics():
+            with pytest.raises(FloatingPointError, match="Inf appeared"):
+                slope(x)
+            if backend == "numpy":   # (runs eagerly: checked)
+                with pytest.raises(FloatingPointError):
+                    compiled(x)
+            else:
+                with pytest.raises(TypeError, match=r"check_numerics: a "
+                                   r"gradient traced inside pycg.function"
+                                   r".*without pycg.function"):
+                    compiled(x)
+        np.testing.assert_array_equal(   # (and it traces fine after)
+            compiled(x).numpy(), [np.inf, 0.5])
