@@ -196,11 +196,47 @@ def test_the_same_function_through_to_jax_uses_its_rule(jax_backend):
 
 def test_a_pycg_result_under_jax_grad_says_to_use_to_jax(jax_backend):
     with pytest.raises(TypeError, match=(
-            r"this tensor is traced by JAX .* and has no value yet; use pycg "
-            r"ops on it instead of converting it to NumPy, and call a pycg "
-            r"function under jax.grad, jax.jit or jax.vmap through "
+            r"this tensor is traced by JAX and was handed to JAX .*JAX "
+            r"would not see pycg's gradient rules. Call a pycg function "
+            r"under jax.grad, jax.jit or jax.vmap through "
             r"pycg.to_jax\(f\)")):
         jax.grad(lambda x: ops.sin(x))(1.0)
+
+
+@pytest.mark.parametrize("wrap", ["grad", "jit_grad"])
+@pytest.mark.parametrize("jnp_call", ["sum", "asarray"])
+def test_a_jax_numpy_function_on_a_pycg_tensor_inside_to_jax_is_an_error(
+        jax_backend, wrap, jnp_call):
+    """Inside pycg.to_jax(f), JAX's functions are outside pycg's tape (the
+    gradient is pycg's), so handing them a pycg tensor would lose its
+    gradient: pycg's error naming f and pycg ops, under jax.grad and under
+    jax.jit(jax.grad) (where JAX's jit would replace the message)."""
+    import jax.numpy as jnp
+
+    def loss(x):
+        y = ops.sin(x) ** 2
+        return jnp.sum(y) if jnp_call == "sum" else ops.sum(jnp.asarray(y))
+    g = jax.grad(pycg.to_jax(loss))
+    g = jax.jit(g) if wrap == "jit_grad" else g
+    with pytest.raises(TypeError, match=(
+            r"pycg.to_jax\(loss\): a pycg tensor was handed to a JAX "
+            r"function inside it .*use pycg ops inside f")):
+        g(jnp.ones(2))
+    # pycg ops inside f: JAX's gradient of sum(sin(x)^2) is sin(2x)
+    got = jax.grad(pycg.to_jax(lambda x: ops.sum(ops.sin(x) ** 2)))(
+        jnp.array([0.3, 1.1]))
+    np.testing.assert_allclose(np.asarray(got), np.sin(2 * np.array(
+        [0.3, 1.1])), rtol=1e-6)
+
+
+def test_a_pycg_tensor_with_a_value_still_converts_by_jnp_asarray(
+        jax_backend):
+    """Outside pycg.to_jax a tensor with a value converts as any object
+    with __array__ (the property above is no attribute there)."""
+    import jax.numpy as jnp
+    np.testing.assert_array_equal(
+        np.asarray(jnp.asarray(pycg.constant([1., 2.]))), [1., 2.])
+    assert not hasattr(pycg.constant([1., 2.]), "__jax_array__")
 
 
 def test_every_conv_and_pool_configuration_on_jax():
@@ -233,3 +269,4 @@ def test_to_jax_without_jax_says_what_to_install():
     assert r.stdout.startswith("pycg.to_jax(step): JAX is not installed (")
     assert r.stdout.rstrip().endswith("); pip install 'pycg-autodiff[jax]' "
                                       "(or jax)")
+
