@@ -2,6 +2,8 @@
 
 They are created eagerly even when first needed while a pycg.function
 traces, so a compiled step can build its optimizer on its first call."""
+import sys
+
 import numpy as np
 
 from pycg import backends
@@ -13,6 +15,16 @@ def state_variable(value, dtype, name=None):
     with backends.active.outside_graph():
         return Variable(np.asarray(value, dtype=dtype), trainable=False,
                         name=name)
+
+
+def counter_dtype():
+    """The dtype of counters and seeds: int64, or int32 on the jax backend
+    with JAX's 64-bit mode off (JAX's default), where Keras' counters are
+    int32 too; the user's JAX config is left as it is."""
+    if backends.active.name == "jax" and \
+            not sys.modules["jax"].config.jax_enable_x64:
+        return np.dtype("int32")
+    return np.dtype("int64")
 
 
 def var_key(variable):

@@ -7,8 +7,12 @@ back out and are written into them (a variable's storage is a box,
 backends/jax/core.py). A trace that meets a variable it was not given (one
 f closes over, or one an optimizer makes on its first step) finds it by
 its box, puts every box back as it was, and f is traced again with it as
-an input: the first call of such a function traces twice.
+an input: the first call of such a function traces twice. Calls with
+variables, and traces, hold one lock from reading the boxes to writing them
+back: no update or draw is lost or repeated across threads (as TF's).
 """
+import threading
+
 import numpy as np
 
 from pycg import backends, structure
@@ -16,6 +20,7 @@ from pycg._errors import Api, user_error
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 _DYNAMIC = object()   # marks a leaf passed to jax.jit as an array
+_LOCK = threading.RLock()   # (reentrant: a compiled call inside a trace)
 
 
 class Compiled:
@@ -43,6 +48,20 @@ class Compiled:
             key, statics = len(args), None
         else:
             key, values, statics = self._signature(args, kwargs)
+        entry = self._jitted.get(key)
+        if entry is not None and not self.stores:   # (no state: no lock)
+            out, _ = entry(values, [])
+        else:
+            with _LOCK:
+                out = self._locked_call(key, args, kwargs, values, statics)
+        if type(out) is _Outputs:
+            return out.rebuild()
+        if out is None or type(out) in _ARRAYS:
+            return None if out is None else Tensor(out)
+        return structure.unflatten(out, [
+            None if v is None else Tensor(v) for v in structure.flatten(out)])
+
+    def _locked_call(self, key, args, kwargs, values, statics):
         outer = backends.active.watcher()   # (inside another's trace)
         while True:
             entry = self._jitted.get(key)
@@ -56,16 +75,9 @@ class Compiled:
             except _Retrace:
                 continue
             break
-        if finals:
-            stores = self.stores
-            for i, v in finals.items():
-                stores[i].value = v
-        if type(out) is _Outputs:
-            return out.rebuild()
-        if out is None or type(out) in _ARRAYS:
-            return None if out is None else Tensor(out)
-        return structure.unflatten(out, [
-            None if v is None else Tensor(v) for v in structure.flatten(out)])
+        for i, v in finals.items():
+            self.stores[i].value = v
+        return out
 
     def _signature(self, args, kwargs):
         """(key, the arrays jax.jit gets, the leaves f gets otherwise)."""
@@ -242,23 +254,20 @@ def _outputs(out, finals, store_values):
                              if isinstance(o, Tensor)]), assigned
 
 
-_registered = []
+_registered, _ARRAYS = [], set()
 
 
 def _register_static():
     """_Outputs as a JAX pytree node: its arrays the children, the rest
     static (compared by identity: each trace makes its own)."""
-    if not _registered:
-        import jax
-        jax.tree_util.register_pytree_node(
-            _Outputs, lambda o: (o.arrays, o.static),
-            lambda static, arrays: _Outputs(static, list(arrays)))
-        _ARRAYS.add(type(jax.numpy.zeros(())))
-        _registered.append(True)
-
-
-_ARRAYS = set()
-
+    with _LOCK:   # (once, whichever thread makes the first pycg.function)
+        if not _registered:
+            import jax
+            jax.tree_util.register_pytree_node(
+                _Outputs, lambda o: (o.arrays, o.static),
+                lambda static, arrays: _Outputs(static, list(arrays)))
+            _ARRAYS.add(type(jax.numpy.zeros(())))
+            _registered.append(True)
 
 def _number(a):
     """A result that comes back as a Tensor, as from tf.function: a Python

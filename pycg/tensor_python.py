@@ -1,6 +1,8 @@
 """A Tensor as a Python value: ``len``, iteration, ``bool``, ``float``,
 ``int``, an index, ``item``, ``tolist``, ``format`` and ``round`` as NumPy's
 arrays and scalars allow, and copies."""
+import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -8,6 +10,10 @@ import numpy as np
 
 from pycg._errors import Api, Shape, user_error
 from pycg.tensor_convert import backend_of
+
+
+# set while pycg.to_jax runs its f (pycg/interop/jax.py) in this thread
+to_jax_running = threading.local()
 
 
 class PythonValue:
@@ -82,6 +88,29 @@ class PythonValue:
         dtype = backend_of(self._value).dtype_of(self._value).name
         return (f"<pycg.{type(self).__name__} shape={self.shape} dtype="
                 f"{dtype} {value}>")
+
+    @property
+    def __jax_array__(self) -> Any:
+        """A tensor handed to a JAX function inside pycg.to_jax(f), or a
+        tensor traced by JAX handed to JAX (the result of a pycg function
+        under jax.grad), is pycg's error: JAX would not see pycg's
+        gradient rules. Otherwise no such attribute."""
+        jax = sys.modules.get("jax")
+        if getattr(to_jax_running, "f", None) is not None:
+            # (kept: JAX's jit replaces a TypeError from here by its own)
+            to_jax_running.refused = (
+                f"pycg.to_jax({to_jax_running.f}): a pycg tensor was handed "
+                "to a JAX function inside it (a jax.numpy function?): "
+                "pycg's gradient cannot pass through JAX functions there; "
+                "use pycg ops inside f (ops.sum, ops.matmul, ...)")
+            raise TypeError(to_jax_running.refused)
+        if jax is not None and isinstance(self._value, jax.core.Tracer):
+            raise TypeError(
+                "pycg: this tensor is traced by JAX and was handed to JAX "
+                "(a pycg result returned to jax.grad?): JAX would not see "
+                "pycg's gradient rules. Call a pycg function under "
+                "jax.grad, jax.jit or jax.vmap through pycg.to_jax(f)")
+        raise AttributeError("__jax_array__")
 
     def _to_concrete(self, what: str) -> Any:
         try:   # (a backend's to_numpy refuses a traced value: TypeError)

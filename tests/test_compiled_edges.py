@@ -148,20 +148,38 @@ def test_a_decorated_method_is_bound_to_its_instance(backend):
     # bound method, as on a tf.function method)
 
 
-def test_concurrent_first_calls_keep_every_variable_update(tf_backend):
+@pytest.fixture(params=["tensorflow", "jax"])
+def compiling(request):
+    """The two backends where pycg.function compiles (tf.function,
+    jax.jit), restoring the previous backend after."""
+    if request.param == "jax":
+        pytest.importorskip("jax")
+    previous = pycg.config.backend()
+    pycg.config.set_backend(request.param)
+    try:
+        yield request.param
+    finally:
+        pycg.config.set_backend(previous)
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_concurrent_calls_keep_every_variable_update(compiling, warm):
     # Variable updates are atomic across threads eagerly; so they are
-    # through a compiled function whose first calls come from 4 threads
-    # at once. (The jax path loses updates there: jaxjit.MERGE Q8.)
+    # through a compiled function called from 4 threads at once, its
+    # first calls among them or not (the jax path lost updates both
+    # ways: jaxjit.MERGE Q8, Q10).
     import threading
 
     v = pycg.Variable(np.zeros(3, np.float32))
     inc = pycg.function(lambda a: v.assign_add(a))
+    if warm:
+        inc(pycg.constant(np.zeros(3, np.float32)))
     start, errors = threading.Barrier(4), []
 
     def work():
         try:
             start.wait()
-            for _ in range(25):
+            for _ in range(50):
                 inc(pycg.constant(np.ones(3, np.float32)))
         except Exception as e:  # noqa: BLE001 (reported below)
             errors.append(e)
@@ -172,13 +190,41 @@ def test_concurrent_first_calls_keep_every_variable_update(tf_backend):
     for t in threads:
         t.join()
     assert not errors
-    np.testing.assert_array_equal(v.numpy(), np.full(3, 4 * 25.0))
+    np.testing.assert_array_equal(v.numpy(), np.full(3, 4 * 50.0))
 
 
-def test_concurrent_compiled_draws_are_the_eager_draws(tf_backend):
+def test_concurrent_first_calls_of_two_compiled_functions(compiling):
+    # The first calls of two new pycg.functions from 4 threads at once
+    # (the jax path raised JAX's "Duplicate custom PyTreeDef type
+    # registration": jaxjit.MERGE Q9), their values right.
+    import threading
+
+    fs = [pycg.function(lambda a, k=k: a * k) for k in (2, 3)]
+    start, results, errors = threading.Barrier(4), [], []
+
+    def work(i):
+        try:
+            start.wait()
+            for j in range(10):
+                out = fs[i % 2](pycg.constant([float(j)]))
+                results.append((i % 2, j, float(out[0])))
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(results) == 40
+    assert all(got == j * (2, 3)[k] for k, j, got in results)
+
+
+def test_concurrent_compiled_draws_are_the_eager_draws(compiling):
     # Each call moves the SeedGenerator's state on once, whatever thread
     # makes it: 4 threads x 25 calls draw exactly the eager draws 2..101,
-    # none twice. (The jax path repeats draws: jaxjit.MERGE Q10.)
+    # none twice (the jax path repeated draws: jaxjit.MERGE Q10).
     import threading
 
     seed = pycg.random.SeedGenerator(7)

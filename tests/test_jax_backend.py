@@ -196,11 +196,47 @@ def test_the_same_function_through_to_jax_uses_its_rule(jax_backend):
 
 def test_a_pycg_result_under_jax_grad_says_to_use_to_jax(jax_backend):
     with pytest.raises(TypeError, match=(
-            r"this tensor is traced by JAX .* and has no value yet; use pycg "
-            r"ops on it instead of converting it to NumPy, and call a pycg "
-            r"function under jax.grad, jax.jit or jax.vmap through "
+            r"this tensor is traced by JAX and was handed to JAX .*JAX "
+            r"would not see pycg's gradient rules. Call a pycg function "
+            r"under jax.grad, jax.jit or jax.vmap through "
             r"pycg.to_jax\(f\)")):
         jax.grad(lambda x: ops.sin(x))(1.0)
+
+
+@pytest.mark.parametrize("wrap", ["grad", "jit_grad"])
+@pytest.mark.parametrize("jnp_call", ["sum", "asarray"])
+def test_a_jax_numpy_function_on_a_pycg_tensor_inside_to_jax_is_an_error(
+        jax_backend, wrap, jnp_call):
+    """Inside pycg.to_jax(f), JAX's functions are outside pycg's tape (the
+    gradient is pycg's), so handing them a pycg tensor would lose its
+    gradient: pycg's error naming f and pycg ops, under jax.grad and under
+    jax.jit(jax.grad) (where JAX's jit would replace the message)."""
+    import jax.numpy as jnp
+
+    def loss(x):
+        y = ops.sin(x) ** 2
+        return jnp.sum(y) if jnp_call == "sum" else ops.sum(jnp.asarray(y))
+    g = jax.grad(pycg.to_jax(loss))
+    g = jax.jit(g) if wrap == "jit_grad" else g
+    with pytest.raises(TypeError, match=(
+            r"pycg.to_jax\(loss\): a pycg tensor was handed to a JAX "
+            r"function inside it .*use pycg ops inside f")):
+        g(jnp.ones(2))
+    # pycg ops inside f: JAX's gradient of sum(sin(x)^2) is sin(2x)
+    got = jax.grad(pycg.to_jax(lambda x: ops.sum(ops.sin(x) ** 2)))(
+        jnp.array([0.3, 1.1]))
+    np.testing.assert_allclose(np.asarray(got), np.sin(2 * np.array(
+        [0.3, 1.1])), rtol=1e-6)
+
+
+def test_a_pycg_tensor_with_a_value_still_converts_by_jnp_asarray(
+        jax_backend):
+    """Outside pycg.to_jax a tensor with a value converts as any object
+    with __array__ (the property above is no attribute there)."""
+    import jax.numpy as jnp
+    np.testing.assert_array_equal(
+        np.asarray(jnp.asarray(pycg.constant([1., 2.]))), [1., 2.])
+    assert not hasattr(pycg.constant([1., 2.]), "__jax_array__")
 
 
 def test_every_conv_and_pool_configuration_on_jax():
@@ -233,3 +269,87 @@ def test_to_jax_without_jax_says_what_to_install():
     assert r.stdout.startswith("pycg.to_jax(step): JAX is not installed (")
     assert r.stdout.rstrip().endswith("); pip install 'pycg-autodiff[jax]' "
                                       "(or jax)")
+
+
+X64_OFF_STATE = r"""
+import json, numpy as np, jax, pycg
+from pycg import ops
+pycg.config.set_backend("jax")
+out = {"x64_before": jax.config.jax_enable_x64}
+out["normal"] = pycg.random.normal((3,), seed=5).numpy().tolist()
+g = pycg.random.SeedGenerator(11)
+out["gen"] = [pycg.random.uniform((2,), seed=g).numpy().tolist()
+              for _ in range(2)]
+out["state"] = [g.state.dtype.name] + g.state.numpy().tolist()
+out["dropout"] = pycg.random.dropout(ops.ones((6,)), 0.5, seed=3).numpy(
+    ).tolist()
+out["shuffle"] = pycg.random.shuffle(pycg.constant([1., 2., 3., 4.]),
+                                     seed=2).numpy().tolist()
+out["unseeded"] = pycg.random.normal((2,)).shape
+h = pycg.random.SeedGenerator(4)
+draw = pycg.function(lambda a: a + pycg.random.normal((1,), seed=h))
+out["compiled"] = [float(draw(pycg.constant([0.]))[0]) for _ in range(2)]
+for make in ("SGD", "Adam"):
+    w = pycg.Variable([1., -2.])
+    opt = getattr(pycg.optimizers, make)(learning_rate=0.1)
+    for _ in range(3):
+        opt.apply([2 * w.read()], [w])
+    out[make] = w.numpy().tolist()
+    out[make + "_iterations"] = [opt.iterations.dtype.name,
+                                 int(opt.iterations.numpy())]
+try:
+    pycg.random.SeedGenerator(2 ** 40)
+except ValueError as e:
+    out["wide_seed"] = str(e)
+out["x64_after"] = jax.config.jax_enable_x64
+print(json.dumps(out))
+"""
+
+
+def test_optimizers_and_random_work_with_x64_off_as_with_x64():
+    """JAX's default (64-bit mode off) in a fresh interpreter: seeds,
+    seed generators (eager and compiled), dropout, shuffle and the
+    optimizers' step counters work in int32, as Keras' on JAX, without
+    pycg turning the mode on; the numbers are those of the int64 state
+    (the numpy backend's), the optimizers' steps their closed forms."""
+    import json
+    r = run_python(X64_OFF_STATE)
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["x64_before"] is False and got["x64_after"] is False
+    previous = pycg.config.backend()
+    pycg.config.set_backend("numpy")   # (int64 state: the reference)
+    try:
+        g = pycg.random.SeedGenerator(11)
+        h = pycg.random.SeedGenerator(4)
+        want = {
+            "normal": pycg.random.normal((3,), seed=5).numpy().tolist(),
+            "gen": [pycg.random.uniform((2,), seed=g).numpy().tolist()
+                    for _ in range(2)],
+            "dropout": pycg.random.dropout(ops.ones((6,)), 0.5, seed=3
+                                           ).numpy().tolist(),
+            "shuffle": pycg.random.shuffle(pycg.constant([1., 2., 3., 4.]),
+                                           seed=2).numpy().tolist(),
+            "compiled": [float(pycg.random.normal((1,), seed=h)[0])
+                         for _ in range(2)]}
+    finally:
+        pycg.config.set_backend(previous)
+    for k, v in want.items():
+        np.testing.assert_allclose(got[k], v, rtol=1e-6, err_msg=k)
+    assert got["state"] == ["int32", 11, 2]
+    assert got["unseeded"] == [2]
+    # SGD on sum(w^2): w (1 - 2 lr)^3; Adam: each step moves by ~lr (the
+    # gradient's sign is constant), by its formula with bias correction
+    w0 = np.array([1., -2.])
+    np.testing.assert_allclose(got["SGD"], w0 * 0.8 ** 3, rtol=1e-6)
+    w, m, v = w0.copy(), 0., 0.
+    for t in range(1, 4):
+        gr = 2 * w
+        m, v = 0.9 * m + 0.1 * gr, 0.999 * v + 0.001 * gr ** 2
+        lr = 0.1 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        w = w - lr * m / (np.sqrt(v) + 1e-7)
+    np.testing.assert_allclose(got["Adam"], w, rtol=1e-5)
+    assert got["SGD_iterations"] == got["Adam_iterations"] == ["int32", 3]
+    assert got["wide_seed"] == (
+        "pycg.random.SeedGenerator: seed 1099511627776 does not fit in "
+        "int32 (JAX's 64-bit mode is off)")

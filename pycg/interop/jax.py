@@ -21,6 +21,7 @@ from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
+from pycg.tensor_python import to_jax_running
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
@@ -137,14 +138,23 @@ def _call(jax, f, name, args, kwargs):
             values[i] = t
         call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, values)
         tape = GradientTape(persistent=True)
-        if not record:
-            return None, ins, _outputs(name, f(*call_args, **call_kwargs),
-                                       jax, structure)
-        with tape:
-            for t in ins:
-                if is_float(t.dtype):
-                    tape.watch(t)
-            out = f(*call_args, **call_kwargs)
+        outer, to_jax_running.f = getattr(to_jax_running, "f", None), name
+        to_jax_running.refused = None
+        try:   # (a pycg tensor handed to JAX inside f: a clear error)
+            if not record:
+                return None, ins, _outputs(name, f(*call_args, **call_kwargs),
+                                           jax, structure)
+            with tape:
+                for t in ins:
+                    if is_float(t.dtype):
+                        tape.watch(t)
+                out = f(*call_args, **call_kwargs)
+        except TypeError as e:
+            if to_jax_running.refused is None:
+                raise
+            raise TypeError(to_jax_running.refused) from e
+        finally:
+            to_jax_running.f = outer
         return tape, ins, _outputs(name, out, jax, structure)
 
     @jax.custom_vjp

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from pycg import config
-from pycg._state import state_variable, var_key
+from pycg._state import counter_dtype, state_variable, var_key
 from pycg.optimizers._checks import Checks
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.clipping import clip
@@ -68,7 +68,8 @@ class Optimizer(WeightDecay, Checks):
         self._variables = []
         self._index = {}
         self._no_decay_keys, self._no_decay_names = set(), []
-        self._iterations = state_variable(0, "int64", f"{self.name}_iteration")
+        self._iterations = state_variable(0, counter_dtype(),
+                                          f"{self.name}_iteration")
         self._learning_rate = self._lr_state(learning_rate)
 
     # ---- hyper-parameters ------------------------------------------------
@@ -95,7 +96,8 @@ class Optimizer(WeightDecay, Checks):
 
     @property
     def iterations(self):
-        """The number of steps applied so far (an int64 Variable)."""
+        """The number of steps applied so far (an int64 Variable; int32
+        on the jax backend with JAX's 64-bit mode off, as Keras')."""
         return self._iterations
 
     @property
@@ -201,7 +203,7 @@ class Optimizer(WeightDecay, Checks):
             grads_and_vars: An iterable of (gradient, variable) pairs.
 
         Returns:
-            The `iterations` Variable (int64), after the step.
+            The `iterations` Variable, after the step.
 
         Example:
         >>> import pycg

@@ -11,6 +11,7 @@ import numpy as np
 
 from pycg import backends, ops
 from pycg._errors import Api, user_error
+from pycg._state import counter_dtype
 from pycg._errors import Shape as ShapeFact
 from pycg.random import _samplers
 from pycg.random._arguments import (as_shape, float_dtype, int_bound,
@@ -216,7 +217,7 @@ def shuffle(x: ArrayLike, axis: int = 0, seed: Seed = None) -> Tensor:
         raise ValueError(f"pycg.random.shuffle: `axis` must be an int in "
                          f"[{-x.ndim}, {x.ndim}), got {axis!r}")
     n = x.shape[axis]
-    perm = _host(_samplers.permutation, "shuffle", seed, (n,), np.dtype("int64"))
+    perm = _host(_samplers.permutation, "shuffle", seed, (n,), counter_dtype())
     return ops.take(x, perm, axis=int(axis))
 
 

@@ -1,10 +1,12 @@
 """Seeds with Keras' semantics: an int seed gives the same numbers on every
 call; a SeedGenerator's state moves on by one at each draw.
 
-A seed is a pair (seed, counter) of int64 values. Every draw turns its pair
-into one NumPy Philox generator (the pair is the Philox key), so the numbers
-depend only on the pair: the same on the numpy and tensorflow backends,
-eagerly and inside pycg.function (where the draw runs when the graph runs).
+A seed is a pair (seed, counter) of int64 values (int32 on the jax backend
+with JAX's 64-bit mode off: the same numbers where the values fit). Every
+draw turns its pair into one NumPy Philox generator (the pair is the Philox
+key), so the numbers depend only on the pair: the same on the numpy and
+tensorflow backends, eagerly and inside pycg.function (where the draw runs
+when the graph runs).
 """
 import numbers
 import random as _py_random
@@ -13,7 +15,7 @@ import threading
 import numpy as np
 
 from pycg import ops
-from pycg._state import state_variable
+from pycg._state import counter_dtype, state_variable
 from pycg.tensor import Tensor, convert_to_tensor
 
 _MASK64 = (1 << 64) - 1
@@ -48,14 +50,15 @@ class SeedGenerator:
                 f"pycg.random.SeedGenerator: `seed` must be an integer or "
                 f"None, got {type(seed).__name__} {seed!r:.40}")
         self.name = name or "seed_generator"
-        self.state = state_variable([_int64(seed), 0], "int64",
-                                    name=f"{self.name}_state")
+        self.state = state_variable(_pair(seed, "SeedGenerator"),
+                                    counter_dtype(), name=f"{self.name}_state")
 
     def next(self):
         """The current (seed, counter) pair as a Tensor; the state moves on."""
         with _NEXT:   # (read and move on at once: two threads never draw
             current = ops.multiply(self.state.read(), 1)   # the same pair)
-            self.state.assign(ops.add(current, np.array([0, 1], np.int64)))
+            self.state.assign(ops.add(current, np.array([0, 1],
+                                                        current.dtype)))
         return current
 
     def __repr__(self):
@@ -82,8 +85,8 @@ def seed_global(seed):
     """Restart the stream of draws with seed=None at `seed` (the R package
     does, whenever R's random number generator has moved, so that R's
     set.seed() governs those draws)."""
-    global_seed_generator().state.assign(np.array([_int64(seed), 0],
-                                                  np.int64))
+    state = global_seed_generator().state
+    state.assign(np.array(_pair(seed, "seed_global"), state.dtype))
 
 
 def draw_seed(seed, who):
@@ -93,7 +96,7 @@ def draw_seed(seed, who):
     if seed is None:
         return global_seed_generator().next()
     if _is_int(seed):
-        return convert_to_tensor(np.array([_int64(seed), 0], np.int64))
+        return convert_to_tensor(np.array(_pair(seed, who), counter_dtype()))
     raise ValueError(
         f"pycg.random.{who}: `seed` must be an integer, a "
         f"pycg.random.SeedGenerator or None, got {type(seed).__name__} "
@@ -111,11 +114,15 @@ def _is_int(x):
         not isinstance(x, Tensor)
 
 
-def _int64(seed):
-    seed = int(seed)
-    if not -2 ** 63 <= seed < 2 ** 63:
-        raise ValueError(f"pycg.random: seed {seed} does not fit in int64")
-    return seed
+def _pair(seed, who):
+    """[seed, 0], the seed checked to fit the counters' dtype."""
+    seed, dtype = int(seed), counter_dtype()
+    info = np.iinfo(dtype)
+    if not info.min <= seed <= info.max:
+        narrow = " (JAX's 64-bit mode is off)" if dtype.itemsize == 4 else ""
+        raise ValueError(f"pycg.random.{who}: seed {seed} does not fit in "
+                         f"{dtype.name}{narrow}")
+    return [seed, 0]
 
 
 def _default_seed():
