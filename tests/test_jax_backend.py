@@ -52,6 +52,19 @@ def test_a_64_bit_dtype_without_x64_is_an_error_not_a_truncation(
     assert "jax.config.update('jax_enable_x64', True)" in str(info.value)
 
 
+def test_a_64_bit_numpy_array_casts_to_32_bits_without_x64(jax_backend):
+    # (the cast to 32 bits is the one way out of the 64-bit refusal; Keras'
+    # cast on its JAX backend answers the same)
+    with jax.enable_x64(False):
+        got = ops.cast(np.array([1.1, 2.0]), "float32")
+        ints = ops.cast(np.array([3, -4], np.int64), "int32")
+        with pytest.raises(TypeError, match=X64_OFF):
+            ops.exp(np.array([1.1, 2.0]))
+    assert got.dtype == np.float32 and ints.dtype == np.int32
+    np.testing.assert_array_equal(got.numpy(), np.float32([1.1, 2.0]))
+    np.testing.assert_array_equal(ints.numpy(), [3, -4])
+
+
 def test_float32_works_without_x64_and_pycg_leaves_the_mode_alone(
         jax_backend):
     with jax.enable_x64(False):

@@ -93,3 +93,13 @@ def norm_dtype(dtype, op, default=None):
     if dtype is None:
         return None if default is None else np.dtype(default)
     return as_dtype(dtype, f"pycg.ops.{op}")
+
+
+def host_astype(x, dtype):
+    """A NumPy array of numbers cast by NumPy on the host, before it
+    becomes a tensor (so the jax backend without JAX's 64-bit mode casts
+    float64 data to float32 instead of refusing the float64 first)."""
+    if type(x) is np.ndarray and x.dtype.kind in "iuf" and \
+            dtype.kind in "iuf":
+        return x.astype(dtype)
+    return x

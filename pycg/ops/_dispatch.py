@@ -14,7 +14,7 @@ from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core.recorder import (RULES, apply, apply_nograd,  # noqa: F401
                                 record, record_one, saw_variable,
                                 state)  # (ops take apply* from here)
-from pycg.ops._arguments import norm_axis  # noqa: F401  (ops take it here)
+from pycg.ops._arguments import host_astype, norm_axis  # noqa: F401  (ops take it here)
 from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
 from pycg.ops._named import raise_named
 from pycg.tensor import (Tensor, Variable, as_dtype, convert_to_tensor,
@@ -65,8 +65,8 @@ def is_python_number(x):
 
 def cast(x, dtype):
     """x converted to `dtype`; differentiable between float dtypes."""
-    x = as_tensor(x, "cast")
     dtype = as_dtype(dtype, "pycg.ops.cast")
+    x = as_tensor(host_astype(x, dtype), "cast")
     if x.dtype == dtype:
         return x
     return apply("cast", backends.active.cast, (x,), {"dtype": dtype})
