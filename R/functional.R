@@ -125,7 +125,8 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
 #' @export
 pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
                           dtype = NULL) {
-  core_call("Variable", as_py(initial_value), trainable = trainable,
+  core_call("Variable", as_py_as(initial_value, dtype),
+            trainable = trainable,
             name = name, dtype = dtype)
 }
 
