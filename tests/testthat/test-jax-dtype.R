@@ -26,7 +26,10 @@ test_that("a dtype applies to R data on jax with 64-bit mode off", {
     "e <- tryCatch(op_convert_to_tensor(c(1, 2)), error = conditionMessage)",
     "cat('E1', e, '\\n')",
     "e <- tryCatch(op_array(c(1, 2), dtype = 'foo'), error = conditionMessage)",
-    "cat('E2', e, '\\n')"),
+    "cat('E2', e, '\\n')",
+    "e <- tryCatch(op_convert_to_tensor(c(1, 2), dtype = 'int64'),",
+    "              error = conditionMessage)",
+    "cat('E3', e, '\\n')"),
     # (this process's Python and its sys.path: PYTHONPATH, a source tree)
     env = c("JAX_ENABLE_X64=0", paste0("RETICULATE_PYTHON=",
                                        reticulate::py_config()$python)))
@@ -53,6 +56,13 @@ test_that("a dtype applies to R data on jax with 64-bit mode off", {
     "starts), or use a 32-bit dtype (R numbers are float64: ask for float32, ",
     "e.g. op_convert_to_tensor(x, dtype = \"float32\"))"), fixed = TRUE)
   expect_no_match(out, "jax.config.update", fixed = TRUE)
+  # int64 asked for: the same advice in R's syntax, without the float hint
+  expect_match(out, paste0(
+    "E3 op_convert_to_tensor: pycg (jax backend): int64 needs JAX's 64-bit ",
+    "mode, which is off (JAX would silently make it int32); call ",
+    "reticulate::import(\"jax\")$config$update(\"jax_enable_x64\", TRUE) at ",
+    "start-up (or Sys.setenv(JAX_ENABLE_X64 = \"1\") before Python starts), ",
+    "or use a 32-bit dtype. pycg does not"), fixed = TRUE)
   # a bad dtype is still the op's own error (ops.array is convert_to_tensor)
   expect_match(out, "E2 op_convert_to_tensor: dtype 'foo' is not a dtype",
                fixed = TRUE)
