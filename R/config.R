@@ -1,10 +1,18 @@
 #' The kernel backend
 #'
-#' `config_backend()` names the backend pycg runs ops on: `"tensorflow"` or
-#' `"numpy"`. `config_set_backend()` switches it at run time; tensors made
-#' under the other backend are converted when an op meets them.
+#' `config_backend()` names the backend pycg runs ops on: `"tensorflow"`,
+#' `"numpy"` or `"jax"`. `config_set_backend()` switches it at run time;
+#' tensors made under another backend are converted when an op meets them.
 #'
-#' @param name `"tensorflow"` or `"numpy"`.
+#' On the jax backend (JAX installed: [install_pycg()] with `jax = TRUE`)
+#' float64 needs JAX's 64-bit mode, which pycg does not switch on for you:
+#' with it off (JAX's default) R numbers, which are float64, are an error
+#' unless a dtype is asked for (`op_convert_to_tensor(c(1, 2), dtype =
+#' "float32")`), never silently cut to float32. To use float64, call
+#' `reticulate::import("jax")$config$update("jax_enable_x64", TRUE)` first,
+#' or `Sys.setenv(JAX_ENABLE_X64 = "1")` before Python starts.
+#'
+#' @param name `"tensorflow"`, `"numpy"` or `"jax"`.
 #' @return `config_backend()`: the name. `config_set_backend()`: the new
 #'   name, invisibly.
 #' @examplesIf pycg_available()
@@ -21,7 +29,8 @@ config_backend <- function() {
 #' @export
 config_set_backend <- function(name) {
   if (!is.character(name) || length(name) != 1L)
-    stop("`name` must be \"tensorflow\" or \"numpy\"", call. = FALSE)
+    stop("config_set_backend: `name` must be \"tensorflow\", \"numpy\" or ",
+         "\"jax\", not ", describe_r(name), call. = FALSE)
   invisible(core_call("config.set_backend", name))
 }
 

@@ -67,6 +67,28 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
 
 as_py_function <- function(fn) r_callable(fn, function_label(NULL, fn))
 
+# as_py() of R data that an op makes a tensor of `dtype` from (a name or a
+# Python dtype; NULL: the data's own): the dtype travels in each array's
+# envelope, so NumPy converts the data to it before the backend sees it, as
+# pycg.convert_to_tensor(np.array(...), dtype) does in Python. (Without it,
+# R doubles become float64 on the way, which the jax backend refuses with
+# JAX's 64-bit mode off.) Length-1 values pass as Python numbers, as before.
+as_py_as <- function(x, dtype, .label = substitute(x)) {
+  with_dtype(as_py(x, .label), dtype)
+}
+
+with_dtype <- function(out, dtype) {
+  if (!(is.character(dtype) && length(dtype) == 1L && !is.na(dtype) ||
+        inherits(dtype, "python.builtin.object")) || !is.list(out) ||
+      inherits(out, "python.builtin.object"))
+    return(out)   # (a bad dtype: the op's own error names it)
+  if (!is.null(out[["__pycg_r_array__"]]))
+    return(c(out, list(dtype = dtype)))
+  if (is.null(names(out)))   # (an unnamed list: its elements' arrays)
+    return(lapply(out, with_dtype, dtype = dtype))
+  out
+}
+
 # The names a list keeps in Python: none (a list), or all, distinct (a dict).
 list_names <- function(x, label) {
   nms <- names(x)

@@ -125,23 +125,29 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
 #' @export
 pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
                           dtype = NULL) {
-  core_call("Variable", as_py(initial_value), trainable = trainable,
+  core_call("Variable", as_py_as(initial_value, dtype),
+            trainable = trainable,
             name = name, dtype = dtype)
 }
 
-#' Compile an R function into a TensorFlow graph
+#' Compile an R function into a TensorFlow graph or a jax.jit function
 #'
 #' `pycg_function(f)` traces `f` into one `tf.function` graph on the
-#' tensorflow backend, tapes, [pycg_grad()] and [op_custom_gradient()] rules
-#' included; later calls with tensors of the same shapes and dtypes run the
-#' graph without calling back into R. So the R code of `f` (and of any
-#' custom-gradient rule inside it) runs at trace time only: it must build
-#' its result from `op_*()` calls, and converting a traced tensor to R
-#' (`as.array()`, `if (x > 0)`) fails with an error that says so. On the
-#' numpy backend `f` runs eagerly, with a warning.
+#' tensorflow backend, or one `jax.jit` function on the jax backend, tapes,
+#' [pycg_grad()] and [op_custom_gradient()] rules included; later calls with
+#' tensors of the same shapes and dtypes run the compiled function without
+#' calling back into R. So the R code of `f` (and of any custom-gradient
+#' rule inside it) runs at trace time only: it must build its result from
+#' `op_*()` calls, and converting a traced tensor to R (`as.array()`,
+#' `if (x > 0)`) fails with an error that says so. On the numpy backend `f`
+#' runs eagerly, with a warning. On the jax backend with JAX's 64-bit mode
+#' off (see [config_set_backend()]), pass float32 tensors
+#' (`op_convert_to_tensor(c(1, 2), dtype = "float32")`): R numbers are
+#' float64.
 #'
 #' @param f An R function of tensors that returns a tensor.
-#' @param jit_compile Ask TensorFlow to compile the graph with XLA.
+#' @param jit_compile Ask TensorFlow to compile the graph with XLA (the jax
+#'   backend always compiles with XLA).
 #' @return An R function; `attr(g, "trace_count")()` says how many times it
 #'   was traced (once per new input signature).
 #' @examplesIf pycg_available()

@@ -44,6 +44,14 @@ python_names <- c(
   "(write 2.0, not 2)" = paste0(
     "(an R integer vector such as 1:3 is int32: use c(1, 2, 3) or ",
     "as.double())"))
+# the jax backend's 64-bit error (pycg/backends/jax/core.py): its advice in
+# R's syntax
+python_names[[paste0(
+  "call jax.config.update('jax_enable_x64', True) at start-up (or set ",
+  "JAX_ENABLE_X64=1), or use a 32-bit dtype")]] <- paste0(
+  "call reticulate::import(\"jax\")$config$update(\"jax_enable_x64\", ",
+  "TRUE) at start-up (or Sys.setenv(JAX_ENABLE_X64 = \"1\") before Python ",
+  "starts), or use a 32-bit dtype")
 
 # 0-based numbers in messages, as patterns whose number R adds 1 to: axes
 # (of ops only; negative ones count from the end and stay), argument
@@ -197,6 +205,8 @@ raise_failure <- function(failure, caller = NULL) {
   template <- py_to_r(py_get_attr(failure, "template", silent = TRUE))
   message <- if (is.null(template)) translate_message(message, caller) else
     render_facts(template, py_to_r(py_get_attr(failure, "facts")), caller)
+  if (startsWith(message, "pycg (jax backend)"))
+    message <- jax_backend_message(message)
   if (isTRUE(getOption("pycg.traceback")))
     message <- paste0(message, "\n\nPython traceback:\n",
                       py_to_r(py_get_attr(failure, "traceback")))
@@ -205,6 +215,17 @@ raise_failure <- function(failure, caller = NULL) {
     list(message = message, call = NULL,
          python_type = py_to_r(py_get_attr(failure, "type"))))
   stop(cond)
+}
+
+# The jax backend's own message (64-bit mode off) names the R function
+# called and, for float64, says how R data gets a 32-bit dtype.
+jax_backend_message <- function(message) {
+  if (startsWith(message, "pycg (jax backend): float64 "))
+    message <- sub("use a 32-bit dtype", paste0(
+      "use a 32-bit dtype (R numbers are float64: ask for float32, e.g. ",
+      "op_convert_to_tensor(x, dtype = \"float32\"))"), message, fixed = TRUE)
+  who <- calling_function()
+  if (who == "pycg") message else paste0(who, ": ", message)
 }
 
 # The calls of the user's R function when it failed: those below r_shim()'s

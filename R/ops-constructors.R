@@ -38,7 +38,7 @@ NULL
 #' @rdname ops-constructors
 #' @export
 op_array <- function(x, dtype = NULL) {
-  op_call("array", as_py(x), dtype = as_dtype(dtype))
+  op_call("array", as_py_as(x, dtype), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors
@@ -62,7 +62,7 @@ op_empty <- function(shape, dtype = NULL) {
 #' @rdname ops-constructors
 #' @export
 op_empty_like <- function(x, dtype = NULL) {
-  op_call("empty_like", as_py(x), dtype = as_dtype(dtype))
+  op_call("empty_like", as_py_as(x, dtype), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-constructors

@@ -28,7 +28,8 @@ NULL
 #' @rdname ops-core
 #' @export
 op_convert_to_tensor <- function(x, dtype = NULL, sparse = NULL) {
-  op_call("convert_to_tensor", as_py(x), dtype = as_dtype(dtype),
+  op_call("convert_to_tensor", as_py_as(x, dtype),
+          dtype = as_dtype(dtype),
           sparse = as_flag(sparse))
 }
 

@@ -45,25 +45,27 @@ op_ones <- function(shape, dtype = NULL) {
 #' @rdname ops-creation
 #' @export
 op_full <- function(shape, fill_value, dtype = NULL) {
-  op_call("full", as_shape(shape), as_py(fill_value), dtype = as_dtype(dtype))
+  op_call("full", as_shape(shape), as_py_as(fill_value, dtype),
+          dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_zeros_like <- function(x, dtype = NULL) {
-  op_call("zeros_like", as_py(x), dtype = as_dtype(dtype))
+  op_call("zeros_like", as_py_as(x, dtype), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_ones_like <- function(x, dtype = NULL) {
-  op_call("ones_like", as_py(x), dtype = as_dtype(dtype))
+  op_call("ones_like", as_py_as(x, dtype), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation
 #' @export
 op_full_like <- function(x, fill_value, dtype = NULL) {
-  op_call("full_like", as_py(x), as_py(fill_value), dtype = as_dtype(dtype))
+  op_call("full_like", as_py_as(x, dtype),
+          as_py_as(fill_value, dtype), dtype = as_dtype(dtype))
 }
 
 #' @rdname ops-creation

@@ -64,11 +64,17 @@ pycg_to_tensorflow <- function(f) {
 #' the result is the JAX (or TensorFlow) function itself, so R runs `f`
 #' when JAX traces it, not at each step. JAX has no forward mode through
 #' a `custom_vjp`: `jax$jvp()`, `jax$jacfwd()` and `jax$hessian()` raise
-#' JAX's error. With JAX's 64-bit mode off (its default), R's doubles
-#' enter JAX as float32 where JAX converts them (under `jax$grad()`,
-#' `jax$jit()`); pass float32 arrays (`np$float32`) when calling the
-#' function directly. Pass the weights a rule needs as arguments: a
-#' variable `f` closes over is a constant to JAX.
+#' JAX's error. With JAX's 64-bit mode off (its default), an R number
+#' enters JAX as float32 where JAX converts it (under `jax$grad()`,
+#' `jax$jit()`); pass float32 arrays when calling the function directly.
+#' An R vector (length above 1) must be passed as a NumPy array, both when
+#' calling the function directly and under `jax$jit()`, `jax$grad()` and
+#' `jax$vmap()`: reticulate hands Python an R vector as a list, which JAX
+#' reads as a pytree of scalars (plain JAX functions do the same, e.g.
+#' `jax$jit(jax$numpy$sin)(c(1, 2))`). With
+#' `np <- reticulate::import("numpy", convert = FALSE)`, write
+#' `jax$jit(g)(np$array(c(1, 2), dtype = "float32"))`. Pass the weights a
+#' rule needs as arguments: a variable `f` closes over is a constant to JAX.
 #'
 #' @inheritParams pycg_to_tensorflow
 #' @return An R function taking and returning JAX arrays (TensorFlow

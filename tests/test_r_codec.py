@@ -110,3 +110,29 @@ def test_importing_pycg_r_and_its_interop_starts_no_r():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False False"
+
+
+@pytest.mark.parametrize("kind, value, dtype", [
+    ("double", np.array([[1.5, -2.0], [3.25, 1e-8]]), "float32"),
+    ("double", np.array([3.0, -2.0]), "int32"),
+    ("logical", np.array([True, False]), "float32"),
+])
+def test_r_data_with_a_dtype_is_converted_to_it_first(backend, kind, value,
+                                                      dtype):
+    # the dtype an R wrapper asks of its data (op_convert_to_tensor(x,
+    # dtype)): the tensor pycg.convert_to_tensor(array, dtype) makes, with
+    # no float64 tensor on the way (on jax with 64-bit mode off, one would
+    # be an error)
+    stored = codec.DTYPES[kind][0]
+    data = bytearray(value.astype(stored).tobytes(order="F"))
+    got = codec.from_r(data, list(value.shape), kind, dtype)
+    assert got.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(got.numpy(), value.astype(dtype))
+
+
+def test_r_data_with_a_bad_dtype_stays_an_array_for_the_op_to_refuse():
+    data = bytearray(np.array([1.0, 2.0]).tobytes())
+    got = codec.from_r(data, [2], "double", "foo")
+    assert type(got) is np.ndarray
+    with pytest.raises(TypeError, match="dtype 'foo' is not a dtype"):
+        pycg.ops.array(got, dtype="foo")

@@ -21,6 +21,7 @@ complex    complex128(16)  complex128                   complex
 import numpy as np
 
 from pycg.tensor import Tensor, convert_to_tensor
+from pycg.tensor_convert import as_dtype
 
 # R kind -> (the stored element, the tensor dtype)
 DTYPES = {"double": ("<f8", "float64"), "integer": ("<i4", "int32"),
@@ -30,11 +31,21 @@ _NOT_NUMBERS = {"U": "strings", "S": "bytes", "O": "Python objects",
                 "M": "datetimes", "m": "timedeltas", "V": "records"}
 
 
-def from_r(data, shape, kind):
-    """A tensor from the column-major bytes of an R vector or array."""
-    stored, dtype = DTYPES[kind]
+def from_r(data, shape, kind, dtype=None):
+    """A tensor from the column-major bytes of an R vector or array; with
+    `dtype` (the dtype an op asked of this data) converted to it first, in
+    NumPy, as convert_to_tensor(array, dtype) does. A `dtype` that is no
+    dtype leaves a NumPy array, for the op's own error to name it."""
+    stored, own = DTYPES[kind]
     a = np.frombuffer(data, dtype=stored).reshape(shape, order="F")
-    return convert_to_tensor(np.array(a, dtype=dtype, order="C"))
+    a = np.array(a, dtype=own, order="C")
+    if dtype is None:
+        return convert_to_tensor(a)
+    try:
+        as_dtype(dtype, "")
+    except TypeError:
+        return a
+    return convert_to_tensor(a, dtype)
 
 
 def to_r(x):

@@ -32,7 +32,8 @@ def decode(x, function=None):
     makes the Python callable of an R function (pycg.r's)."""
     if type(x) is dict:
         if ARRAY_KEY in x:
-            return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"])
+            return codec.from_r(x[ARRAY_KEY], x["shape"], x["kind"],
+                               x.get("dtype"))
         if INDEX_KEY in x:
             return _zero_based(pycg.convert_to_tensor(x[INDEX_KEY]),
                                x.get("arg", "indices"))

@@ -50,3 +50,11 @@ test_that("a Python without TensorFlow is told the numpy backend only works", {
   expect_match(pycg:::config_problems(info),
                "only the numpy backend works", fixed = TRUE)
 })
+
+test_that("config_set_backend names the three backends when given no name", {
+  skip_if_no_pycg()
+  expect_error(config_set_backend(3), paste0(
+    "config_set_backend: `name` must be \"tensorflow\", \"numpy\" or ",
+    "\"jax\", not "), fixed = TRUE)
+  expect_error(config_set_backend(c("jax", "numpy")), "\"jax\"", fixed = TRUE)
+})

@@ -144,3 +144,17 @@ test_that("an R rule called directly under jax.grad says to use pycg_to_jax", {
     "convert it with pycg_to_jax\\(tripling\\) and use the jax backend ",
     "\\(config_set_backend\\(\"jax\"\\)\\)")))
 })
+
+test_that("an R vector passed as a NumPy array works under jax$jit and jax$vmap", {
+  skip_if_no_pycg()
+  # (pycg_to_jax's help: R vectors go to JAX as NumPy arrays)
+  np <- reticulate::import("numpy", convert = FALSE)
+  with_backend("jax", {
+    jax <- reticulate::import("jax")
+    g <- pycg_to_jax(function(x) op_sin(x))
+    x <- np$array(c(1, 2), dtype = "float32")
+    expect_equal(as_r(jax$jit(g)(x)), sin(c(1, 2)), tolerance = 1e-6)
+    expect_equal(as_r(jax$vmap(jax$grad(g))(x)), cos(c(1, 2)),
+                 tolerance = 1e-6)
+  })
+})
