@@ -21,8 +21,9 @@ demo: setup
 	$(PY) tools/render-pydocs.py $(DOCS)
 
 # The jax backend's own tests (test_jax_backend, test_to_jax, test_to_keras,
-# test_backend_layout) always run it; the op grid runs it for the
-# finite-difference VJP cases only (JAX dispatches and compiles each op
+# test_backend_layout, test_compile_jax) always run it; the op grid runs it
+# for the finite-difference VJP cases and the edge and bool/complex
+# agreement with the other backends only (JAX dispatches and compiles each op
 # slowly: the whole grid on jax would add about 15 minutes); make soak runs
 # every test on all three backends.
 # The Python tests and the R checks are independent (check-r builds from a
@@ -34,6 +35,8 @@ test-python: setup
 	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
 	  -k finite_differences
+	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_edge_agreement.py \
+	  tests/test_bool_complex_agreement.py
 
 test-r: setup
 	$(MAKE) --no-print-directory check-r
