@@ -18,6 +18,7 @@ Average pooling sums, so NaN and inf flow as TensorFlow's AvgPool."""
 import numpy as np
 
 from pycg.backends import finfo
+from pycg.backends._depth3 import depth_back, depth_first, split3
 from pycg.backends.numpy import _windows as _w
 
 
@@ -136,48 +137,32 @@ def _picks(x, y, size, strides, padding):
 
 
 # 3-D max pooling's gradients, composed as the tensorflow backend's
-def _split3(a):
-    """(N, D, H, W, C) -> (N * D, H, W, C)."""
-    return a.reshape((-1,) + a.shape[2:])
-
-
-def _depth_first(a):
-    """(N, D, H, W, C) -> (N * H * W, D, C), for 1-D pooling over D."""
-    return np.moveaxis(a, 1, 3).reshape((-1,) + a.shape[1:2] + a.shape[4:])
-
-
-def _depth_back(a, shape):
-    """The inverse of _depth_first, to (N, D, H, W, C) `shape`."""
-    n, d, h, w, c = shape
-    return np.moveaxis(a.reshape(n, h, w, d, c), 3, 1)
-
-
 def _stage2(x, size, strides, padding):
     """The (H, W) stage: its input and output as 2-D operands, and the
     output's 3-D shape."""
-    x2 = _split3(x)
+    x2 = split3(x)
     y2 = max_pool(x2, size[1:], strides[1:], padding)
     return x2, y2, x.shape[:2] + y2.shape[1:]
 
 
 def _max_pool_grad3(x, y, dy, size, strides, padding):
     x2, y2, shape2 = _stage2(x, size, strides, padding)
-    f2 = _depth_first(y2.reshape(shape2))
-    dy2 = max_pool_grad(f2, _depth_first(y), _depth_first(dy), size[:1],
+    f2 = depth_first(y2.reshape(shape2))
+    dy2 = max_pool_grad(f2, depth_first(y), depth_first(dy), size[:1],
                         strides[:1], padding)
-    dy2 = _split3(_depth_back(dy2, shape2))
+    dy2 = split3(depth_back(dy2, shape2))
     return max_pool_grad(x2, y2, dy2, size[1:], strides[1:],
                          padding).reshape(x.shape)
 
 
 def _max_pool_grad_grad3(x, y, ddx, size, strides, padding):
     x2, y2, shape2 = _stage2(x, size, strides, padding)
-    dd2 = max_pool_grad_grad(x2, y2, _split3(ddx), size[1:], strides[1:],
+    dd2 = max_pool_grad_grad(x2, y2, split3(ddx), size[1:], strides[1:],
                              padding).reshape(shape2)
-    out = max_pool_grad_grad(_depth_first(y2.reshape(shape2)),
-                             _depth_first(y), _depth_first(dd2), size[:1],
+    out = max_pool_grad_grad(depth_first(y2.reshape(shape2)),
+                             depth_first(y), depth_first(dd2), size[:1],
                              strides[:1], padding)
-    return _depth_back(out, y.shape)
+    return depth_back(out, y.shape)
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
