@@ -14,7 +14,6 @@ import threading
 
 import numpy as np
 
-from pycg import ops
 from pycg._state import counter_dtype, state_variable
 from pycg.tensor import Tensor, convert_to_tensor
 
@@ -56,10 +55,7 @@ class SeedGenerator:
     def next(self):
         """The current (seed, counter) pair as a Tensor; the state moves on."""
         with _NEXT:   # (read and move on at once: two threads never draw
-            current = ops.multiply(self.state.read(), 1)   # the same pair)
-            self.state.assign(ops.add(current, np.array([0, 1],
-                                                        current.dtype)))
-        return current
+            return self.state._read_and_add([0, 1])   # the same pair)
 
     def __repr__(self):
         state = self.state.numpy().tolist()

@@ -239,6 +239,14 @@ def assign_sub(store, delta):
     return _update(store, jnp.asarray(store.value - delta, dtype=store.dtype))
 
 
+def read_and_add(store, delta):
+    """(the value before, the store after adding `delta`); the caller holds
+    the lock that makes the two one step (jax.jit calls that move a
+    variable hold one too)."""
+    old = read(store)
+    return old, assign_add(store, delta)
+
+
 # ---- host calls: a NumPy function of concrete values ----------------------
 def host_call(fn, args, dtype, shape):
     if not any(_traced(a) for a in args):

@@ -144,6 +144,12 @@ def assign_sub(store, delta):
     return _stored(np.array(store - delta, dtype=store.dtype))
 
 
+def read_and_add(store, delta):
+    """(the value before, the store after adding `delta`); the caller holds
+    the lock that makes the two one step."""
+    return store, assign_add(store, delta)
+
+
 # ---- host calls: a NumPy function of concrete values ----------------------
 def host_call(fn, args, dtype, shape):
     return fn(*[np.asarray(a) for a in args])

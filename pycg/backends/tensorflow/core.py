@@ -86,6 +86,32 @@ def assign_sub(store, delta):
     return store
 
 
+def read_and_add(store, delta):
+    """(the value before, the store after adding `delta`) as one step, also
+    where a compiled function runs on several threads at once: in a graph
+    the read and the add run inside one tf.CriticalSection (a lock held
+    while the graph runs; TensorFlow has no atomic read-and-add)."""
+    def step():
+        old = tf.identity(store.read_value())
+        with tf.control_dependencies([old]):
+            added = store.assign_add(delta, read_value=False)
+        with tf.control_dependencies([added]):
+            return tf.identity(old)
+    if tf.executing_eagerly():
+        return step(), store
+    return _critical_section().execute(step), store
+
+
+_section = []
+
+
+def _critical_section():
+    if not _section:
+        with tf.init_scope():
+            _section.append(tf.CriticalSection(name="pycg_read_and_add"))
+    return _section[0]
+
+
 def _broadcast(delta, store):
     return delta if delta.shape == store.shape else \
         tf.broadcast_to(delta, store.shape)
