@@ -145,6 +145,12 @@ pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
 #' (`op_convert_to_tensor(c(1, 2), dtype = "float32")`): R numbers are
 #' float64.
 #'
+#' A single R number passed to the compiled function is a constant of the
+#' trace, as a Python number is to `tf.function`: it keeps its weak type
+#' (`x * 0.1` of a float16 `x` is float16, as eagerly), and each new value
+#' traces again. Pass a number that changes, such as a learning rate, as a
+#' tensor (`op_convert_to_tensor(lr)`).
+#'
 #' @param f An R function of tensors that returns a tensor.
 #' @param jit_compile Ask TensorFlow to compile the graph with XLA (the jax
 #'   backend always compiles with XLA).

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from pycg import backends
-from pycg.tensor import Variable
+from pycg.tensor import _LOCKS, Tensor, Variable
 
 
 def state_variable(value, dtype, name=None):
@@ -15,6 +15,18 @@ def state_variable(value, dtype, name=None):
     with backends.active.outside_graph():
         return Variable(np.asarray(value, dtype=dtype), trainable=False,
                         name=name)
+
+
+def read_and_add(variable, delta):
+    """The value of `variable` before adding `delta` to it, read and added
+    as one step, also inside a compiled function that runs on several
+    threads at once (a SeedGenerator's state: no two draws share a seed)."""
+    variable._value  # noqa: B018  (moves its storage to the active backend)
+    K = backends.active
+    with _LOCKS[variable._id % len(_LOCKS)]:   # (Variable._update's lock)
+        old, variable._store = K.read_and_add(
+            variable._store, K.convert(np.asarray(delta, variable.dtype)))
+    return Tensor(old)
 
 
 def counter_dtype():

@@ -7,10 +7,14 @@ tensor arguments, and the values of the other arguments); later calls with
 the same signature run the graph without Python (tensor arguments: without
 tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
-happened. Python numbers and NumPy arrays passed in become tensors, so a new
-value does not retrace; ints, bools, strings and None stay Python values
-(flags), so each new value retraces (True and 1 are different values, as
-for jax.jit: tf.function alone takes True for 1).
+happened. NumPy arrays and scalars passed in become tensors, so a new
+value does not retrace. Python floats, ints, bools, strings and None stay
+Python values, as tf.function keeps them: each new value retraces, and a
+Python float keeps its weak type inside (float16 x * 0.1 is float16 and
+float64 x * 0.1 multiplies by the double 0.1, as eagerly; a float made a
+float32 tensor would give float32, or round 0.1). Values are compared by
+type and bits: True, 1 and 1.0 are three values, 0.0 and -0.0 two, and a
+NaN is one (tf.function alone takes True, 1 and 1.0 for one another).
 """
 import functools
 import types
@@ -22,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from pycg import backends, structure
+from pycg._trace_values import Literal, retrace_advice
 from pycg.core.recorder import state
 from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
@@ -55,7 +60,10 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
         written back after each call; a first call that meets variables it
         was not given traces twice (both counted in ``trace_count``), and a
         Variable passed as an argument is part of the signature by identity
-        (another Variable retraces, where tf.function would not).
+        (another Variable retraces, where tf.function would not). A
+        Python float argument is a constant of the trace on both backends,
+        as in tf.function (jax.jit would trace it as a weakly typed array):
+        it keeps its weak type, and each new value traces again.
 
     A method may be decorated too; each instance traces on its own.
 
@@ -97,6 +105,7 @@ class Function:
         self._graphs = {}   # number of arguments (None: keywords) -> graph
         self._calls = {}    # number of arguments -> its graph's SignatureCalls
         self._warned = False
+        self._floats = set()   # the float values traces took (see below)
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
         self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
@@ -129,7 +138,7 @@ class Function:
                 calls = self._calls[len(args)]
             if all(type(a) is Tensor for a in args):   # the common call
                 out = calls([a._value for a in args])
-            else:   # (NumPy arrays and Python floats become tensors)
+            else:   # (NumPy arrays become tensors, Python values Literals)
                 out = calls(self._graph_inputs(args, {})[0])
         else:
             graph = self._graphs.get(None) or self._graph_for(None)
@@ -195,36 +204,21 @@ class Function:
             v = self._variables.get(id(a))
             return Variable._view(a, v.trainable if v is not None else True,
                                   v.name if v is not None else None)
-        if type(a) is _Bool:
+        if type(a) is Literal:
+            retrace_advice(self, a.value)
             return a.value
         return Tensor(a) if isinstance(a, tf.Tensor) else a
 
 
-class _Bool:
-    """A bool argument as tf.function sees it: a value of its own (to
-    tf.function True == 1, so f(x, True) after f(x, 1) ran 1's trace)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value):
-        self.value = value
-
-    def __repr__(self):
-        return repr(self.value)
-
-
-_BOOLS = {True: _Bool(True), False: _Bool(False)}
-
-
 def _to_graph_input(a):
-    if a is True or a is False:
-        return _BOOLS[a]
+    if a is True or a is False or type(a) is float or type(a) is complex:
+        return Literal(a)
     if isinstance(a, Variable):
         a._value  # noqa: B018  (moves its storage to the active backend)
         return a._store
     if isinstance(a, Tensor):
         return convert_to_tensor(a)._value
-    if isinstance(a, float) or isinstance(a, (np.ndarray, np.generic)) and (
+    if isinstance(a, (np.ndarray, np.generic)) and (
             a.dtype.kind in "iu" or is_float(a.dtype)):
         return convert_to_tensor(a)._value
     return a

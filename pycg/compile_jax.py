@@ -17,6 +17,7 @@ import numpy as np
 
 from pycg import backends, structure
 from pycg._errors import Api, user_error
+from pycg._trace_values import Literal, retrace_advice
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 _DYNAMIC = object()   # marks a leaf passed to jax.jit as an array
@@ -115,8 +116,8 @@ class Compiled:
                 structure.is_nested(a) for a in args):
             return len(args), values, None   # as the call of tensors
         key = (_tree_key((args, kwargs)), tuple(
-            (type(s), id(s) if isinstance(s, Variable) else s)
-            for s in statics))
+            (type(s), id(s) if isinstance(s, Variable) else Literal(s)
+             if type(s) in (float, complex) else s) for s in statics))
         return key, values, statics
 
     def _forget(self):
@@ -143,6 +144,8 @@ class Compiled:
             leaves = [Tensor(next(it)) for _ in values] if statics is None \
                 else [Tensor(next(it)) if s is _DYNAMIC else s
                       for s in statics]
+            for s in statics or ():
+                retrace_advice(fn, s)
             call_args, call_kwargs = structure.unflatten(tree, leaves) \
                 if statics is not None else (leaves, {})
             watch = _Watch(stores)
@@ -276,8 +279,8 @@ def _number(a):
         getattr(a, "dtype", np.dtype("f")).kind in "biufc"
 
 
-def _is_array(a):
-    if isinstance(a, (Tensor, float)):
+def _is_array(a):   # (a Python float is a value of the trace: compile.py)
+    if isinstance(a, Tensor):
         return True
     kind = getattr(getattr(a, "dtype", None), "kind", None)
     return kind is not None and hasattr(a, "shape") and (

@@ -202,16 +202,6 @@ class Variable(Tensor):
                 ", which does not broadcast to the shape {to} of {who}")
         return delta
 
-    def _read_and_add(self, delta):
-        """The value before adding `delta`, read and added as one step also
-        inside a compiled function run on several threads (seed states)."""
-        K, delta = backends.active, self._delta(delta, "assign_add")
-        with _LOCKS[self._id % len(_LOCKS)]:
-            if self._kernels is not K:
-                self._move(K)
-            old, self._store = K.read_and_add(self._store, delta._value)
-        return Tensor(old)
-
     def _update(self, kernel, value):
         K = backends.active
         with _LOCKS[self._id % len(_LOCKS)]:

@@ -27,15 +27,16 @@ def test_compiled_gradient_through_a_custom_rule(tf_backend):
         np.log1p(np.exp(big)) + big * sigmoid(big), rel=1e-6)
 
 
-def test_new_float_value_does_not_retrace_new_shape_does(tf_backend):
+def test_new_array_value_does_not_retrace_new_shape_or_float_does(
+        tf_backend):
     f = pycg.function(lambda x: ops.sum(x * x))
     f(np.array([1.0, 2.0], np.float32))
     f(np.array([3.0, 4.0], np.float32))
-    f(2.0)
-    f(3.0)
-    assert f.trace_count == 2
+    assert f.trace_count == 1
+    assert float(f(2.0)) == 4.0 and float(f(3.0)) == 9.0   # (as tf.function:
+    assert f.trace_count == 3                      # a Python float is a value)
     f(np.ones((3, 3), np.float32))
-    assert f.trace_count == 3
+    assert f.trace_count == 4
 
 
 def test_tape_inside_a_compiled_function_sees_assigned_variables(tf_backend):
@@ -72,7 +73,7 @@ def test_python_control_flow_on_a_traced_value_says_what_to_do(tf_backend):
 
     with pytest.raises(TypeError, match=r"a traced tensor was used as "
                        r"bool\(\).*Use ops.where"):
-        branchy(1.0)
+        branchy(pycg.constant(1.0))
 
 
 def test_numpy_backend_runs_eagerly_with_one_warning():

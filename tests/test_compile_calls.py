@@ -146,18 +146,19 @@ def test_steady_calls_from_threads(tf_backend):
     assert f.trace_count == 1
 
 
-def test_numpy_and_float_arguments_take_the_same_way(tf_backend):
+def test_numpy_arguments_take_the_direct_way(tf_backend):
     f = pycg.function(lambda x, s: x * s)
     for s in (2.0, 3.0, 0.5):
-        got = f(np.float32([1, 2]), s)
+        got = f(np.float32([1, 2]), np.float32(s))
         np.testing.assert_array_equal(got.numpy(), np.float32([1, 2]) * s)
     assert f.trace_count == 1 and _kept(f, 2) == 1
 
 
-def test_int_arguments_still_trace_per_value(tf_backend):
+@pytest.mark.parametrize("values", [(2, 3, 2, 3), (2.0, 3.0, 2.0, 3.0)])
+def test_int_and_float_arguments_trace_per_value(tf_backend, values):
     f = pycg.function(lambda x, k: x * k)
     x = pycg.constant(np.float32([1, 2]))
-    for k in (2, 3, 2, 3):
+    for k in values:
         np.testing.assert_array_equal(f(x, k).numpy(), [k, 2 * k])
     assert f.trace_count == 2 and _kept(f, 2) == 0
 

@@ -108,19 +108,20 @@ def test_a_call_with_the_same_signature_runs_no_python():
     assert f.trace_count == 1 and len(runs) == 1
 
 
-def test_a_new_shape_or_dtype_or_int_retraces_a_new_float_does_not():
+def test_a_new_shape_or_dtype_or_int_or_float_retraces_an_array_does_not():
     f = pycg.function(lambda x, n=1: ops.sum(x * n))
     f(np.array([1.0, 2.0], np.float32))
-    f(2.0)
-    f(3.0)
-    assert f.trace_count == 2
-    f(np.ones((3, 3), np.float32))
-    assert f.trace_count == 3
-    f(np.ones((3, 3), np.float64))
+    f(np.array([3.0, 4.0], np.float32))
+    assert f.trace_count == 1
+    assert float(f(2.0)) == 2.0 and float(f(3.0)) == 3.0   # (a Python
+    assert f.trace_count == 3                    # float is a value, weakly
+    f(np.ones((3, 3), np.float32))                   # typed inside)
     assert f.trace_count == 4
+    f(np.ones((3, 3), np.float64))
+    assert f.trace_count == 5
     assert float(f(np.ones(2, np.float32), 3)) == 6.0
     assert float(f(np.ones(2, np.float32), 4)) == 8.0
-    assert f.trace_count == 6
+    assert f.trace_count == 7
 
 
 def test_outputs_keep_their_structure_and_python_values():
@@ -240,7 +241,7 @@ def test_python_control_flow_on_a_traced_value_says_what_to_do():
         return -x
     with pytest.raises(TypeError, match=r"a traced tensor was used as "
                        r"bool\(\).*Use ops.where, ops.cond"):
-        branchy(1.0)
+        branchy(pycg.constant(1.0))
 
 
 def test_an_error_inside_leaves_the_variables_as_they_were():
@@ -272,7 +273,7 @@ def test_a_variable_made_from_a_traced_value_is_a_clear_error():
         return pycg.Variable(x * 2).read()
     with pytest.raises(TypeError, match=r"a pycg.Variable was created inside "
                        r"the compiled function from a traced value"):
-        f(1.0)
+        f(pycg.constant(1.0))
 
 
 def test_a_new_variable_at_every_trace_is_a_clear_error():

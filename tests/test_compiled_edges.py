@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import pycg
+from pycg import ops
 
 
 @pytest.fixture
@@ -274,3 +275,61 @@ def test_check_numerics_around_a_trace_says_it_needs_values(backend):
                     compiled(x)
         np.testing.assert_array_equal(   # (and it traces fine after)
             compiled(x).numpy(), [np.inf, 0.5])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64",
+                                   "int32"])
+def test_a_python_float_argument_keeps_its_weak_type_inside(compiling, dtype):
+    # It was traced as a float32 tensor: float16 x * 0.1 gave float32
+    # (eagerly and in tf.function float16), and float64 x * 0.1 multiplied
+    # by float32(0.1). Expected: NumPy's product by the float as a value of
+    # x's dtype (floatx for an integer x), Keras' weak type.
+    import ml_dtypes
+    np_dtype = np.dtype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
+    if compiling == "jax" and np_dtype.itemsize == 8:
+        import jax
+        if not jax.config.jax_enable_x64:
+            pytest.skip("float64 needs JAX's 64-bit mode")
+    xv = np.array([1.5, 3.0, -7.0], np_dtype)
+    to = np.dtype("float32") if np_dtype.kind == "i" else np_dtype
+    expected = xv.astype(to) * to.type(0.1)
+    scale = pycg.function(lambda x, s: x * s)
+    for got in (scale(pycg.constant(xv), 0.1), scale(pycg.constant(xv), s=0.1),
+                pycg.function(lambda x, s: s * x)(pycg.constant(xv), 0.1)):
+        assert got.dtype == to
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_python_floats_are_told_apart_by_type_and_bits(compiling):
+    # tf.function alone takes 1.0 for 1 (an int's trace: ops.sum(x * 1)
+    # of an int tensor is int32, of 1.0 float32), 0.0 for -0.0 (1 / -0.0
+    # is -inf), and a NaN for no earlier NaN (a trace at every call).
+    f = pycg.function(lambda x, s: ops.divide(ops.ones_like(x), x * s))
+    x = pycg.constant(np.ones(1, np.float32))
+    assert float(f(x, 0.0)[0]) == np.inf and float(f(x, -0.0)[0]) == -np.inf
+    assert f.trace_count == 2
+    for _ in range(3):
+        assert np.isnan(float(f(x, np.nan)[0]))
+    assert f.trace_count == 3
+    g = pycg.function(lambda x, s: ops.sum(x * s))
+    n = pycg.constant(np.array([2], np.int32))
+    for s, dtype in ((1, "int32"), (1.0, "float32"), (True, "int32"),
+                     (1.0, "float32"), (1, "int32")):
+        assert g(n, s).dtype == dtype
+    assert g.trace_count == 3
+
+
+def test_five_traces_for_python_floats_say_to_pass_a_tensor(compiling):
+    f = pycg.function(lambda x, s: x * s)
+    x = pycg.constant(np.ones(1, np.float32))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for i in range(4):
+            f(x, float(i))
+        assert not [w for w in seen if "pycg.function" in str(w.message)]
+        for i in range(4, 8):
+            f(x, float(i))
+    said = [str(w.message) for w in seen if "pycg.function" in str(w.message)]
+    assert len(said) == 1 and "<lambda>" in said[0]
+    assert "pycg.constant" in said[0] and "5 values" in said[0]
+    assert f.trace_count == 8

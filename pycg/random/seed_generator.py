@@ -14,7 +14,7 @@ import threading
 
 import numpy as np
 
-from pycg._state import counter_dtype, state_variable
+from pycg._state import counter_dtype, read_and_add, state_variable
 from pycg.tensor import Tensor, convert_to_tensor
 
 _MASK64 = (1 << 64) - 1
@@ -55,7 +55,7 @@ class SeedGenerator:
     def next(self):
         """The current (seed, counter) pair as a Tensor; the state moves on."""
         with _NEXT:   # (read and move on at once: two threads never draw
-            return self.state._read_and_add([0, 1])   # the same pair)
+            return read_and_add(self.state, [0, 1])   # the same pair)
 
     def __repr__(self):
         state = self.state.numpy().tolist()

@@ -45,3 +45,17 @@ test_that("pycg_function takes 1-based class labels held in a tensor", {
     op_convert_to_tensor(c(0L, 1L)), logits, from_logits = TRUE),
     "holds 0: positions are 1-based")
 })
+
+test_that("pycg_function keeps an R number's weak type and traces per value", {
+  skip_if_no_pycg()
+  old <- config_backend()
+  on.exit(config_set_backend(old))
+  config_set_backend("tensorflow")
+  scale <- pycg_function(function(x, s) x * s)
+  x <- op_convert_to_tensor(c(1.5, 3), dtype = "float16")
+  got <- scale(x, 0.5)
+  expect_equal(op_dtype(got), "float16")   # (a float32 tensor gave float32)
+  expect_equal(as.numeric(got), c(0.75, 1.5))
+  expect_equal(as.numeric(scale(x, 2)), c(3, 6))
+  expect_equal(attr(scale, "trace_count")(), 2L)
+})
