@@ -58,4 +58,10 @@ test_that("pycg_function keeps an R number's weak type and traces per value", {
   expect_equal(as.numeric(got), c(0.75, 1.5))
   expect_equal(as.numeric(scale(x, 2)), c(3, 6))
   expect_equal(attr(scale, "trace_count")(), 2L)
+  expect_warning(for (s in c(3, 4)) scale(x, s), regexp = NA)
+  expect_warning(scale(x, 5), paste0(
+    "pycg_function\\(R function\\(x, s\\)\\) has traced for 5 values of an ",
+    "R number argument; an R number is a constant of the trace .* pass a ",
+    "value that changes as a tensor \\(op_convert_to_tensor\\(value\\)\\)"))
+  expect_equal(attr(scale, "trace_count")(), 5L)
 })
