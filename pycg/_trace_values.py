@@ -1,8 +1,11 @@
 """Python values as pycg.function's traces see them (pycg/compile.py,
 pycg/compile_jax.py): a bool, float or complex argument is a constant of
-its trace, keyed by type and bits, and five float values bring advice."""
+its trace, keyed by type and bits, and five float values bring advice; on
+the jax path an object hashed by identity (a method's instance, a
+Variable) is keyed by identity and held weakly."""
 import struct
 import warnings
+import weakref
 
 
 class Literal:
@@ -42,3 +45,51 @@ def retrace_advice(function, value):
             f"trace (as in tf.function), so each new value traces again: "
             f"pass a value that changes as a tensor "
             f"(pycg.constant(value, dtype=...))", stacklevel=4)
+
+
+class Held:
+    """A static argument hashed by identity (a method's instance, a
+    Variable, a function), held weakly: jax.jit's cache of a pycg.function
+    does not keep it alive, as tf.function's does not. `forget(ref)` runs
+    when it dies."""
+
+    __slots__ = ("ref", "_id")
+
+    def __init__(self, value, forget):
+        self.ref, self._id = weakref.ref(value, forget), id(value)
+
+    def __eq__(self, other):
+        return type(other) is Held and other._id == self._id and \
+            other.ref() is self.ref()
+
+    def __hash__(self):
+        return self._id
+
+
+def static_key(value, forget):
+    """A static leaf as a cache key: a float or complex number by type and
+    bits, an object hashed by identity held weakly, other values as they
+    are (hashable: the caller checked)."""
+    if type(value) in (float, complex):
+        return Literal(value)
+    if type(value).__hash__ is object.__hash__:
+        try:
+            return Held(value, forget)
+        except TypeError:   # (not weakly referable: held as it is)
+            return value
+    return value
+
+
+def static_value(key):
+    """The argument a static_key stands for."""
+    return key.ref() if type(key) is Held else \
+        key.value if type(key) is Literal else key
+
+
+def tree_key(tree):
+    """The structure of nested dicts, lists and tuples, without leaves."""
+    if isinstance(tree, dict):
+        return ("dict",) + tuple((k, tree_key(v)) for k, v in tree.items())
+    if isinstance(tree, (list, tuple)):
+        return (type(tree),) + tuple(tree_key(v) for v in tree)
+    return None

@@ -1,7 +1,6 @@
 """pycg.function on the jax backend: f traced once per signature by
-jax.jit, its variables as functional state.
-
-The variables a trace reads or assigns are inputs of the compiled function:
+jax.jit, its variables as functional state. The variables a trace reads or
+assigns are inputs of the compiled function:
 their arrays go in at each call, and the new arrays of those assigned come
 back out and are written into them (a variable's storage is a box,
 backends/jax/core.py). A trace that meets a variable it was not given (one
@@ -9,15 +8,16 @@ f closes over, or one an optimizer makes on its first step) finds it by
 its box, puts every box back as it was, and f is traced again with it as
 an input: the first call of such a function traces twice. Calls with
 variables, and traces, hold one lock from reading the boxes to writing them
-back: no update or draw is lost or repeated across threads (as TF's).
-"""
+back: no update or draw is lost or repeated across threads (as TF's)."""
+import functools
 import threading
 
 import numpy as np
 
 from pycg import backends, structure
 from pycg._errors import Api, user_error
-from pycg._trace_values import Literal, retrace_advice
+from pycg._trace_values import (Held, retrace_advice, static_key,
+                                 static_value, tree_key)
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 _DYNAMIC = object()   # marks a leaf passed to jax.jit as an array
@@ -92,11 +92,12 @@ class Compiled:
                 "{to_jax}({name})", name=self.function.__name__,
                 api=Api("function"), to_jax=Api("to_jax"))
         values, statics = [], []
+        forget = functools.partial(_drop_dead, self._jitted)
         for a in leaves:
             if isinstance(a, Variable):
                 a._value  # noqa: B018  (moves its storage to this backend)
                 self._know(a._store)
-                statics.append(a)
+                statics.append(static_key(a, forget))
             elif _is_array(a):
                 values.append(convert_to_tensor(a)._value)
                 statics.append(_DYNAMIC)
@@ -111,13 +112,11 @@ class Compiled:
                         "numbers, strings or tuples of them",
                         api=Api(f"function({self.function.__name__})"),
                         kind=type(a).__name__) from None
-                statics.append(a)
+                statics.append(static_key(a, forget))
         if not kwargs and len(values) == len(args) and not any(
                 structure.is_nested(a) for a in args):
             return len(args), values, None   # as the call of tensors
-        key = (_tree_key((args, kwargs)), tuple(
-            (type(s), id(s) if isinstance(s, Variable) else Literal(s)
-             if type(s) in (float, complex) else s) for s in statics))
+        key = (tree_key((args, kwargs)), tuple((type(s), s) for s in statics))
         return key, values, statics
 
     def _forget(self):
@@ -135,16 +134,17 @@ class Compiled:
     def _jit(self, args, kwargs, statics):
         import jax
         fn = self.function
-        tree = (args, kwargs)
+        tree = None if statics is None else structure.unflatten(
+            (args, kwargs), [None] * len(statics))   # (no leaf held)
         stores = list(self.stores)
 
         def traced(values, store_values):
             fn.trace_count += 1
             it = iter(values)
             leaves = [Tensor(next(it)) for _ in values] if statics is None \
-                else [Tensor(next(it)) if s is _DYNAMIC else s
+                else [Tensor(next(it)) if s is _DYNAMIC else static_value(s)
                       for s in statics]
-            for s in statics or ():
+            for s in leaves if statics is not None else ():
                 retrace_advice(fn, s)
             call_args, call_kwargs = structure.unflatten(tree, leaves) \
                 if statics is not None else (leaves, {})
@@ -292,9 +292,9 @@ def _traced(value):
     return isinstance(value, jax.core.Tracer)
 
 
-def _tree_key(tree):
-    if isinstance(tree, dict):
-        return ("dict",) + tuple((k, _tree_key(v)) for k, v in tree.items())
-    if isinstance(tree, (list, tuple)):
-        return (type(tree),) + tuple(_tree_key(v) for v in tree)
-    return None
+def _drop_dead(jitted, _ref):
+    """Forget the traces of a static argument that died (Held)."""
+    for key in list(jitted):
+        if type(key) is tuple and any(type(s) is Held and s.ref() is None
+                                      for _, s in key[1]):
+            jitted.pop(key, None)

@@ -333,3 +333,36 @@ def test_five_traces_for_python_floats_say_to_pass_a_tensor(compiling):
     assert len(said) == 1 and "<lambda>" in said[0]
     assert "pycg.constant" in said[0] and "5 values" in said[0]
     assert f.trace_count == 8
+
+
+def test_compiled_functions_keep_no_argument_alive(compiling):
+    # jax.jit's cache of a pycg.function held every method instance, every
+    # Variable passed in and the first call's tensors (tf.function's holds
+    # none of them): a model made in a loop was never freed.
+    import gc
+    import weakref
+
+    class Model:
+        def __init__(self, k):
+            self.k = k
+
+        @pycg.function
+        def f(self, x):
+            return x * self.k
+
+    scale = pycg.function(lambda x, v: x * v)
+    twice = pycg.function(lambda a: a * 2)
+    x = pycg.constant(np.ones(3, np.float32))
+    held = []
+    for k in range(3):
+        m, v = Model(float(k)), pycg.Variable(np.float32(k))
+        assert m.f(x).numpy().tolist() == [k] * 3
+        assert scale(x, v).numpy().tolist() == [k] * 3
+        held += [weakref.ref(m), weakref.ref(v)]
+        del m, v
+    big = pycg.constant(np.ones(1000, np.float32))
+    assert twice(big).numpy().sum() == 2000
+    held.append(weakref.ref(big))
+    del big
+    gc.collect()
+    assert [r() for r in held] == [None] * 7
