@@ -144,8 +144,8 @@ def test_hostile_npz_files_load_right_or_fail_cleanly(tmp_path):
         seconds = time.perf_counter() - start
         figures["calls"] += 1
         figures[outcome] += 1
-        if seconds > 1.0:
-            bad.append((n, kind, f"took {seconds:.2f} s"))
+        if seconds > 30:   # (a hang or a runaway allocation, not a speed:
+            bad.append((n, kind, f"took {seconds:.2f} s"))   # CI is slow)
         if outcome == "loaded":
             expected = numpy_reads(mutated, list(targets))
             if expected is None or any(

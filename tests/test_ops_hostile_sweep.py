@@ -64,7 +64,7 @@ def test_every_op_answers_or_raises_on_hostile_arguments(backend):
                         figures["raw errors"] += 1
                         raw[f"{name}({label} at {position})"] = \
                             f"{type(e).__name__}: {str(e)[:80]}"
-                if time.perf_counter() - start > 5:
+                if time.perf_counter() - start > 60:   # (a hang, not speed)
                     slow.append(f"{name}({label} at {position})")
     print(f"\n{backend}: {dict(figures)}; first raw errors: "
           f"{list(raw.items())[:5]}")

@@ -48,12 +48,15 @@ test_that("SIGINT stops a looping rule and reaches the prompt", {
   skip_if_no_pycg()
   skip_on_os("windows")  # no SIGINT to send
   pid_file <- tempfile()
+  loop_file <- tempfile()  # written as the rule enters its loop
   out_file <- tempfile()
   script <- tempfile(fileext = ".R")
-  on.exit(unlink(c(pid_file, out_file, script)))
+  on.exit(unlink(c(pid_file, loop_file, out_file, script)))
   writeLines(c(
     "library(pycg)",
-    "spin <- op_custom_gradient(function(x) tuple(x * 2, function(upstream) repeat {}))",
+    sprintf(paste0("spin <- op_custom_gradient(function(x) tuple(x * 2, ",
+                   "function(upstream) { writeLines('in', '%s'); repeat {} }))"),
+            loop_file),
     "df <- pycg_grad(function(x) op_sum(spin(x)))",
     "invisible(pycg_grad(function(x) op_sum(x^2))(c(1, 2)))",
     sprintf("writeLines(as.character(Sys.getpid()), '%s')", pid_file),
@@ -68,11 +71,12 @@ test_that("SIGINT stops a looping rule and reaches the prompt", {
            if (nzchar(python)) paste0("RETICULATE_PYTHON=", python))
   system2(file.path(R.home("bin"), "Rscript"), script, stdout = out_file,
           stderr = out_file, env = env, wait = FALSE)
-  for (i in 1:600) {
-    if (file.exists(pid_file) && length(readLines(pid_file))) break
+  for (i in 1:600) {  # (not a fixed wait: a loaded machine is slow)
+    if (file.exists(loop_file) && file.exists(pid_file) &&
+        length(readLines(pid_file))) break
     Sys.sleep(0.1)
   }
-  Sys.sleep(0.5)  # let it enter the loop
+  Sys.sleep(0.1)  # from writeLines() into the loop
   sent <- as.numeric(Sys.time())
   tools::pskill(as.integer(readLines(pid_file)), tools::SIGINT)
   for (i in 1:300) {
