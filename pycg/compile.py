@@ -88,7 +88,8 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
     ``fori_loop``, ``scan``, ``map``, ``switch``), which emit TensorFlow's
     or jax.lax's own control flow (docs/backend-jax.md says what
     differentiates on jax). Random draws inside give the same numbers as
-    eagerly: a SeedGenerator's state is a variable the call moves on.
+    eagerly: a SeedGenerator's state is a variable the call moves on (under
+    jit_compile=True a draw inside is a clear error: XLA cannot run it).
     """
     if f is None:
         return functools.partial(function, jit_compile=jit_compile,

@@ -366,3 +366,17 @@ def test_compiled_functions_keep_no_argument_alive(compiling):
     del big
     gc.collect()
     assert [r() for r in held] == [None] * 7
+
+
+def test_a_random_draw_under_xla_says_what_to_do(tf_backend):
+    # It was TensorFlow's InvalidArgumentError at the first call, naming
+    # the PyFuncStateless op: XLA cannot run the NumPy draw.
+    seed = pycg.random.SeedGenerator(7)
+    f = pycg.function(lambda a: a + pycg.random.normal((1,), seed=seed),
+                      jit_compile=True)
+    with pytest.raises(ValueError, match=r"pycg.random: a random draw inside "
+                       r"pycg.function\(f, jit_compile=True\) cannot be "
+                       r"compiled by XLA .* use jit_compile=False"):
+        f(pycg.constant(np.zeros(1, np.float32)))
+    g = pycg.function(lambda a: a + pycg.random.normal((1,), seed=seed))
+    assert g(pycg.constant(np.zeros(1, np.float32))).shape == (1,)

@@ -6,6 +6,13 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
 
+try:   # (TensorFlow's private test for a graph XLA compiles)
+    from tensorflow.python.ops.control_flow_util import (
+        GraphOrParentsInXlaContext as _in_xla)
+except ImportError:   # (then TensorFlow's own error, at the call)
+    def _in_xla(graph):
+        return False
+
 from pycg.backends.tensorflow._fast import (  # noqa: F401
     complex_dtypes, dtype_key, float_dtypes, grad_like, inexact, scalar,
     scalar_like, weak_caches, weak_scalar)
@@ -121,6 +128,13 @@ def _broadcast(delta, store):
 def host_call(fn, args, dtype, shape):
     if tf.executing_eagerly():
         return tf.convert_to_tensor(fn(*[np.asarray(a) for a in args]))
+    if _in_xla(tf.compat.v1.get_default_graph()):   # (random draws only)
+        raise ValueError(
+            "pycg.random: a random draw inside pycg.function(f, "
+            "jit_compile=True) cannot be compiled by XLA (pycg draws with "
+            "NumPy when the graph runs, so that compiled draws equal eager "
+            "ones); draw outside f and pass the numbers in, or use "
+            "jit_compile=False")
     out = tf.numpy_function(fn, list(args), tf.as_dtype(dtype),
                             stateful=False)
     out.set_shape(shape)
