@@ -212,7 +212,7 @@ class Function:
 
 
 def _to_graph_input(a):
-    if a is True or a is False or type(a) is float or type(a) is complex:
+    if type(a) in (bool, float, complex):
         return Literal(a)
     if isinstance(a, Variable):
         a._value  # noqa: B018  (moves its storage to the active backend)

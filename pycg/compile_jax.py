@@ -144,7 +144,7 @@ class Compiled:
             leaves = [Tensor(next(it)) for _ in values] if statics is None \
                 else [Tensor(next(it)) if s is _DYNAMIC else static_value(s)
                       for s in statics]
-            for s in leaves if statics is not None else ():
+            for s in leaves:   # (a float among them: advice)
                 retrace_advice(fn, s)
             call_args, call_kwargs = structure.unflatten(tree, leaves) \
                 if statics is not None else (leaves, {})

@@ -53,9 +53,10 @@ class SeedGenerator:
                                     counter_dtype(), name=f"{self.name}_state")
 
     def next(self):
-        """The current (seed, counter) pair as a Tensor; the state moves on."""
-        with _NEXT:   # (read and move on at once: two threads never draw
-            return read_and_add(self.state, [0, 1])   # the same pair)
+        """The current (seed, counter) pair as a Tensor; the state moves on
+        in the same step, so no two draws share a pair (across threads, and
+        in compiled graphs run at once)."""
+        return read_and_add(self.state, [0, 1])
 
     def __repr__(self):
         state = self.state.numpy().tolist()
@@ -63,7 +64,7 @@ class SeedGenerator:
 
 
 _global: list[SeedGenerator] = []
-_NEXT = threading.Lock()   # (SeedGenerator.next's read and update)
+_FIRST = threading.Lock()   # (global_seed_generator's first use)
 
 
 def global_seed_generator():
@@ -71,7 +72,7 @@ def global_seed_generator():
     `random` module when first used, as in Keras)."""
     if not _global:
         made = SeedGenerator(name="global_seed_generator")
-        with _NEXT:   # (one generator even when threads start at once)
+        with _FIRST:   # (one generator even when threads start at once)
             if not _global:
                 _global.append(made)
     return _global[0]
