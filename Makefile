@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(abspath $(VENV))/bin/python
 RLIB := $(abspath $(VENV))/lib/R
-DOCS := $(abspath $(VENV))/share/pycg-docs
 RCHECK := $(abspath $(VENV))/rcheck
 
 export R_LIBS := $(RLIB)
@@ -13,12 +12,24 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo test test-python test-r lint bench soak setup check-r check-r-nopython
+.PHONY: demo docs test test-python test-r test-site lint bench soak setup \
+        check-r check-r-nopython
 
+# The demo, the vignettes knitted afresh (tools/render-docs.R), and the
+# documentation site built from them.
 demo: setup
 	$(PY) -m pycg
-	Rscript tools/render-docs.R $(DOCS)
-	$(PY) tools/render-pydocs.py $(DOCS)
+	Rscript tools/render-docs.R
+	$(MAKE) --no-print-directory docs
+
+# The documentation site, both languages in one, into site/ (open
+# site/index.html; it works offline): the R reference by pkgdown with every
+# example run, the vignettes, the guides in docs/, the Python reference by
+# pdoc, cross-links and a search. The build checks every link, image and
+# anchor and that every R export and Python name has its page, and fails
+# naming the page of any problem (tools/site/build.py).
+docs: setup
+	$(PY) tools/site/build.py site
 
 # The jax backend's own tests (test_jax_backend, test_to_jax, test_to_keras,
 # test_backend_layout, test_compile_jax) always run it; the op grid runs it
@@ -27,12 +38,16 @@ demo: setup
 # slowly: the whole grid on jax would add about 15 minutes); make soak runs
 # every test on all three backends.
 # The Python tests and the R checks are independent (check-r builds from a
-# copy of the tree): they run side by side, one per core.
+# copy of the tree): they run side by side, one per core. The site's test
+# (tests/test_site.py: a full build into a temporary folder, its checks, and
+# pages in headless Chromium, about 2 minutes) runs after the R checks,
+# which finish minutes before the Python tests.
 test: setup lint
 	$(MAKE) --no-print-directory -j2 test-python test-r
 
 test-python: setup
-	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg
+	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg \
+	  --ignore=tests/test_site.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
 	  -k finite_differences
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_edge_agreement.py \
@@ -41,6 +56,10 @@ test-python: setup
 test-r: setup
 	$(MAKE) --no-print-directory check-r
 	$(MAKE) --no-print-directory check-r-nopython
+	$(MAKE) --no-print-directory test-site
+
+test-site: setup
+	$(PY) -m pytest -q tests/test_site.py
 
 # The house habits (STYLE.md): the linter, the type checker over the public
 # modules (pyproject.toml's [tool.mypy]; pycg.ops' types are the generated

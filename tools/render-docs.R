@@ -1,7 +1,8 @@
-# Precomputes the vignettes, renders them to HTML and prints where they are
-# and the numbers they show. Used by `make demo`:
+# Precomputes the vignettes and prints the numbers they show. Used by
+# `make demo`, which then builds the documentation site (`make docs`:
+# tools/site/build.py), where the vignettes are the articles:
 #
-#   Rscript tools/render-docs.R [output-dir]   (default .venv/share/pycg-docs)
+#   Rscript tools/render-docs.R
 #
 # Run from the repository root with the R package installed (R_LIBS) and
 # PYCG_PYTHON or RETICULATE_PYTHON naming a Python that can import pycg.
@@ -17,13 +18,10 @@
 # start once. The headline numbers are read from variables the vignettes
 # compute (named below), so what is printed is what the pages show.
 
-args <- commandArgs(trailingOnly = TRUE)
-out_dir <- if (length(args)) args[[1]] else file.path(".venv", "share",
-                                                       "pycg-docs")
 if (!file.exists(file.path("vignettes", "pycg.Rmd.orig")))
   stop("run tools/render-docs.R from the root of a pycg checkout",
        call. = FALSE)
-for (pkg in c("rmarkdown", "knitr", "pycg")) {
+for (pkg in c("knitr", "pycg")) {
   if (!requireNamespace(pkg, quietly = TRUE))
     stop("the R package `", pkg, "` is not installed; `make demo` installs ",
          "it (R_LIBS=", Sys.getenv("R_LIBS"), ")", call. = FALSE)
@@ -33,20 +31,11 @@ if (!pycg::pycg_available()) {
   stop("pycg's Python side is not available (above), so the walkthroughs ",
        "would render without their results", call. = FALSE)
 }
-if (!rmarkdown::pandoc_available())
-  stop("pandoc is needed to render the vignettes (apt-get install pandoc)",
-       call. = FALSE)
 
 # The pages overflow exp() on purpose; NumPy's RuntimeWarnings about it would
 # only clutter the console (set before Python starts, on first pycg use).
 if (!nzchar(Sys.getenv("PYTHONWARNINGS")))
   Sys.setenv(PYTHONWARNINGS = "ignore::RuntimeWarning")
-
-dir.create(out_dir, recursive = TRUE, showWarnings = FALSE)
-out_dir <- normalizePath(out_dir)
-work <- tempfile("pycg-docs-")
-dir.create(work)
-on.exit(unlink(work, recursive = TRUE), add = TRUE)
 
 # vignettes/<name>.Rmd.orig knitted into vignettes/<name>.Rmd (markdown
 # with the results; the front matter and the vignette engine are kept), its
@@ -69,14 +58,7 @@ for (name in vignettes) {
   env <- new.env(parent = globalenv())
   t0 <- Sys.time()
   precompute(name, env)
-  # render a copy, so rmarkdown's intermediate files stay out of vignettes/
-  files <- c(paste0(name, ".Rmd"),
-             list.files("vignettes", paste0("^", name, "-.*[.]png$")))
-  file.copy(file.path("vignettes", files), work, overwrite = TRUE)
-  rmarkdown::render(file.path(work, paste0(name, ".Rmd")),
-                    output_dir = out_dir, intermediates_dir = work,
-                    knit_root_dir = work, envir = new.env(), quiet = TRUE)
-  cat(sprintf("rendered %-18s in %5.1f s\n", name,
+  cat(sprintf("knitted %-18s in %5.1f s\n", name,
               as.numeric(Sys.time() - t0, units = "secs")))
   envs[[name]] <- env
 }
@@ -95,10 +77,9 @@ m <- headline("fitting-a-model", c("accuracy_pycg", "accuracy_glm",
                                    "max_coef_diff"))
 tr <- headline("training", c("final_pycg", "keras_ready"))
 
-cat(sprintf("\nThe walkthroughs (%.0f s in all), open them in a browser:\n",
+cat(sprintf(paste0("\nThe walkthroughs (%.0f s in all) are the articles of ",
+                   "the site that `make docs` builds (site/articles/).\n"),
             as.numeric(Sys.time() - started, units = "secs")))
-cat(paste0("  ", file.path(out_dir, paste0(vignettes, ".html")), "\n"),
-    "\n", sep = "")
 cat("Headline numbers, as the pages show them:\n")
 cat(sprintf("  gradient of log(1 + exp(x)) at x = 100: naive %s, custom %s\n",
             format(g$naive_at_100), format(g$custom_at_100)))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pycg needs from the system (Debian): R and the R packages the
-# R side uses, pandoc and qpdf for the vignettes and R CMD check,
+# R side uses, pandoc and qpdf for the vignettes and R CMD check, pkgdown
+# and Chromium for the documentation site (`make docs`; its test loads pages
+# in headless Chromium),
 # checkbashisms (devscripts: `R CMD check --as-cran` warns without it, and
 # turns _R_CHECK_BASHISMS_ on itself, so it cannot be switched off), and the
 # Python venv module. Idempotent: installs only what is missing.
@@ -8,7 +10,7 @@ set -euo pipefail
 need=()
 for p in r-base-core r-base-dev r-cran-reticulate r-cran-testthat \
          r-cran-roxygen2 r-cran-knitr r-cran-rmarkdown pandoc qpdf devscripts \
-         python3-venv; do
+         r-cran-pkgdown chromium python3-venv; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 # python3-venv is only needed when the python3 in use lacks venv/ensurepip

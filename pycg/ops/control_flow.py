@@ -56,7 +56,7 @@ def cond(pred, true_fn, false_fn):
 
 
 def switch(index, branches, *operands):
-    """branches[index](*operands), index clipped to the valid range."""
+    """`branches[index](*operands)`, index clipped to the valid range."""
     branches = list(branches)
     if not branches:
         raise ValueError("pycg.ops.switch: branches is empty")

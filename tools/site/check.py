@@ -1,0 +1,149 @@
+"""The site's checks, run at the end of every build (`make docs`) and by
+tests/test_site.py. Each problem is reported with the page it is on:
+
+- every internal link and image resolves: each href/src of every page to
+  a file of the site (never outside it, never file:// or empty), and each
+  #anchor to an id on its target page;
+- every exported R function (NAMESPACE) is on a help page that the R
+  reference index lists, every public Python name has its page and anchor;
+- every R function the naming rule pairs with a Python name links to it,
+  and that name's entry links back;
+- no R example stopped with an error (pkgdown shows the error on the page
+  and carries on; here it fails the build).
+"""
+import dataclasses
+import pathlib
+import urllib.parse
+
+from htmlparse import parse
+
+EXTERNAL = ("http:", "https:", "mailto:", "javascript:", "data:")
+
+
+@dataclasses.dataclass
+class Report:
+    pages: dict            # kind -> number of pages
+    links: int             # internal links and images checked
+    r_names: int
+    py_names: int
+    crosslinks: int
+    problems: list         # "page: what is wrong"
+
+
+def _kind(rel):
+    top = rel.split("/")[0] if "/" in rel else ""
+    return {"reference": "R reference", "python": "Python reference",
+            "articles": "articles", "guides": "guides"}.get(top, "other")
+
+
+def _links(out, docs):
+    """Internal links and images: (number checked, problems)."""
+    problems, n = [], 0
+    for rel, doc in docs.items():
+        here = (out / rel).parent
+        for tag, url in doc.links:
+            if url.startswith(EXTERNAL) or url in ("#", ""):
+                if url == "" and tag != "a":
+                    problems.append(f"{rel}: <{tag}> with an empty address")
+                continue
+            n += 1
+            if url.startswith("file:") or url.startswith("/"):
+                problems.append(f"{rel}: {url} is an absolute path, which "
+                                "only works on this machine")
+                continue
+            parts = urllib.parse.urlsplit(url)
+            target = (here / urllib.parse.unquote(parts.path)).resolve() \
+                if parts.path else out / rel
+            try:
+                trel = target.relative_to(out).as_posix()
+            except ValueError:
+                problems.append(f"{rel}: {url} leads outside the site")
+                continue
+            if target.is_dir():
+                target, trel = target / "index.html", f"{trel}/index.html"
+            if not target.is_file():
+                problems.append(f"{rel}: {url} leads to a page that does "
+                                f"not exist ({trel})")
+            elif parts.fragment and trel.endswith(".html"):
+                ids = docs[trel].ids if trel in docs else parse(target).ids
+                if urllib.parse.unquote(parts.fragment) not in ids:
+                    problems.append(f"{rel}: {url} leads to #{parts.fragment}"
+                                    f", which {trel} does not have")
+    return n, problems
+
+
+def _r_names(out, docs, topics, exports):
+    functions, generics = exports
+    index = docs.get("reference/index.html")
+    listed = {u for _, u in index.links} if index else set()
+    where = {a: t for t in topics.values() for a in t.aliases}
+    problems = []
+    for name in functions + generics:
+        topic = where.get(name) or next(
+            (t for a, t in where.items() if a.startswith(name + ",")), None)
+        if topic is None:
+            problems.append(f"reference/: the exported R function {name} "
+                            "has no help page (no man/*.Rd has its alias)")
+        elif topic.page not in docs:
+            problems.append(f"{topic.page}: missing, the help page of the "
+                            f"exported R function {name}")
+        elif f"{topic.name}.html" not in listed:
+            problems.append(f"reference/index.html: does not list "
+                            f"{topic.page}, the help page of {name}")
+    return problems
+
+
+def _py_names(docs, py):
+    problems = []
+    for v in py.values():
+        doc = docs.get(v.page)
+        if doc is None:
+            problems.append(f"{v.page}: missing, the page of the public "
+                            f"Python name {v.full}")
+        elif v.anchor and v.anchor not in doc.ids:
+            problems.append(f"{v.page}: has no entry (#{v.anchor}) for the "
+                            f"public Python name {v.full}")
+    return problems
+
+
+def _crosslinks(docs, topics, r_to_py, py):
+    problems, n = [], 0
+    where = {a: t for t in topics.values() for a in t.aliases}
+    for r, p in sorted(r_to_py.items()):
+        topic, v = where.get(r), py[p]
+        if topic is None or topic.page not in docs or v.page not in docs:
+            continue   # reported as a missing page
+        n += 1
+        to_py = f"../{v.page}#{v.anchor}"
+        if to_py not in {u for _, u in docs[topic.page].links}:
+            problems.append(f"{topic.page}: no link from {r}() to its "
+                            f"Python name {p} ({to_py})")
+        back = "../" * (v.page.count("/")) + topic.page
+        if back not in {u for _, u in docs[v.page].links}:
+            problems.append(f"{v.page}: no link from {p} to its R function "
+                            f"{r}() ({back})")
+    return n, problems
+
+
+def check(out, topics, exports, py, r_to_py):
+    """All the checks over the site in `out`: a Report."""
+    out = pathlib.Path(out).resolve()
+    docs = {p.relative_to(out).as_posix(): parse(p)
+            for p in sorted(out.rglob("*.html"))}
+    pages = {}
+    for rel in docs:
+        pages[_kind(rel)] = pages.get(_kind(rel), 0) + 1
+    n_links, problems = _links(out, docs)
+    problems += _r_names(out, docs, topics, exports)
+    problems += _py_names(docs, py)
+    n_cross, cross = _crosslinks(docs, topics, r_to_py, py)
+    problems += cross
+    for rel, doc in docs.items():
+        for err in doc.errors:
+            rd = rel[len("reference/"):-len(".html")]
+            source = (f" (man/{rd}.Rd)" if rel.startswith("reference/")
+                      else "")
+            problems.append(f"{rel}: its example{source} stopped with an "
+                            f"error: {' '.join(err.split())}")
+    return Report(pages, n_links, len(exports[0]) + len(exports[1]),
+                  len(py), n_cross, problems)
