@@ -143,7 +143,8 @@ def check(out, topics, exports, py, r_to_py):
             rd = rel[len("reference/"):-len(".html")]
             source = (f" (man/{rd}.Rd)" if rel.startswith("reference/")
                       else "")
+            text = " ".join(err.split()).removeprefix("#>").strip()
             problems.append(f"{rel}: its example{source} stopped with an "
-                            f"error: {' '.join(err.split())}")
+                            f"error: {text}")
     return Report(pages, n_links, len(exports[0]) + len(exports[1]),
                   len(py), n_cross, problems)
