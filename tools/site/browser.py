@@ -140,16 +140,22 @@ class Chromium:
                 base64.b64decode(shot["data"]))
         return problems(self.events)
 
-    def search(self, query, settle=1.0):
-        """Types `query` into the page's search box: [(title, href)]."""
+    def search(self, query, timeout=20):
+        """Types `query` into the page's search box: [(title, href)] of
+        the results it shows (the index loads on the first keystroke)."""
         self.evaluate(
             "(() => { const i = document.querySelector('#search-input, "
             ".pycg-search'); i.focus(); i.value = %s; i.dispatchEvent("
             "new Event('input')); })()" % json.dumps(query))
-        time.sleep(settle)
-        return self.evaluate(
-            "[...document.querySelectorAll('.pycg-search-hit')].map(a => "
-            "[a.querySelector('.pycg-search-title').textContent, a.href])")
+        end = time.monotonic() + timeout
+        while True:
+            hits = self.evaluate(
+                "[...document.querySelectorAll('.pycg-search-hit')].map(a =>"
+                " [a.querySelector('.pycg-search-title').textContent, "
+                "a.href])")
+            if hits or time.monotonic() > end:
+                return hits
+            time.sleep(0.2)
 
 
 def problems(events):

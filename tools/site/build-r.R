@@ -68,17 +68,21 @@ pkg <- pkgdown::as_pkgdown(".", override = list(
   navbar = list(components = list(guides = list(text = "Guides",
                                                 menu = menu)))))
 
-# Each step stops the build on a warning too: pkgdown warns where the site
-# is broken (an image it cannot find, an example it left out)
+# Each step stops the build on a warning too (pkgdown warns where the site
+# is broken: an image it cannot find, an example it left out), and says
+# which step failed (a help page no section of _pkgdown.yml selects:
+# "the site's reference step: ... Missing topics: <name>")
 step <- function(label, expr) {
   t0 <- Sys.time()
+  fail <- function(msg) stop("the site's ", label, " step: ", msg,
+                             call. = FALSE)
   withCallingHandlers(force(expr), warning = function(w) {
     msg <- conditionMessage(w)
     if (grepl("@examplesIf condition", msg))
       msg <- paste0("an R example was not run (", msg, "): is pycg's ",
                     "Python side available? pycg::pycg_config() says")
-    stop("the site's ", label, " step: ", msg, call. = FALSE)
-  })
+    fail(msg)
+  }, error = function(e) fail(conditionMessage(e)))
   cat(sprintf("site: %-10s %5.1f s\n", label,
               as.numeric(Sys.time() - t0, units = "secs")))
 }

@@ -66,7 +66,9 @@ def _entry(full, py, wrappers):
     v = py[full]
     r = ", ".join(f'<a href="../{page}"><code>{html.escape(name)}()</code>'
                   "</a>" for name, page in wrappers)
-    return (f"<dt>{_py_link(full, py, 1)}</dt><dd>{html.escape(v.summary)}"
+    summary = re.sub(r"``?([^`]+)``?", r"<code>\1</code>",
+                     html.escape(v.summary))
+    return (f"<dt>{_py_link(full, py, 1)}</dt><dd>{summary}"
             + (f" <small>In R: {r}</small>" if r else "") + "</dd>")
 
 

@@ -27,6 +27,15 @@ def site_root(modulename):
     return "../" * (modulename.count(".") + 1)
 
 
+def shown_members(cls, documented):
+    """The members a class's entry shows: its own, and those it inherits
+    from a class of pycg that the site does not document (pdoc leaves
+    those out: pycg.Tensor's shape and numpy() come from a private base)."""
+    return [c for c in cls.members.values() if c.kind != "class" and (
+        c in cls.own_members or c.taken_from[0] not in documented
+        and c.taken_from[0].split(".")[0] == "pycg")]
+
+
 def render(out, roots, r_links):
     """pdoc's pages for `roots` into out/python/ (all but pdoc's list of
     modules, index.html: the site's grouped index takes its place);
@@ -37,7 +46,8 @@ def render(out, roots, r_links):
     pdoc.render.configure(docformat="google", search=False,
                           template_directory=TEMPLATES,
                           footer_text=f"pycg {pycg.__version__}")
-    pdoc.render.env.globals.update(site_root=site_root, r_links=r_links)
+    pdoc.render.env.globals.update(site_root=site_root, r_links=r_links,
+                                   shown_members=shown_members)
     with tempfile.TemporaryDirectory() as tmp:
         pdoc.pdoc(*roots, output_directory=pathlib.Path(tmp))
         pathlib.Path(tmp, "index.html").unlink()
