@@ -254,6 +254,19 @@ def test_a_help_page_no_section_selects_stops_the_build_naming_it(
     assert "Missing topics: tuple" in run.stdout + run.stderr
 
 
+def test_a_new_page_of_ops_lands_under_ops_with_no_edit(tmp_path):
+    pkg = _package_copy(tmp_path)
+    rd = (ROOT / "man" / "ops-einops.Rd").read_text()
+    (pkg / "man" / "ops-newtopic.Rd").write_text(
+        rd.replace("{ops-einops}", "{ops-newtopic}"))
+    out = tmp_path / "site"
+    out.mkdir()
+    assert build.run_r(out, ["init", "index"], package=pkg).returncode == 0
+    index = (out / "reference" / "index.html").read_text()
+    ops = index.split('<h2 id="ops">')[1].split("<h3")[0]
+    assert 'href="ops-newtopic.html"' in ops
+
+
 def test_a_broken_link_in_a_guide_fails_naming_the_guide(tmp_path, capsys):
     pkg = _package_copy(tmp_path)
     (pkg / "docs" / "broken.md").write_text(

@@ -67,6 +67,17 @@ pkg <- pkgdown::as_pkgdown(".", override = list(
   destination = out,
   navbar = list(components = list(guides = list(text = "Guides",
                                                 menu = menu)))))
+# A new ops-<topic> page that no section of _pkgdown.yml names goes under
+# the section "Ops" (the one that selects op_ pages), so a new file of ops
+# needs no edit here before its pages show
+named <- unlist(lapply(pkg$meta$reference, `[[`, "contents"))
+new_ops <- setdiff(grep("^ops-", pkg$topics$name[!pkg$topics$internal],
+                        value = TRUE), named)
+ops <- which(vapply(pkg$meta$reference, function(s)
+  identical(s$title, "Ops"), NA))
+if (length(new_ops) && length(ops) == 1)
+  pkg$meta$reference[[ops]]$contents <-
+    c(pkg$meta$reference[[ops]]$contents, new_ops)
 
 # Each step stops the build on a warning too (pkgdown warns where the site
 # is broken: an image it cannot find, an example it left out), and says
