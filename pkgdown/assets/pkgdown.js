@@ -25,7 +25,7 @@
     var last = null;
     document.querySelectorAll("main h2, main h3").forEach(function (h) {
       var id = headingId(h);
-      if (!id || h.closest(".pycg-no-toc")) return;
+      if (!id) return;
       var li = document.createElement("li");
       li.className = "nav-item";
       var a = document.createElement("a");

@@ -129,5 +129,4 @@
     var inputs = document.querySelectorAll("#search-input, .pycg-search");
     for (var i = 0; i < inputs.length; i++) attach(inputs[i]);
   });
-  window.pycgSearch = search;
 })();

@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import pathlib
+import select
 import shutil
 import subprocess
 import tempfile
@@ -53,11 +54,16 @@ class Chromium:
         for fd in high:
             os.close(fd)
         self._buf, self._id, self.events = b"", 0, []
-        target = self.call("Target.createTarget", url="about:blank")
-        self.session = self.call("Target.attachToTarget", flatten=True,
-                                 targetId=target["targetId"])["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            self.call(f"{domain}.enable", session=True)
+        try:
+            target = self.call("Target.createTarget", url="about:blank")
+            self.session = self.call(
+                "Target.attachToTarget", flatten=True,
+                targetId=target["targetId"])["sessionId"]
+            for domain in ("Page", "Runtime", "Log"):
+                self.call(f"{domain}.enable", session=True)
+        except BaseException:
+            self.close()
+            raise
 
     def __enter__(self):
         return self
@@ -80,8 +86,13 @@ class Chromium:
                 pass
         shutil.rmtree(self.profile, ignore_errors=True)
 
-    def _read(self):
+    def _read(self, timeout=LOAD_TIMEOUT):
+        """The next message from Chromium (each ends with a NUL byte)."""
+        end = time.monotonic() + timeout
         while b"\0" not in self._buf:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([self._r], [], [], left)[0]:
+                raise RuntimeError(f"Chromium sent nothing in {timeout} s")
             chunk = os.read(self._r, 1 << 16)
             if not chunk:
                 raise RuntimeError("Chromium closed its DevTools pipe")
@@ -105,11 +116,11 @@ class Chromium:
 
     def wait_for(self, method, timeout=LOAD_TIMEOUT):
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(e.get("method") == method for e in self.events):
-                return
-            self.events.append(self._read())
-        raise RuntimeError(f"Chromium sent no {method} in {timeout} s")
+        while not any(e.get("method") == method for e in self.events):
+            left = end - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"Chromium sent no {method} in {timeout} s")
+            self.events.append(self._read(left))
 
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", session=True,

@@ -30,7 +30,8 @@ def entries(out, topics, py):
     for t in topics.values():
         for alias in t.aliases:
             if alias != t.name and "," not in alias and "." not in alias:
-                rows.append(["R", f"{alias}()", t.page, t.title])
+                name = alias if alias.startswith("%") else f"{alias}()"
+                rows.append(["R", name, t.page, t.title])
     for v in py.values():
         if v.kind != "module":
             rows.append(["Python", v.full, f"{v.page}#{v.anchor}",
