@@ -120,6 +120,16 @@ def test_the_search_index_holds_both_languages_and_the_prose(site):
                                     "Page"}
 
 
+def test_the_articles_formulas_are_mathml_with_no_tex_left_for_mathjax(site):
+    out = site[0]
+    pages = {p.name: p.read_text() for p in (out / "articles").glob("*.html")}
+    assert not [n for n, text in pages.items() if 'class="math' in text]
+    cookbook = pages["custom-gradients.html"]
+    assert cookbook.count("<math ") >= 4
+    assert '<mi mathvariant="normal">lse</mi>' in cookbook   # \mathrm{lse}
+    assert "mathjax" not in "".join(pages.values()).lower()
+
+
 def test_pages_render_in_chromium_without_errors_and_search_offline(site):
     out = site[0]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

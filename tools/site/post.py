@@ -111,6 +111,17 @@ _MATH = re.compile(r'<span class="math (inline|display)">\\[(\[](.*?)'
                    r'\\[)\]]</span>', re.S)
 
 
+# pandoc writes \mathrm{lse} as letters in an upright <mstyle>, which
+# browsers' MathML (MathML Core) shows in italics: one upright <mi> instead
+_UPRIGHT = re.compile(r'<mstyle mathvariant="normal">((?:<mi>.</mi>)+)'
+                      r"</mstyle>")
+
+
+def _upright(mathml):
+    return _UPRIGHT.sub(lambda m: '<mi mathvariant="normal">' + "".join(
+        re.findall(r"<mi>(.)</mi>", m[1])) + "</mi>", mathml)
+
+
 def tex_to_mathml(out):
     """TeX that pandoc left for MathJax (\\(...\\) in a math span) as
     MathML, which browsers render offline; one pandoc run per page."""
@@ -125,7 +136,7 @@ def tex_to_mathml(out):
         done = subprocess.run(["pandoc", "-f", "markdown", "-t", "html",
                                "--mathml"], input=tex, capture_output=True,
                               text=True, check=True).stdout
-        maths = [re.sub(r"^\s*<p>|</p>\s*$", "", m)
+        maths = [_upright(re.sub(r"^\s*<p>|</p>\s*$", "", m))
                  for m in done.split("<!--split-->")]
         if len(maths) != len(spans):
             raise RuntimeError(f"{path}: pandoc returned {len(maths)} "
