@@ -4,7 +4,7 @@ import inspect
 
 import numpy as np
 
-from pycg import structure
+from pycg import backends, structure
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 
@@ -82,10 +82,12 @@ class Inputs:
 def _leaf(x):
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and (
+    if isinstance(x, float) or (
+            isinstance(x, (np.ndarray, np.generic)) or
+            type(x) in backends.active.types) and (
             x.dtype.kind in "iu" or is_float(x.dtype)):
-        return convert_to_tensor(x)
-    return x  # strings, ints, flags, None: passed through, no gradient
+        return convert_to_tensor(x)   # (arrays of every type the backend
+    return x  # holds; strings, ints, flags, None: passed through as they are)
 
 
 def _add(inputs, label, value, name):
