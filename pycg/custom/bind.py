@@ -64,7 +64,7 @@ class Inputs:
     """One call's arguments: how to call f, and its tensor leaves."""
 
     __slots__ = ("call_args", "call_kwargs", "positional", "tensors",
-                 "labels", "params", "n_leaves", "leaf_tensor")
+                 "labels", "params", "n_leaves", "leaf_tensor", "keyword")
 
     def __init__(self):
         self.call_args, self.call_kwargs = [], {}
@@ -73,6 +73,7 @@ class Inputs:
         self.params = []   # (parameter name, value tree, tensor indices)
         self.n_leaves = 0
         self.leaf_tensor = []  # for each leaf: index into tensors, or None
+        self.keyword = []   # indices into tensors of those passed by keyword
 
     @property
     def ids(self):
@@ -126,7 +127,9 @@ def bind_inputs(name, slots, args, kwargs):
         if type(at) is int:
             v = call_args[at] = _add(inputs, label, args[at], name)
         else:
+            first = len(inputs.tensors)
             v = call_kwargs[at] = _add(inputs, label, kwargs[at], name)
+            inputs.keyword += range(first, len(inputs.tensors))
         if positional:
             inputs.positional.append(v)
     inputs.call_args, inputs.call_kwargs = call_args, call_kwargs

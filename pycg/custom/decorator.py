@@ -38,6 +38,12 @@ a dict in the structure of the one       by structure (TensorFlow's nest
 input that is a dict (``inputs`` =       rules): ``{"a": da, "b": db}``
 ``{"a": a, "b": b}``)
 a dict that reads both ways              an error: return a tuple instead
+one value, or a tuple or list with one   the gradients of the inputs passed
+per input passed positionally, where f   positionally; keyword arguments are
+was called with keyword arguments        constants, with no gradient
+                                         (tf.custom_gradient's eager rule);
+                                         one per input, keywords included,
+                                         is read as above (JAX's rule)
 =======================================  ====================================
  Forward ops inside ``f`` stay on the
 tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
