@@ -83,12 +83,14 @@ class Inputs:
 def _leaf(x):
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, float) or (
-            isinstance(x, (np.ndarray, np.generic)) or
-            type(x) in backends.active.types) and (
+    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and (
             x.dtype.kind in "iu" or is_float(x.dtype)):
-        return convert_to_tensor(x)   # (arrays of every type the backend
-    return x  # holds; strings, ints, flags, None: passed through as they are)
+        return convert_to_tensor(x)
+    K = backends.active   # (any other array the backend holds, as NumPy's)
+    if type(x) in K.types and (K.dtype_of(x).kind in "iu" or
+                               is_float(K.dtype_of(x))):
+        return convert_to_tensor(x)
+    return x  # strings, ints, flags, None: passed through, no gradient
 
 
 def _add(inputs, label, value, name):
