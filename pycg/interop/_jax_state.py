@@ -147,8 +147,8 @@ def _write_at_run_time(jax, store, value):
     """Put `value` in the box when the compiled code runs."""
     from jax.experimental import io_callback
 
-    def write(v):
-        store.value = jax.numpy.asarray(v)
+    def write(v):   # (through NumPy: not committed to the callback's device)
+        store.value = jax.numpy.asarray(np.asarray(v))
         return np.zeros((), np.int32)
     io_callback(write, jax.ShapeDtypeStruct((), np.int32), value,
                 ordered=False)
