@@ -177,24 +177,23 @@ def _call(jax, f, name, args, kwargs):
             to_jax_running.f = outer
         return ins, _outputs(name, out, jax, structure)
 
-    def forward_with_state(xs):
-        """f's outputs, then the new values of the variables f assigned
-        where pycg.function traces around (assigned outside JAX's custom_vjp
-        trace), and the first values of the variables f touched."""
+    @jax.custom_vjp
+    def forward(*xs):
+        """f's outputs, the new values of the variables f assigned where
+        pycg.function traces around (put back outside JAX's custom_vjp
+        trace), then the first values of the variables f touched."""
         watch = _state.watch(jax)
         outs = run(xs, None, watch)[1]
         assigned[:] = watch.settle(name)
         stores[:] = watch.stores
         return tuple(o._value for o in outs) + tuple(
-            v for _, v in assigned), tuple(watch.initial)
-
-    @jax.custom_vjp
-    def forward(*xs):
-        return forward_with_state(xs)[0]
+            v for _, v in assigned) + tuple(watch.initial)
 
     def forward_with_residuals(*xs):
-        out, initial = forward_with_state(xs)
-        return out, (xs, initial)
+        # (forward itself, as jax.custom_vjp's fwd rules call their
+        # function: a transformation around this one sees the rule)
+        out = forward(*xs)
+        return out, (xs, out[len(out) - len(stores):])
 
     def backward(residuals, dys):
         xs, initial = residuals
@@ -213,7 +212,7 @@ def _call(jax, f, name, args, kwargs):
         out = forward(*xs)
     except _state.Retry:   # (a variable made by the first trace: read it)
         out = forward(*xs)
-    n = len(out) - len(assigned)
+    n = structure[0].num_leaves
     for (store, _), value in zip(assigned, out[n:]):
         store.value = value
     return jax.tree_util.tree_unflatten(structure[0], list(out[:n]))
