@@ -173,3 +173,19 @@ def test_pycg_function_around_to_jax_threads_the_draws():
     got = [f(pycg.constant(np.ones(16, "float32"))).numpy() for _ in range(2)]
     for a, b in zip(got, _eager_masks(9, 16, 2)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_variable_made_at_every_trace_is_a_clear_error():
+    kept = []
+
+    def grows(x):
+        kept.append(pycg.Variable(1.0))
+        return x * kept[-1]
+    with pytest.raises(ValueError, match=r"pycg.to_jax\(grows\): grows "
+                       r"creates a new pycg.Variable that outlives it each "
+                       r"time JAX traces it; create its variables outside"):
+        jax.jit(pycg.to_jax(grows))(2.0)
+    assert all(_concrete(v) for v in kept)
+    w = pycg.Variable(1.0)   # (made once, outside: read at each call)
+    f = jax.jit(pycg.to_jax(lambda x: x * w))
+    assert float(f(2.0)) == 2.0

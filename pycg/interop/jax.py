@@ -20,6 +20,7 @@ import functools
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
 from pycg.interop import _jax_state as _state
@@ -211,7 +212,14 @@ def _call(jax, f, name, args, kwargs):
     try:
         out = forward(*xs)
     except _state.Retry:   # (a variable made by the first trace: read it)
-        out = forward(*xs)
+        try:
+            out = forward(*xs)
+        except _state.Retry:
+            raise user_error(
+                ValueError, "{api}: {name} creates a new pycg.Variable that "
+                "outlives it each time JAX traces it; create its variables "
+                "outside {name}", api=Api(f"to_jax({name})"),
+                name=name) from None
     n = structure[0].num_leaves
     for (store, _), value in zip(assigned, out[n:]):
         store.value = value
