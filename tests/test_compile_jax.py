@@ -390,13 +390,17 @@ def test_scan_and_fori_loop_with_python_bounds_unroll_and_differentiate():
 
 def test_segment_ids_without_num_segments_inside_is_a_clear_error():
     ids = np.array([0, 0, 1])
-    f = pycg.function(lambda d: ops.segment_max(d, ids))
+    f = pycg.function(lambda d, ids: ops.segment_max(d, ids))
     with pytest.raises(TypeError, match=r"pycg.ops.segment_max: segment_ids "
                        r"has no value yet inside a compiled function.*pass "
                        r"num_segments"):
-        f(pycg.constant([1.0, 3.0, 2.0]))
-    g = pycg.function(lambda d: ops.segment_max(d, ids, num_segments=2))
-    assert g(pycg.constant([1.0, 3.0, 2.0])).numpy().tolist() == [3.0, 2.0]
+        f(pycg.constant([1.0, 3.0, 2.0]), pycg.constant(ids))
+    g = pycg.function(lambda d, ids: ops.segment_max(d, ids, num_segments=2))
+    assert g(pycg.constant([1.0, 3.0, 2.0]), pycg.constant(ids)).numpy(
+        ).tolist() == [3.0, 2.0]
+    # NumPy ids the function closes over have their value in the trace
+    h = pycg.function(lambda d: ops.segment_max(d, ids))
+    assert h(pycg.constant([1.0, 3.0, 2.0])).numpy().tolist() == [3.0, 2.0]
 
 
 def test_a_compiled_function_inside_another_shares_its_variables():

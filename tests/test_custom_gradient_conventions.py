@@ -1,6 +1,8 @@
 """Each grad_fn convention, structures, keywords and variables, on both
 backends. The rules below scale the true gradient by a marker factor, so a
 test can only pass if pycg really called the custom rule."""
+import re
+
 import numpy as np
 import pytest
 
@@ -240,6 +242,66 @@ def test_keyword_only_parameter_and_dict_gradients(backend):
 
     gx, gw = grad_of(lambda a, b: f(a, w=b), 2.0, 3.0)
     assert (gx, gw) == (MARK * 3.0, MARK * 2.0)
+
+
+def _scaled_square(n_gradients, convention):
+    """f(x, scale=2.0) = x * x * scale whose grad_fn, in `convention`,
+    returns n_gradients: (2 x scale, x * x) * upstream, or the first."""
+    def rule(x, scale, up):
+        both = (up * 2 * x * scale, up * x * x)
+        return both[0] if n_gradients == 1 else both[:n_gradients] + (
+            (up,) * (n_gradients - 2))
+
+    def f(x, scale=2.0):
+        if convention == "tensorflow":
+            return x * x * scale, lambda dy: rule(x, scale, dy)
+        if convention == "keras":
+            return x * x * scale, lambda *args, upstream=None: rule(
+                x, scale, upstream)
+        return x * x * scale, lambda a, b, upstream: rule(a, b, upstream)
+    return f
+
+
+def _tf_gradients(call, *args):
+    tf = pytest.importorskip("tensorflow")
+    xs = [tf.constant(a) for a in args]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        y = call(*xs)
+    return [None if g is None else float(g) for g in tape.gradient(y, xs)]
+
+
+@pytest.mark.parametrize("convention", ["tensorflow", "keras", "r"])
+def test_keywords_are_constants_where_grad_fn_gives_the_positional_ones(
+        backend, convention):
+    # tf.custom_gradient passes keyword arguments to f but does not
+    # differentiate them: for one gradient, d/dx = 2 x scale, scale gets None
+    tf = pytest.importorskip("tensorflow")
+    want = _tf_gradients(lambda x, s: tf.custom_gradient(
+        _scaled_square(1, "tensorflow"))(x, scale=s), 3.5, 2.0)
+    assert want == [14.0, None]
+    f = pycg.custom_gradient(_scaled_square(1, convention))
+    got = grad_of(lambda x, s: f(x, scale=s), 3.5, 2.0)
+    assert [None if g is None else float(g) for g in got] == want
+    assert float(pycg.grad(lambda x: f(x, scale=2.0))(3.5)) == 14.0
+
+
+@pytest.mark.parametrize("convention", ["tensorflow", "keras", "r"])
+def test_keywords_are_inputs_where_grad_fn_gives_one_each(backend,
+                                                          convention):
+    # (JAX's custom_vjp resolves keywords to positions: d/dscale = x * x)
+    f = pycg.custom_gradient(_scaled_square(2, convention))
+    gx, gs = grad_of(lambda x, s: f(x, scale=s), 3.5, 2.0)
+    assert (float(gx), float(gs)) == (14.0, 12.25)
+
+
+def test_another_count_of_gradients_names_both_readings(backend):
+    f = pycg.custom_gradient(_scaled_square(3, "tensorflow"))
+    with pytest.raises(ValueError, match=re.escape(
+            "f: grad_fn returned 3 gradients, expected 2 (one per input: "
+            "'x', 'scale'), or 1 (one per positional input: 'x'; the keyword "
+            "arguments are then constants, as in TensorFlow)")):
+        grad_of(lambda x, s: f(x, scale=s), 3.5, 2.0)
 
 
 # ---- variables --------------------------------------------------------------------

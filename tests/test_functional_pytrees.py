@@ -176,3 +176,22 @@ def test_cast_and_convert_to_the_same_dtype_return_the_input_as_tf(backend):
     x = pycg.constant([1.0, 2.0])
     assert ops.cast(x, "float32") is x
     assert ops.convert_to_tensor(x) is x
+
+
+def test_a_none_leaf_is_an_empty_subtree_as_in_jax(backend):
+    # jax.grad(lambda t: t[0] * 2.)((1.0, (2.0, None))) is
+    # (2.0, (0.0, None)); None takes no part and gets None back
+    g = pycg.grad(lambda t: t[0] * 2.0)((1.0, (2.0, None)))
+    close(g[0], 2.0)
+    close(g[1][0], 0.0)
+    assert g[1][1] is None
+    ga, gb = pycg.grad(lambda a, b: a * 3.0, argnums=(0, 1))(1.0, None)
+    close(ga, 3.0)
+    assert gb is None
+    jac = pycg.jacobian(lambda t: t[0] * 2.0)((1.0, None))
+    close(jac[0], 2.0)
+    assert jac[1] is None
+    _, vjp_fn = pycg.vjp(lambda t: t[0] * 2.0, (1.0, None))
+    (g,) = vjp_fn(pycg.constant(1.0))
+    close(g[0], 2.0)
+    assert g[1] is None

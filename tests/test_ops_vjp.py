@@ -266,7 +266,17 @@ CASES = {
              unary(lambda x: ops.norm(x, ord="fro"),
                    lambda x: tf.norm(x, ord="fro", axis=(0, 1))),
              unary(lambda x: ops.norm(x, ord=1),
-                   lambda x: tf.norm(x, ord=1, axis=(0, 1)), off_zero)],
+                   lambda x: tf.norm(x, ord=1, axis=(0, 1)), off_zero),
+             # (keras.ops.norm's own composition on TensorFlow)
+             unary(lambda x: ops.norm(x, ord=2),
+                   lambda x: tf.reduce_max(tf.linalg.svd(
+                       x, compute_uv=False), -1)),
+             unary(lambda x: ops.norm(x, ord=-2, axis=(1, 0)),
+                   lambda x: tf.reduce_min(tf.linalg.svd(
+                       tf.transpose(x), compute_uv=False), -1)),
+             unary(lambda x: ops.norm(x, ord="nuc"),
+                   lambda x: tf.reduce_sum(tf.linalg.svd(
+                       x, compute_uv=False), -1))],
     "cholesky": Case(lambda x: ops.cholesky(sym(x)),
                      lambda x: tf.linalg.cholesky(tf_sym(x)), (spd(3),)),
     "inv": Case(ops.inv, tf.linalg.inv, (invertible(3, 3),)),

@@ -1,6 +1,7 @@
 """docs/python-quickstart.md runs: every ```python block, in order, in one
-namespace, on each backend, in a fresh interpreter per backend (the page
-starts R through pycg.r, which must own its process).
+namespace, on each backend (jax with its 64-bit mode on, as the page says),
+in a fresh interpreter per backend (the page starts R through pycg.r, which
+must own its process).
 
 A block whose first line is ``# raises: <ExceptionName>`` must raise an
 exception of that class (or a subclass); any other block must not raise.
@@ -59,13 +60,15 @@ def run_blocks(text, name="<doc>"):
     return len(blocks)
 
 
-@pytest.mark.parametrize("backend", ["numpy", "tensorflow"])
+@pytest.mark.parametrize("backend", ["numpy", "tensorflow", "jax"])
 def test_every_quickstart_block_runs(backend):
     require_r()
-    if backend == "tensorflow":
-        pytest.importorskip("tensorflow")
+    if backend != "numpy":
+        pytest.importorskip(backend)
     env = r_env()
     env["PYCG_BACKEND"] = backend
+    if backend == "jax":   # (as the page says: its fits are float64)
+        env["JAX_ENABLE_X64"] = "1"
     proc = subprocess.run([sys.executable, __file__, DOC], env=env,
                           cwd=os.path.dirname(DOC), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=600)

@@ -146,3 +146,23 @@ def test_a_rule_in_a_tf_function_on_pycg_tensors():
 
     np.testing.assert_allclose(slope(tf.constant([1.0, 2.0])).numpy(),
                                [3.0, 3.0])
+
+
+@pytest.mark.parametrize("other", ["numpy", "jax"])
+def test_a_rule_on_tensorflow_values_on_another_backend_is_an_error(other):
+    # on the numpy and jax backends pycg cannot make the call one TensorFlow
+    # op; TensorFlow would differentiate the forward (x * 1.0: 1, not the
+    # rule's 3) without a word
+    if other == "jax":
+        pytest.importorskip("jax")
+    pycg.config.set_backend(other)
+    x = tf.constant(X)
+    message = (r"triple: this pycg.custom_gradient function was called on "
+               r"TensorFlow values while TensorFlow records .* pycg's backend "
+               rf"is '{other}', .* use the tensorflow backend \(pycg.config."
+               r"set_backend\('tensorflow'\)\), .* pycg.to_tensorflow\(triple\)")
+    with tf.GradientTape() as tape, pytest.raises(TypeError, match=message):
+        tape.watch(x)
+        triple(x)
+    with pytest.raises(TypeError, match=message):
+        tf.function(lambda x: triple(x), autograph=False)(x)

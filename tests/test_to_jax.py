@@ -218,3 +218,42 @@ def test_the_readme_jax_walkthrough_runs():
     np.testing.assert_allclose(
         jax.jit(jax.grad(namespace["f"]))(jnp.asarray(x)),
         np.clip(2 * x, -1, 1))
+
+
+def test_a_python_float_cotangent_is_converted_as_jax_does():
+    got = jax.vjp(pycg.to_jax(ops.sin), 1.0)[1](1.0)
+    want = jax.vjp(jnp.sin, 1.0)[1](1.0)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+
+
+def test_a_forward_returning_a_numpy_constant_is_an_output():
+    @pycg.custom_gradient
+    def constant(x):
+        return np.float32(3.0), lambda dy: dy * 5
+
+    @jax.custom_vjp
+    def jax_constant(x):
+        return np.float32(3.0)
+    jax_constant.defvjp(lambda x: (np.float32(3.0), None),
+                        lambda _, g: (g * 5,))
+    f = pycg.to_jax(constant)
+    assert float(f(1.0)) == float(jax_constant(1.0)) == 3.0
+    assert float(jax.grad(f)(1.0)) == float(jax.grad(jax_constant)(1.0))
+    plain = pycg.to_jax(lambda x: (x * 2, np.arange(3.0)))
+    y, c = plain(1.0)
+    np.testing.assert_array_equal(c, np.arange(3.0))
+    assert float(jax.grad(lambda x: plain(x)[0] + plain(x)[1].sum())(1.0)) \
+        == 2.0
+
+
+@pytest.mark.parametrize("make", [jnp.asarray, np.asarray])
+def test_a_jax_array_reaching_a_rule_is_a_tensor_as_a_numpy_array(make):
+    @pycg.custom_gradient
+    def double(x):
+        return x * 2.0, lambda dy: dy * 3
+    x = make(np.float32(1.5))
+    assert isinstance(double(x), pycg.Tensor) and float(double(x)) == 3.0
+    with pycg.GradientTape():   # (recording: the call is bound)
+        y = double(x)
+    assert isinstance(y, pycg.Tensor) and float(y) == 3.0
+    assert float(pycg.grad(double)(x)) == 3.0

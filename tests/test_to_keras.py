@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import pycg
@@ -41,6 +42,20 @@ def test_a_keras_model_trains_through_a_pycg_rule(backend):
         loss == loss for loss in out["losses"])   # (finite: not NaN)
     assert out["same_after_load"]
     assert out["weights"] == out["loaded_weights"]
+    # a dropout drawn inside the rule: the backward uses the forward's mask
+    # (eager pycg's first draw of the generator, as one step drew once), so
+    # the kernel moves by -0.25 * 2/8 * 2 * 2 exactly where it was kept
+    seed, counter = out["dropout"]["state"]
+    assert (seed, counter) == (11, 1)
+    previous = pycg.config.backend()
+    pycg.config.set_backend("numpy")
+    try:
+        kept = pycg.random.dropout(pycg.ops.ones((8,)), 0.5, seed=(
+            pycg.random.SeedGenerator(11))).numpy() != 0
+    finally:
+        pycg.config.set_backend(previous)
+    assert 0 < kept.sum() < 8
+    assert out["dropout"]["moves"] == np.where(kept, -0.25, 0.0).tolist()
 
 
 def test_another_keras_backend_is_a_clear_error(monkeypatch):

@@ -5,6 +5,7 @@ NumPy arrays and Python floats) as arguments and may return them. Each
 differentiated argument position gets its own identity, so ``f(x, x)``
 differentiated at ``argnums=(0, 1)`` has two gradients, as in JAX.
 """
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,6 +31,9 @@ def _diff_arg(x, who, i):
     so enclosing tapes still reach the caller's tensor)."""
     conv = []
     for leaf in structure.flatten(x):
+        if leaf is None:   # (an empty subtree, as in JAX: no gradient)
+            conv.append(None)
+            continue
         t = ops._copy(leaf) if isinstance(leaf, Tensor) else \
             convert_to_tensor(leaf)
         if not is_differentiable(t.dtype):
@@ -46,6 +50,19 @@ def _prepare(args, argnums, who):
     for i in nums:
         args[i] = _diff_arg(args[i], who, i)
     return args, nums, [args[i] for i in nums]
+
+
+def _live(tree):
+    """The tensors of a tree of arguments (None leaves are empty)."""
+    return [t for t in structure.flatten(tree) if t is not None]
+
+
+def _per_leaf(tree, gradients):
+    """`gradients` of tree's tensors, in tree's structure, None where tree
+    holds None (JAX's empty subtree)."""
+    it = iter(gradients(_live(tree)))
+    return structure.unflatten(tree, [
+        None if t is None else next(it) for t in structure.flatten(tree)])
 
 
 def _split_aux(out, has_aux, who):
@@ -95,10 +112,11 @@ def value_and_grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
     def wrapped(*args, **kwargs):
         args, nums, sources = _prepare(args, argnums, who)
         with GradientTape() as tape:
-            tape.watch(sources)
+            tape.watch(_live(sources))
             value, aux = _split_aux(f(*args, **kwargs), has_aux, who)
         value = _scalar(value, who)
-        grads = tape.gradient(value, sources, unconnected_gradients="zero")
+        grads = _per_leaf(sources, lambda live: tape.gradient(
+            value, live, unconnected_gradients="zero"))
         g = grads[0] if isinstance(argnums, int) else tuple(grads)
         return ((value, aux), g) if has_aux else (value, g)
     return wrapped
@@ -157,7 +175,7 @@ def vjp(f: Callable[..., Any], *primals: Any,
     who = f"pycg.vjp({_name(f)})"
     xs = [_diff_arg(p, who, i) for i, p in enumerate(primals)]
     with GradientTape(persistent=True) as tape:
-        tape.watch(xs)
+        tape.watch(_live(xs))
         out, aux = _split_aux(f(*xs), has_aux, who)
     out = structure.unflatten(out, [_as_tensor(y) for y in
                                     structure.flatten(out)])
@@ -166,9 +184,9 @@ def vjp(f: Callable[..., Any], *primals: Any,
         if not structure.same_structure(out, cotangent):
             raise TypeError(f"{who}: the cotangent must have the structure "
                             f"of f's output")
-        grads = tape.gradient(out, xs, output_gradients=cotangent,
-                              unconnected_gradients="zero")
-        return tuple(grads)
+        return tuple(_per_leaf(xs, lambda live: tape.gradient(
+            out, live, output_gradients=cotangent,
+            unconnected_gradients="zero")))
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
 
@@ -222,12 +240,12 @@ def jacobian(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
     def wrapped(*args, **kwargs):
         args, nums, sources = _prepare(args, argnums, who)
         with GradientTape(persistent=True) as tape:
-            tape.watch(sources)
+            tape.watch(_live(sources))
             out, aux = _split_aux(f(*args, **kwargs), has_aux, who)
         leaves = [_as_tensor(y) for y in structure.flatten(out)]
         flat_src = structure.flatten(sources)
-        per_leaf = [tape.jacobian(y, flat_src, unconnected_gradients="zero")
-                    for y in leaves]
+        per_leaf = [_per_leaf(flat_src, functools.partial(
+            tape.jacobian, y, unconnected_gradients="zero")) for y in leaves]
         jac = _assemble(out, per_leaf, argnums, sources)
         return (jac, aux) if has_aux else jac
     return wrapped

@@ -4,7 +4,7 @@ import inspect
 
 import numpy as np
 
-from pycg import structure
+from pycg import backends, structure
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 
@@ -64,7 +64,7 @@ class Inputs:
     """One call's arguments: how to call f, and its tensor leaves."""
 
     __slots__ = ("call_args", "call_kwargs", "positional", "tensors",
-                 "labels", "params", "n_leaves", "leaf_tensor")
+                 "labels", "params", "n_leaves", "leaf_tensor", "keyword")
 
     def __init__(self):
         self.call_args, self.call_kwargs = [], {}
@@ -73,6 +73,7 @@ class Inputs:
         self.params = []   # (parameter name, value tree, tensor indices)
         self.n_leaves = 0
         self.leaf_tensor = []  # for each leaf: index into tensors, or None
+        self.keyword = []   # indices into tensors of those passed by keyword
 
     @property
     def ids(self):
@@ -84,6 +85,10 @@ def _leaf(x):
         return x
     if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and (
             x.dtype.kind in "iu" or is_float(x.dtype)):
+        return convert_to_tensor(x)
+    K = backends.active   # (any other array the backend holds, as NumPy's)
+    if type(x) in K.types and (K.dtype_of(x).kind in "iu" or
+                               is_float(K.dtype_of(x))):
         return convert_to_tensor(x)
     return x  # strings, ints, flags, None: passed through, no gradient
 
@@ -124,7 +129,9 @@ def bind_inputs(name, slots, args, kwargs):
         if type(at) is int:
             v = call_args[at] = _add(inputs, label, args[at], name)
         else:
+            first = len(inputs.tensors)
             v = call_kwargs[at] = _add(inputs, label, kwargs[at], name)
+            inputs.keyword += range(first, len(inputs.tensors))
         if positional:
             inputs.positional.append(v)
     inputs.call_args, inputs.call_kwargs = call_args, call_kwargs

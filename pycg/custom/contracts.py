@@ -24,6 +24,8 @@ def match_gradients(name, inputs, returned, var_grads, variables):
         _from_sequence(name, inputs, list(returned), per_tensor)
     elif n == 1:
         per_tensor[0] = returned
+    elif n - len(inputs.keyword) == 1:   # (keywords: constants, as in TF)
+        per_tensor[_positional(inputs)[0]] = returned
     elif returned is not None or n == 0:
         _count_error(name, inputs, 1)
     out = [check_gradient(name, label, g, x)
@@ -134,16 +136,32 @@ def _from_sequence(name, inputs, items, per_tensor):
         for g, ti in zip(items, inputs.leaf_tensor):
             if ti is not None:
                 per_tensor[ti] = g
+    elif inputs.keyword and len(items) == len(_positional(inputs)):
+        for g, ti in zip(items, _positional(inputs)):
+            per_tensor[ti] = g
     else:
         _count_error(name, inputs, len(items))
 
 
+def _positional(inputs):
+    """The tensors not passed by keyword: tf.custom_gradient's inputs,
+    where a gradient per keyword argument is not given (keywords are
+    constants then)."""
+    keyword = set(inputs.keyword)
+    return [i for i in range(len(inputs.tensors)) if i not in keyword]
+
+
 def _count_error(name, inputs, got):
     n = len(inputs.tensors)
+    positional = _positional(inputs)
+    also = "" if not inputs.keyword else (
+        f", or {len(positional)} (one per positional input: "
+        + ", ".join(repr(inputs.labels[i]) for i in positional)
+        + "; the keyword arguments are then constants, as in TensorFlow)")
     raise ValueError(
         f"{name}: grad_fn returned {got} gradient{'s' * (got != 1)}, "
         f"expected {n} (one per input: "
-        + ", ".join(repr(label) for label in inputs.labels) + ")")
+        + ", ".join(repr(label) for label in inputs.labels) + ")" + also)
 
 
 def _describe(tree):

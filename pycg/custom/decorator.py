@@ -38,6 +38,12 @@ a dict in the structure of the one       by structure (TensorFlow's nest
 input that is a dict (``inputs`` =       rules): ``{"a": da, "b": db}``
 ``{"a": a, "b": b}``)
 a dict that reads both ways              an error: return a tuple instead
+one value, or a tuple or list with one   the gradients of the inputs passed
+per input passed positionally, where f   positionally; keyword arguments are
+was called with keyword arguments        constants, with no gradient
+                                         (tf.custom_gradient's eager rule);
+                                         one per input, keywords included,
+                                         is read as above (JAX's rule)
 =======================================  ====================================
  Forward ops inside ``f`` stay on the
 tape, so a ``grad_fn`` written with pycg ops has a true gradient of its own.
@@ -171,6 +177,7 @@ def _route(decorated, plan, args, kwargs):
         return core_forward.graph_call(decorated, args, kwargs,
                                        as_pycg=route == "graph"), None
     _refuse_jax_tracers(plan.name, args, kwargs)
+    _refuse_tensorflow_values(plan.name, args, kwargs)
     return None, bind_inputs(plan.name, plan.slots, args, kwargs)
 
 
@@ -208,3 +215,27 @@ def _refuse_jax_tracers(name, args, kwargs):
                                   "backend ({set_backend})"),
             name=name, api=Api("custom_gradient"), to_jax=Api("to_jax"),
             set_backend=Api("config.set_backend('jax')"))
+
+
+def _refuse_tensorflow_values(name, args, kwargs):
+    """A TypeError where TensorFlow values arrive while TensorFlow records
+    or traces and the backend is not tensorflow (where they would be one
+    tf.custom_gradient op): TensorFlow would differentiate the forward and
+    never see the rule."""
+    if "tensorflow" not in sys.modules or backends.active.name == "tensorflow":
+        return
+    tf_backend = backends.load("tensorflow")
+    if any(not isinstance(a, Tensor) and tf_backend.foreign(a)
+           for a in structure.flatten((args, kwargs))) and \
+            tf_backend.tensorflow_differentiates():
+        raise user_error(
+            TypeError, "{name}: this {api} function was called on TensorFlow "
+            "values while TensorFlow records (a tf.GradientTape, a "
+            "tf.function or a Keras model's step) and pycg's backend is "
+            "{backend}, where TensorFlow would differentiate its forward, "
+            "not its rule; use the tensorflow backend ({set_backend}), "
+            "where such a call is one op carrying the rule, or convert it "
+            "with {to_tensorflow}({name}) there", name=name,
+            api=Api("custom_gradient"), backend=repr(backends.active.name),
+            set_backend=Api("config.set_backend('tensorflow')"),
+            to_tensorflow=Api("to_tensorflow"))

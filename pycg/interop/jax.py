@@ -10,15 +10,20 @@ derivatives follow the rule's own derivative, as with to_tensorflow.
 
 The backward records `f` again from the inputs (its residuals): JAX's
 residuals must be arrays, and a tape is not one. A gradient therefore
-costs a second forward of `f`.
+costs a second forward of `f`; the values of the variables `f` touched
+(a closed-over pycg.Variable, a SeedGenerator's counter) are residuals
+too, so that second run reads and draws what the first did
+(_jax_state.py).
 """
 import functools
 
 import numpy as np
 
 from pycg import backends, config
+from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
+from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
 from pycg.tensor_python import to_jax_running
@@ -68,8 +73,18 @@ def to_jax(f):
     >>> _ = pycg.config.set_backend(previous)
 
     Variables that `f` reads without taking them as arguments (a
-    closed-over ``pycg.Variable``) are constants to JAX: pass the weights
-    to train as arguments. JAX has no forward mode through a
+    closed-over ``pycg.Variable``) are constants to JAX, with no gradient:
+    pass the weights to train as arguments. `f` reads them, draws random
+    numbers (``pycg.random`` with a SeedGenerator or seed=None) and assigns
+    variables as it would eagerly, also under ``jax.jit``: each call of the
+    compiled function reads the variables' values at that call, draws the
+    generator's next numbers (the sequence eager pycg draws) and keeps its
+    assignments (host callbacks read and write them when the compiled code
+    runs; calls on several threads at once may share a draw, where
+    ``pycg.function`` holds a lock). The gradient uses the forward's
+    values and draws. An assignment of a value ``jax.vmap`` (or
+    ``jax.grad`` of ``jax.grad``) traces is an error: return the value
+    and assign it outside. JAX has no forward mode through a
     ``custom_vjp``: ``jax.jvp``, ``jax.jacfwd`` and ``jax.hessian`` raise
     JAX's own error; ``jax.jacrev(jax.jacrev(f))`` is the Hessian. A
     gradient runs `f` twice (the backward records it again from the inputs,
@@ -128,8 +143,10 @@ def _call(jax, f, name, args, kwargs):
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
     xs = tuple(_to_jax(leaves[i], jax) for i in slots)
     structure = []   # f's output structure, found by the forward
+    stores = []      # the variables the forward touched (_jax_state)
+    assigned = []    # (variable, new value) for pycg.function's trace
 
-    def run(xs, record):
+    def run(xs, tape, watch):
         values = list(leaves)
         # (JAX may hand a custom_vjp a typed Python scalar: as an array)
         ins = [Tensor(x if isinstance(x, jax.Array) else jax.numpy.asarray(x))
@@ -137,42 +154,76 @@ def _call(jax, f, name, args, kwargs):
         for i, t in zip(slots, ins):
             values[i] = t
         call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, values)
-        tape = GradientTape(persistent=True)
         outer, to_jax_running.f = getattr(to_jax_running, "f", None), name
         to_jax_running.refused = None
         try:   # (a pycg tensor handed to JAX inside f: a clear error)
-            if not record:
-                return None, ins, _outputs(name, f(*call_args, **call_kwargs),
-                                           jax, structure)
-            with tape:
-                for t in ins:
-                    if is_float(t.dtype):
-                        tape.watch(t)
-                out = f(*call_args, **call_kwargs)
+            with backends.active.watching(watch):
+                if tape is None:
+                    return ins, _outputs(name, f(*call_args, **call_kwargs),
+                                         jax, structure)
+                with tape:
+                    for t in ins:
+                        if is_float(t.dtype):
+                            tape.watch(t)
+                    out = f(*call_args, **call_kwargs)
         except TypeError as e:
+            watch.restore()
             if to_jax_running.refused is None:
                 raise
             raise TypeError(to_jax_running.refused) from e
+        except BaseException:
+            watch.restore()
+            raise
         finally:
             to_jax_running.f = outer
-        return tape, ins, _outputs(name, out, jax, structure)
+        return ins, _outputs(name, out, jax, structure)
 
     @jax.custom_vjp
     def forward(*xs):
-        return tuple(o._value for o in run(xs, False)[2])
+        """f's outputs, the new values of the variables f assigned where
+        pycg.function traces around (put back outside JAX's custom_vjp
+        trace), then the first values of the variables f touched."""
+        watch = _state.watch(jax)
+        outs = run(xs, None, watch)[1]
+        assigned[:] = watch.settle(name)
+        stores[:] = watch.stores
+        return tuple(o._value for o in outs) + tuple(
+            v for _, v in assigned) + tuple(watch.initial)
 
     def forward_with_residuals(*xs):
-        return forward(*xs), xs
+        # (forward itself, as jax.custom_vjp's fwd rules call their
+        # function: a transformation around this one sees the rule)
+        out = forward(*xs)
+        return out, (xs, out[len(out) - len(stores):])
 
-    def backward(xs, dys):
-        tape, ins, outs = run(xs, True)
-        ups = [Tensor(dy) for dy in dys]
-        gs = tape.gradient(outs, ins, output_gradients=ups)
+    def backward(residuals, dys):
+        xs, initial = residuals
+        watch = _state.watch(jax, dict(zip(map(id, stores), initial)))
+        tape = GradientTape(persistent=True)
+        try:
+            ins, outs = run(xs, tape, watch)
+            ups = [_upstream(dy, o, jax) for dy, o in zip(dys, outs)]
+            gs = tape.gradient(outs, ins, output_gradients=ups)
+        finally:
+            watch.restore()
         return tuple(_cotangent(g, x, jax) for g, x in zip(gs, xs))
 
     forward.defvjp(forward_with_residuals, backward)
-    out = forward(*xs)
-    return jax.tree_util.tree_unflatten(structure[0], list(out))
+    try:
+        out = forward(*xs)
+    except _state.Retry:   # (a variable made by the first trace: read it)
+        try:
+            out = forward(*xs)
+        except _state.Retry:
+            raise user_error(
+                ValueError, "{api}: {name} creates a new pycg.Variable that "
+                "outlives it each time JAX traces it; create its variables "
+                "outside {name}", api=Api(f"to_jax({name})"),
+                name=name) from None
+    n = structure[0].num_leaves
+    for (store, _), value in zip(assigned, out[n:]):
+        store.value = value
+    return jax.tree_util.tree_unflatten(structure[0], list(out[:n]))
 
 
 def _is_input(a, jax):
@@ -189,6 +240,16 @@ def _to_jax(a, jax):
     return backends.active.convert(a)
 
 
+def _upstream(dy, out, jax):
+    """JAX's cotangent of one output as a pycg tensor of the output's
+    dtype (JAX hands Python floats through, and float0 for integers)."""
+    if not isinstance(dy, jax.Array) or dy.dtype != out.dtype:
+        if getattr(dy, "dtype", None) == jax.dtypes.float0:
+            return Tensor(jax.numpy.zeros(out.shape, out.dtype))
+        dy = jax.numpy.asarray(dy, dtype=out.dtype)
+    return Tensor(dy)
+
+
 def _cotangent(g, x, jax):
     if not is_float(x.dtype) and x.dtype.kind != "c":
         return np.zeros(x.shape, jax.dtypes.float0)
@@ -199,6 +260,6 @@ def _cotangent(g, x, jax):
 
 def _outputs(name, out, jax, structure):
     outs, tree = jax.tree_util.tree_flatten(out)
-    checked("to_jax", name, out, outs, jax.Array, "a JAX array")
+    outs = checked("to_jax", name, out, outs, jax.Array, "a JAX array")
     structure[:] = [tree]
     return outs

@@ -12,6 +12,7 @@ from pycg.ops.reduction import max, min, sum
 from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
                                    transpose)
 from pycg.ops._dynamic import shape_of
+from pycg.ops import _singular_values
 
 
 def matmul(x1, x2):
@@ -190,15 +191,19 @@ def _einsum_kernel(*operands, subscripts):
 def norm(x, ord=None, axis=None, keepdims=False):
     """np.linalg.norm: the 2-norm of all entries (ord=None); vector norms
     (ord any number p: (sum |x|^p)^(1/p), inf, -inf, 0 the count of
-    nonzeros) along one axis or of a 1-d x; matrix norms ('fro', 1, inf)
-    over two axes or of a 2-d x. The spectral norm is not supported."""
+    nonzeros) along one axis or of a 1-d x; matrix norms ('fro', 1, -1,
+    inf, -inf, and from the singular values 2, -2, 'nuc') over two axes or
+    of a 2-d x."""
     x = as_tensor(x, "norm")
+    if ord is not None:
+        axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis,
+                         x.ndim, "norm")
+        if len(axes) == 2 and ord in (2, -2, "nuc"):
+            return _singular_values.norm(x, ord, axes, keepdims)
     if x.dtype.kind == "c":   # (the norm of the magnitudes: real)
         x = abs(x)
     if ord is None:
         return sqrt(sum(x * x, axis=axis, keepdims=keepdims))
-    axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis, x.ndim,
-                     "norm")
     if len(axes) == 1 and ord == 2 or len(axes) == 2 and ord == "fro":
         return sqrt(sum(x * x, axis=axes, keepdims=keepdims))
     if len(axes) == 1 and ord in (1, np.inf, -np.inf):
@@ -210,14 +215,16 @@ def norm(x, ord=None, axis=None, keepdims=False):
             return sum(cast(not_equal(x, 0), x.dtype), axis=axes,
                        keepdims=keepdims)
         return sum(abs(x) ** ord, axis=axes, keepdims=keepdims) ** (1 / ord)
-    if len(axes) == 2 and ord in (1, np.inf):
-        inner, outer = axes if ord == 1 else axes[::-1]
-        out = max(sum(abs(x), axis=inner, keepdims=True), axis=outer,
-                  keepdims=True)
+    if len(axes) == 2 and ord in (1, -1, np.inf, -np.inf):
+        inner, outer = axes if ord in (1, -1) else axes[::-1]
+        out = (max if ord > 0 else min)(sum(abs(x), axis=inner,
+                                            keepdims=True), axis=outer,
+                                        keepdims=True)
         return out if keepdims else squeeze(out, axes)
     raise ValueError(f"pycg.ops.norm: ord={ord!r} over {len(axes)} axes is "
                      f"not supported (vectors: None or a number, inf, "
-                     f"-inf; matrices: None, 'fro', 1, inf)")
+                     f"-inf; matrices: None, 'fro', 'nuc', 1, -1, 2, -2, "
+                     f"inf, -inf)")
 
 
 def _square(op, x):

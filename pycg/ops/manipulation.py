@@ -13,7 +13,7 @@ from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops._arguments import as_sequence, norm_shape
 from pycg.ops._dispatch import apply, as_tensor, cast, norm_axis, result_dtype
-from pycg.ops import _dynamic
+from pycg.ops import _dynamic, _traced_index
 from pycg.tensor import Tensor
 
 _slice = builtins.slice
@@ -86,14 +86,12 @@ def _index_key(index):
 
 def getitem(x, index):
     """NumPy indexing (ints, slices, None, Ellipsis, int or bool arrays)."""
-    if isinstance(index, Tensor):
-        index = index.numpy()
-    elif isinstance(index, (tuple, list)) and any(
-            isinstance(i, Tensor) for i in index):
-        index = tuple(i.numpy() if isinstance(i, Tensor) else i
-                      for i in index)
-    if isinstance(index, list):
-        index = np.asarray(index)
+    if isinstance(index, list) and any(isinstance(i, Tensor) for i in index):
+        index = tuple(index)
+    known = _traced_index.known(index)
+    if known is None:   # (traced: the backend computes the positions)
+        return _traced_index.getitem(_gather, as_tensor(x, "getitem"), index)
+    index = np.asarray(known) if isinstance(known, list) else known
     if not _dynamic.known(as_tensor(x, "getitem").shape):
         return _dynamic.getitem(as_tensor(x, "getitem"), index)
     key = _index_key(index)
@@ -110,8 +108,10 @@ def slice(inputs, start_indices, shape):
 
 def take(x, indices, axis=None):
     """Elements of x at `indices` along `axis` (None: flattened x)."""
-    ind = np.asarray(indices.numpy() if isinstance(indices, Tensor)
-                     else indices)
+    ind = _traced_index.known(indices)
+    if ind is None:   # (traced: the backend computes the positions)
+        return _traced_index.take(_gather, as_tensor(x, "take"), indices, axis)
+    ind = np.asarray(ind)
     if ind.dtype.kind not in "iu":
         raise TypeError(f"pycg.ops.take: indices must be integers, got "
                         f"dtype {ind.dtype}")

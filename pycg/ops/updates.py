@@ -103,8 +103,8 @@ def _segments(op, data, segment_ids, num_segments):
                          shape=Shape(ids.shape), dtype=Dtype(ids.dtype))
     if num_segments is None and ids.size:
         try:
-            num_segments = int(max(ids).numpy()) + 1
-        except TypeError:   # (a traced value: no number yet)
+            num_segments = int(np.max(ids.numpy())) + 1   # (on the host:
+        except TypeError:   # NumPy ids have a value in a trace, traced none)
             raise user_error(
                 TypeError, "{op}: segment_ids has no value yet inside a "
                 "compiled function, so the number of segments cannot be "

@@ -10,6 +10,7 @@ from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
 from pycg.ops import spectral as F
 from pycg.core.recorder import defvjp
+from pycg.ops import decompositions as D
 from pycg.ops.decompositions import _mT, _unpack
 
 
@@ -50,6 +51,13 @@ def _svd(g, ans, x, full_matrices):
         proj = _eye_like(x, n) - L.matmul(v, _mT(v))
         out = out + L.matmul(u / s_row, L.matmul(_mT(gv), proj))
     return out
+
+
+def _svdvals(g, x):
+    """u @ diag(g) @ vh: svd's rule where only s is used (TensorFlow's
+    compute_uv=False gradient)."""
+    u, _, vh = D.svd(x, full_matrices=False)
+    return L.matmul(u * S.expand_dims(g, -2), vh)
 
 
 def _eigh(g, ans, x):
@@ -99,6 +107,7 @@ def _transform_size(z, axes):
 
 
 defvjp("svd_packed", _svd)
+defvjp("_svdvals", lambda g, ans, x: _svdvals(g, x))
 defvjp("eigh_packed", _eigh)
 defvjp("qr_packed", _qr)
 defvjp("solve_triangular", _solve_triangular_a, _solve_triangular_b)

@@ -1,7 +1,8 @@
 """Run in a fresh interpreter per Keras backend (KERAS_BACKEND is read at
 Keras' import) by tests/test_to_keras.py: one SGD step of a model whose
 layer uses a pycg rule that triples the gradient, beside the same model
-without it; then model.fit, save and load. Prints one JSON line."""
+without it; then model.fit, save and load; then one SGD step through a
+pycg rule that draws a dropout mask. Prints one JSON line."""
 import json
 import os
 import sys
@@ -52,7 +53,25 @@ history = m.fit(rng.standard_normal((64, 2)).astype("float32"),
 path = os.path.join(tempfile.mkdtemp(), "m.keras")
 m.save(path)
 loaded = keras.models.load_model(path)
+# dropout in a rule: out = dense(1) = ones(8) dropped at rate 0.5 (kept
+# entries scaled to 2), mse against 0, so d loss / d kernel[0, j] is
+# 2 / 8 * s_j * s'_j, with s the forward's mask and s' the backward's
+gen = pycg.random.SeedGenerator(11)
+inputs = keras.Input((1,))
+dense = keras.layers.Dense(8, use_bias=False, kernel_initializer="ones")
+dropped = keras.layers.Lambda(pycg.to_keras(
+    lambda v: pycg.random.dropout(v, 0.5, seed=gen)))(dense(inputs))
+drop_model = keras.Model(inputs, dropped)
+drop_model.compile(optimizer=keras.optimizers.SGD(0.25), loss="mse")
+before = np.array(drop_model.get_weights()[0])
+drop_model.fit(np.ones((1, 1), "float32"), np.zeros((1, 8), "float32"),
+               epochs=1, batch_size=1, verbose=0)
+dropout = {"moves": (np.array(drop_model.get_weights()[0]) -
+                     before).ravel().tolist(),
+           "state": gen.state.numpy().tolist()}
+
 print(json.dumps({
+    "dropout": dropout,
     "backend": keras.backend.backend(), "moves": moves,
     "losses": history.history["loss"],
     "same_after_load": bool(np.array_equal(m.predict(x, verbose=0),

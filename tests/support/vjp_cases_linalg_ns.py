@@ -8,6 +8,7 @@ import numpy as np
 import tensorflow as tf
 
 from pycg import ops
+from pycg.ops import _singular_values as SV
 from pycg.ops import spectral as F
 from support.vjp_case import (Case, binary, invertible, normal, off_zero, spd, sym,
                       tf_sym, unary)
@@ -96,6 +97,9 @@ CASES = {
             Case(lambda x: ops.svd(x, compute_uv=False),
                  lambda x: tf.linalg.svd(x, compute_uv=False),
                  (normal(2, 3, 3),))],
+    "_svdvals": [Case(lambda x: SV.svdvals(ops.convert_to_tensor(x)),
+                      lambda x: tf.linalg.svd(x, compute_uv=False),
+                      (normal(*shape),)) for shape in ((3, 2), (2, 2, 3))],
     "qr": [Case(qr_invariants, tf_qr_invariants, (normal(4, 3),)),
            Case(qr_invariants, tf_qr_invariants, (normal(3, 3),))],
     "eigh": Case(eigh_invariants, tf_eigh_invariants, (normal(3, 3),)),

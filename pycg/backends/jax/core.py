@@ -231,12 +231,12 @@ def assign(store, value):
     return _update(store, jnp.asarray(value, dtype=store.dtype))
 
 
-def assign_add(store, delta):
-    return _update(store, jnp.asarray(store.value + delta, dtype=store.dtype))
+def assign_add(store, delta):   # (read: a watcher may swap the value first)
+    return _update(store, jnp.asarray(read(store) + delta, dtype=store.dtype))
 
 
 def assign_sub(store, delta):
-    return _update(store, jnp.asarray(store.value - delta, dtype=store.dtype))
+    return _update(store, jnp.asarray(read(store) - delta, dtype=store.dtype))
 
 
 def read_and_add(store, delta):

@@ -69,7 +69,10 @@ DOCS = {
                 "Frobenius).",
                 differs="The norm of a complex x is real, as NumPy; a "
                 "bfloat16 x answers in bfloat16 (Keras cannot read its own "
-                "result back)."),
+                "result back); ord=2, -2 or 'nuc' with keepdims and the two "
+                "axes in descending order keeps them as NumPy (Keras "
+                "fails). Their gradient is TensorFlow's: u @ diag(g) @ vh, "
+                "finite where singular values repeat or vanish."),
     "cdist": Doc("A tensor (rows of x, rows of y) of distances.",
                  x="The first set of points, (m, d).",
                  y="The second set of points, (n, d)."),
