@@ -40,11 +40,14 @@ _B2 = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6,
 class Namespace:
     """One backend's array functions: where(c, a, b) (a or b may be Python
     floats), log, log1p, exp, floor, round (half to even), abs, sin, cos,
-    pow, isnan, minimum, maximum; lgamma if the backend's own is used."""
+    pow, isnan, minimum, maximum; lgamma if the backend's own is used;
+    `barrier`, where a compiler would reassociate (x - c1) - c2 into
+    x - (c1 + c2), which loses c2 (JAX's optimization_barrier)."""
 
-    def __init__(self, lgamma=None, **functions):
+    def __init__(self, lgamma=None, barrier=None, **functions):
         self.__dict__.update(functions)
         self.lgamma = lgamma or functools.partial(globals()["lgamma"], self)
+        self.barrier = barrier or (lambda x: x)
 
 
 def _zeta_scalar(s, q, n=30):
@@ -167,7 +170,7 @@ def _digamma_main(xp, x):
         down = (y > 2.0) & ~big
         y = xp.where(down, y - 1.0, y)
         acc = acc + xp.where(down, 1.0 / y, 0.0)
-    w = (xp.where(big, 1.5, y) - X0_HI) - X0_LO
+    w = xp.barrier(xp.where(big, 1.5, y) - X0_HI) - X0_LO
     near_root = _horner(_ROOT, w) * w
     yb = xp.where(big, y, 10.0)
     r2 = 1.0 / (yb * yb)

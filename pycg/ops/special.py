@@ -6,13 +6,15 @@ kernel of every backend (pycg/backends/_gamma.py, _beta.py, and
 TensorFlow's own lgamma, digamma and polygamma),
 with its rule in vjps_special.py. Integer and bool inputs are floatx;
 complex inputs are refused by name, as TensorFlow refuses them."""
-import math
 import operator
+
+import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Op, Value, user_error
 from pycg.ops._dispatch import apply, promote, unary
 from pycg.ops._floats import as_float, real_only
+from pycg.tensor import Tensor
 
 lgamma = unary("lgamma", float_only=True, real=True)
 digamma = unary("digamma", float_only=True, real=True)
@@ -34,23 +36,30 @@ def polygamma(n, x):
 
 def _order(n):
     """polygamma's n as a Python int >= 0: an int, or a whole number in a
-    float, a NumPy scalar or a one-element tensor."""
+    float, a NumPy scalar or array or a tensor of one element."""
     value = None
-    if not isinstance(n, bool):
+    if not isinstance(n, (bool, str, bytes)):
         try:
             value = operator.index(n)
         except TypeError:
-            try:
-                whole = float(n)
-            except (TypeError, ValueError):
-                whole = math.nan
-            value = int(whole) if whole.is_integer() else None
+            value = _whole(n)
     if value is None or value < 0:
         raise user_error(
             ValueError, "{op}: {arg} must be a whole number >= 0 (the order "
             "of the derivative), got {got}", op=Op("polygamma"),
             arg=Arg("n"), got=Value(n))
     return value
+
+
+def _whole(n):
+    try:
+        a = np.asarray(n.numpy() if isinstance(n, Tensor) else n)
+    except Exception:   # (a tensor without a value yet, while tracing)
+        return None
+    if a.size != 1 or a.dtype.kind not in "iuf" or \
+            not float(a.reshape(())).is_integer():
+        return None
+    return int(a.reshape(()))
 
 
 def _binary(name, x1, x2):

@@ -2,7 +2,7 @@
 searching, Fourier transforms, complex parts and dimensions known only
 while tracing (keras.ops math names). The gamma family, beta and the
 binomial coefficients are the shared algorithms (pycg/backends/_gamma.py
-and _beta.py, compiled once per shape; JAX's polygamma is wrong for
+and _beta.py, compiled once per power-of-two length; JAX's polygamma is wrong for
 negative x), in float64 where 64-bit mode is on, else float32."""
 import builtins
 from functools import partial as _partial
@@ -175,7 +175,7 @@ _JNP = _gamma.Namespace(
     where=jnp.where, log=jnp.log, log1p=jnp.log1p, exp=jnp.exp,
     floor=jnp.floor, round=jnp.round, abs=jnp.abs, sin=jnp.sin, cos=jnp.cos,
     pow=jnp.power, isnan=jnp.isnan, minimum=jnp.minimum,
-    maximum=jnp.maximum)
+    maximum=jnp.maximum, barrier=jax.lax.optimization_barrier)
 _COMPILED = {f.__name__: jax.jit(_partial(f, _JNP)) for f in (
     _gamma.lgamma, _gamma.digamma, _gamma.gamma, _beta.lbeta, _beta.beta,
     _beta.choose, _beta.lchoose)}
@@ -186,9 +186,19 @@ def _wide():
     return jnp.result_type(float)   # (float64 in 64-bit mode, else float32)
 
 
+def _bucketed(compiled, xs):
+    """compiled(*xs), broadcast and flattened to a power-of-two length (so
+    that a new shape seldom compiles again), in the widest float."""
+    shape = jnp.broadcast_shapes(*(x.shape for x in xs))
+    size = int(np.prod(shape))
+    n = builtins.max(8, 1 << (size - 1).bit_length())
+    flat = [jnp.pad(jnp.broadcast_to(x.astype(_wide()), shape).reshape(-1),
+                    (0, n - size), constant_values=1.0) for x in xs]
+    return compiled(*flat)[:size].reshape(shape).astype(xs[0].dtype)
+
+
 def _run(name, *xs):
-    wide = _wide()
-    return _COMPILED[name](*(x.astype(wide) for x in xs)).astype(xs[0].dtype)
+    return _bucketed(_COMPILED[name], xs)
 
 
 lgamma = _partial(_run, "lgamma")
@@ -201,4 +211,4 @@ lchoose = _partial(_run, "lchoose")
 
 
 def polygamma(x, n):
-    return _POLYGAMMA(n, x.astype(_wide())).astype(x.dtype)
+    return _bucketed(_partial(_POLYGAMMA, n), (x,))

@@ -1,9 +1,10 @@
 """TensorFlow kernels of the special functions, integer and bit ops,
 sorting and searching, Fourier transforms, complex parts and dimensions
 known only while tracing (keras.ops math names). exp2 and erfinv of half
-types and erf of huge float64 values need help first; of the gamma family
-TensorFlow has lgamma, digamma and polygamma (half types through float32),
-the rest are the shared algorithms (pycg/backends/_gamma.py, _beta.py) in float64."""
+types and erf of huge float64 values need help first. The gamma family,
+beta and the binomial coefficients are the shared algorithms
+(pycg/backends/_gamma.py, _beta.py) in float64, over TensorFlow's lgamma
+(half types through float32)."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
@@ -193,9 +194,12 @@ def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
 
 
 # ---- the gamma family, beta and binomial coefficients ----------------------
-def _where(c, a, b):   # (tf.where with a Python float on either side)
+def _where(c, a, b):   # (tf.where with a Python float on either side,
+    # through NumPy: tf.constant(-0.0, tf.float64) drops the sign)
     dtype = a.dtype if tf.is_tensor(a) else getattr(b, "dtype", tf.float64)
-    return tf.where(c, tf.cast(a, dtype), tf.cast(b, dtype))
+    return tf.where(c, a if tf.is_tensor(a) else tf.constant(
+        np.array(a, dtype.as_numpy_dtype)), b if tf.is_tensor(b) else
+        tf.constant(np.array(b, dtype.as_numpy_dtype)))
 
 
 _TF = _gamma.Namespace(
@@ -221,13 +225,12 @@ def lgamma(x):
     return _through_float32(tf.math.lgamma, x)
 
 
-def digamma(x):
-    return _through_float32(tf.math.digamma, x)
+def digamma(x):   # (TensorFlow's loses 6 digits near its root, 1.4616)
+    return _in_float64(_gamma.digamma, x)
 
 
-def polygamma(x, n):
-    return _through_float32(
-        lambda v: tf.math.polygamma(tf.constant(float(n), v.dtype), v), x)
+def polygamma(x, n):   # (TensorFlow's loses 5 digits at x = -171.5, n = 4)
+    return _in_float64(lambda xp, v: _gamma.polygamma(xp, n, v), x)
 
 
 def gamma(x):
