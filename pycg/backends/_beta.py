@@ -84,6 +84,7 @@ def lchoose(xp, n, k):
                    xp.where(whole & (m - k < 2), near, out))
     out = xp.where(k < 2, xp.where(k < 0, -INF, xp.where(
         k == 0, 0.0, xp.log(xp.abs(n)))), out)
+    out = xp.where((k == INF) & (n >= 0) & (n < INF), -INF, out)  # (R's)
     return xp.where(xp.isnan(n) | xp.isnan(k), NAN, out)
 
 
@@ -117,4 +118,5 @@ def choose(xp, n, k):
     odd = (k - 2.0 * xp.floor(k * 0.5)) != 0
     large = xp.where((n < 0) & odd, -large, large)
     out = xp.where(k < 30, small, large)
+    out = xp.where((k == INF) & (n >= 0) & (n < INF), 0.0, out)  # (R's)
     return xp.where(xp.isnan(n) | xp.isnan(k), NAN, out)

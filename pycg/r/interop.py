@@ -18,7 +18,7 @@ import numpy as np
 import pycg
 from pycg._errors import facts_of
 from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
-                    na)
+                    na, special)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature

@@ -111,7 +111,8 @@ _NP = _gamma.Namespace(
 
 
 def _in_float64(fn, *xs):
-    out = fn(_NP, *(np.asarray(x, np.float64) for x in xs))
+    with np.errstate(all="ignore"):   # (inf and nan are the answers there)
+        out = fn(_NP, *(np.asarray(x, np.float64) for x in xs))
     return np.asarray(out).astype(np.asarray(xs[0]).dtype)[()]
 
 
