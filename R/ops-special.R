@@ -18,7 +18,7 @@
 #'
 #' @param x A tensor, or an R number or array.
 #' @param n For `op_polygamma()`: the order of the derivative, a whole
-#'   number >= 0. For `op_choose()` and `op_lchoose()`: the top of the
+#'   number from 0 to 170. For `op_choose()` and `op_lchoose()`: the top of the
 #'   coefficient, a tensor or R numbers (any real number).
 #' @param a,b Tensors or R numbers (broadcast against each other).
 #' @param k The bottom of the coefficient, rounded to a whole number; its

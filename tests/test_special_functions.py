@@ -234,12 +234,19 @@ def test_complex_inputs_are_refused_by_name(every_backend, name, call):
         call(z)
 
 
-@pytest.mark.parametrize("n", [-1, 1.5, "1", True, None, [1, 2]])
+@pytest.mark.parametrize("n", [-1, 1.5, "1", True, None, [1, 2], 171,
+                               10**30])
 def test_polygamma_takes_one_whole_order(every_backend, n):
     with pytest.raises(ValueError, match=r"pycg\.ops\.polygamma: `n` must be "
-                       r"a whole number >= 0 \(the order of the derivative\), "
-                       "got "):
+                       r"a whole number from 0 to 170 \(the order of the "
+                       r"derivative; beyond, n! overflows float64\), got "):
         ops.polygamma(n, 1.0)
+
+
+def test_polygamma_of_the_highest_order(every_backend):
+    # psi_170(1) = -170! zeta(171), and zeta(171) is 1 to float64 precision
+    got = float(ops.polygamma(170, pycg.constant(np.array(1.0))))
+    assert got == pytest.approx(-float(math.factorial(170)), rel=1e-14)
 
 
 def test_polygamma_takes_a_whole_float_or_a_one_element_tensor(every_backend):

@@ -220,7 +220,7 @@ def cot_derivative(n):
     for _ in range(n):
         d = [i * c[i] for i in range(1, len(c))] + [0, 0]
         c = tuple(-(d[i] + (d[i - 2] if i >= 2 else 0)) for i in range(len(d)))
-    return tuple(float(v) if abs(v) < 1e308 else math.copysign(INF, v)
+    return tuple(float(v) if abs(v) < 1e308 else INF if v > 0 else -INF
                  for v in c)
 
 
@@ -231,9 +231,8 @@ def polygamma(xp, n, x):
     if n == 0:
         return digamma(xp, x)
     s = n + 1
-    log_factorial = math.lgamma(s)
     factor = (1.0 if n % 2 else -1.0) * (
-        math.exp(log_factorial) if log_factorial < 709 else INF)
+        float(math.factorial(n)) if n <= 170 else INF)
     pole = _pole(xp, x)
     bad = pole | xp.isnan(x) | (x == INF)
     neg = (x < 0) & ~bad

@@ -16,6 +16,7 @@ from pycg.ops._dispatch import apply, promote, unary
 from pycg.ops._floats import as_float, real_only
 from pycg.tensor import Tensor
 
+MAX_ORDER = 170   # (171! is beyond float64)
 lgamma = unary("lgamma", float_only=True, real=True)
 digamma = unary("digamma", float_only=True, real=True)
 gamma = unary("gamma", float_only=True, real=True)
@@ -43,11 +44,12 @@ def _order(n):
             value = operator.index(n)
         except TypeError:
             value = _whole(n)
-    if value is None or value < 0:
+    if value is None or not 0 <= value <= MAX_ORDER:
         raise user_error(
-            ValueError, "{op}: {arg} must be a whole number >= 0 (the order "
-            "of the derivative), got {got}", op=Op("polygamma"),
-            arg=Arg("n"), got=Value(n))
+            ValueError, "{op}: {arg} must be a whole number from 0 to "
+            "{most} (the order of the derivative; beyond, n! overflows "
+            "float64), got {got}", op=Op("polygamma"), arg=Arg("n"),
+            most=MAX_ORDER, got=Value(n))
     return value
 
 

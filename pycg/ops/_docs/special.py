@@ -28,7 +28,7 @@ DOCS = {
                    example=_ex("round(float(ops.digamma(1.0)), 6)  # -Euler",
                                "-0.577216")),
     "polygamma": Doc(REAL, n="The order of the derivative of digamma, a "
-                     "whole number >= 0 (a Python int, or a whole float or "
+                     "whole number from 0 to 170 (a Python int, or a whole float or "
                      "one-element tensor); 1 is the trigamma function.",
                      differs="n is one whole number for the whole tensor "
                      "(TensorFlow's polygamma takes a tensor of orders and "
