@@ -165,3 +165,16 @@ test_that("base R values keep base R's functions", {
   expect_identical(psigamma(2, 1), base::psigamma(2, 1))
   expect_identical(atan2(1, 2), base::atan2(1, 2))
 })
+
+test_each_backend("NA stays missing, without a warning", {
+  # (a tensor holds R's NA as NaN, so as.array() gives NaN where base R
+  # gives NA: is.na() is TRUE for both)
+  for (f in list(lgamma, gamma, digamma, trigamma,
+                 function(x) psigamma(x, 2), function(x) beta(x, 2),
+                 function(x) lbeta(2, x), function(x) choose(x, 2),
+                 function(x) lchoose(5, x))) {
+    out <- with_warnings(f(tensor(c(NA, 2.5))))
+    expect_identical(is.na(as.numeric(out$value)), c(TRUE, FALSE))
+    expect_length(out$warnings, 0L)
+  }
+})
