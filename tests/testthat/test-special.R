@@ -173,7 +173,7 @@ test_each_backend("NA stays missing, without a warning", {
                  function(x) psigamma(x, 2), function(x) beta(x, 2),
                  function(x) lbeta(2, x), function(x) choose(x, 2),
                  function(x) lchoose(5, x))) {
-    out <- with_warnings(f(tensor(c(NA, 2.5))))
+    out <- with_warnings(f(tensor(c(NA, 3))))
     expect_identical(is.na(as.numeric(out$value)), c(TRUE, FALSE))
     expect_length(out$warnings, 0L)
   }
