@@ -66,7 +66,10 @@ def _user_env(tmp_path, lib):
                         "VIRTUAL_ENV")}
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    env.update(HOME=str(home), R_USER_CONFIG_DIR=str(tmp_path / "config"),
+    # (the numpy backend: what is checked is which Python starts, and
+    # TensorFlow's import would only add seconds)
+    env.update(PYCG_BACKEND="numpy", HOME=str(home),
+               R_USER_CONFIG_DIR=str(tmp_path / "config"),
                WORKON_HOME=str(tmp_path / "virtualenvs"),
                RETICULATE_VIRTUALENV_ROOT=str(tmp_path / "virtualenvs"),
                R_LIBS=lib, R_LIBS_USER=lib)
