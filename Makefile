@@ -126,6 +126,7 @@ soak: setup
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
 	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
 	  tests/test_interrupt_soak.py
+	PYCG_SOAK_INSTALL=1 $(PY) -m pytest -q tests/test_install_restart.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok

@@ -40,6 +40,8 @@ op_argument_exceptions <- list(
   op_trace = list(offset = "as_int"),
   op_histogram = list(bins = "as_int", range = "as_range"),
   op_multi_hot = list(inputs = "as_index"),
+  op_choose = list(n = "as_py", k = "as_py"),
+  op_lchoose = list(n = "as_py", k = "as_py"),
   op_one_hot = list(x = "as_index"),
   op_ctc_loss = list(target = "as_index"),
   op_sparse_categorical_crossentropy = list(target = "as_index")

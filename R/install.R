@@ -108,7 +108,9 @@ pip_requirements <- function(source, tensorflow = TRUE, jax = FALSE) {
 }
 
 # The Python of environment `envname` (a virtualenv or a conda
-# environment, by name or path), or NULL.
+# environment, by name or path), or NULL: the environment's own bin/python,
+# an absolute path with the link itself kept (a virtualenv's python links to
+# the interpreter it was made from, which does not see its packages).
 environment_python <- function(envname) {
   python <- tryCatch(
     if (reticulate::virtualenv_exists(envname))
@@ -116,7 +118,7 @@ environment_python <- function(envname) {
       reticulate::conda_python(envname),
     error = function(e) NULL)
   if (length(python) == 1L && file.exists(python))
-    normalizePath(python, mustWork = FALSE)
+    file.path(normalizePath(dirname(python)), basename(python))
 }
 
 # Where install_pycg() records the environment it installed into, so that

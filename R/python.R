@@ -38,7 +38,8 @@ start_python <- function() {
     r_subset = interop$r_subset,
     r_cumulative = interop$r_cumulative,
     enter_tape = interop$enter_tape,
-    r_arith = interop$r_arith
+    r_arith = interop$r_arith,
+    to_numpy = interop$to_numpy
   )
   .pycg$interop
 }
@@ -207,4 +208,41 @@ venv_python <- function(venv) {
 source_root <- function(python) {
   root <- normalizePath(dirname(dirname(dirname(python))), mustWork = FALSE)
   if (file.exists(file.path(root, "pycg", "__init__.py"))) root
+}
+
+#' R arrays as NumPy arrays, for Python libraries such as Keras
+#'
+#' `pycg_to_numpy()` hands R data to a Python library as a NumPy array,
+#' through pycg's own array conversion: R's dims and layout kept (a matrix
+#' of `n` rows and `p` columns is an `(n, p)` array with the same values in
+#' the same places), doubles as float64, integers as int32, logicals as
+#' bool, or the `dtype` asked for. Use it where an R array goes into Python
+#' code directly, such as `model$fit(x, y)` of a Keras model reached with
+#' `reticulate::import("keras")`: reticulate before 1.36 (1.28 is what
+#' Debian 12 ships) cannot pass R arrays to NumPy 2, which [install_pycg()]
+#' installs, and stops with "incompatible NumPy binary version". pycg's own
+#' functions take R arrays as they are. A NumPy array that comes back (a
+#' prediction) becomes a tensor with [op_convert_to_tensor()] and an R
+#' array with `as.array()`.
+#'
+#' @param x An R vector, matrix or array of numbers or logicals (a length-1
+#'   vector gives a 0-d array), or a tensor.
+#' @param dtype `NULL` for the data's own type, or a NumPy dtype name such
+#'   as `"float32"` (Keras models compute in float32).
+#' @return A NumPy array (a Python object that reticulate passes on as it
+#'   is).
+#' @examplesIf pycg_available()
+#' m <- matrix(1:6 + 0, 2, 3)
+#' a <- pycg_to_numpy(m, dtype = "float32")
+#' a$shape
+#' as.array(op_convert_to_tensor(a))   # m again
+#' @export
+pycg_to_numpy <- function(x, dtype = NULL) {
+  out <- suspendInterrupts(interop()$to_numpy(
+    if (is_tensor(x)) x else as_py(x), as_dtype(dtype)))
+  # (the array itself, never reticulate's conversion back to R)
+  if (inherits(out, c("pycg.r.interop.Failure", "pycg.r.interop.Warned")))
+    py_result(out)
+  else
+    out
 }

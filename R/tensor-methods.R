@@ -23,10 +23,10 @@
 #' an error, and so is a fractional value into an integer tensor (base R
 #' would make it double). A [pycg_variable()] is changed by `v$assign()`.
 #'
-#' Exceptions, which stop with an error naming the way out: the Math
-#' generics `lgamma()`, `gamma()`, `digamma()`, `trigamma()`, `signif()`,
-#' `cummax()` and `cummin()` (no op computes them; use them on
-#' `as.array(x)`).
+#' `lgamma()`, `gamma()`, `digamma()` and `trigamma()` give base R's
+#' answers and warnings ([tensor-special]). Exceptions, which stop with an
+#' error naming the way out: the Math generics `signif()`, `cummax()` and
+#' `cummin()` (no op computes them; use them on `as.array(x)`).
 #'
 #' R's `NA`: a tensor holds `NA` as `NaN`, and a comparison with it keeps
 #' R's meaning wherever its result reaches R: `as.logical(x > 0)` is `NA`
@@ -213,6 +213,7 @@ r_operator_ops <- list(
 #' @export
 Math.pycg.tensor.Tensor <- function(x, ...) {
   x <- na_as_nan(x)
+  if (.Generic %in% r_special_math) return(special_call(.Generic, x))
   args <- list(...)
   if (.Generic == "log" && length(args))
     return(op_call("divide", op_call("log", x), log(args[[1L]])))

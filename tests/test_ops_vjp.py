@@ -415,6 +415,8 @@ SECOND_ORDER = ["tanh", "sigmoid", "softplus", "erf", "power", "divide",
                 "arcsinh", "erfinv", "cbrt", "i0", "cumprod", "sort", "quantile",
                 "svd", "eigh", "qr", "solve_triangular", "fft", "rfft",
                 "irfft", "logdet", "pinv", "segment_max", "jvp",
+                # the special functions
+                "lgamma", "polygamma", "lbeta", "choose",
                 # convolution and pooling: the rules of the primitives are
                 # each other's transposes (tests/support/vjp_cases_nn.py)
                 "conv", "depthwise_conv", "conv_transpose", "max_pool",

@@ -23,6 +23,19 @@ ONLY_KERAS = {
 ONLY_PYCG = {
     "getitem": "the function behind `Tensor.__getitem__` (`x[...]`), "
                "keras.ops' `get_item` with NumPy's index forms",
+    "lgamma": "TensorFlow's `tf.math.lgamma` (Keras 3.15 has no gamma "
+              "family); log |gamma(x)|",
+    "digamma": "TensorFlow's `tf.math.digamma`",
+    "polygamma": "TensorFlow's `tf.math.polygamma(a, x)`, with one whole "
+                 "order n for the whole tensor",
+    "gamma": "SciPy's and JAX's `gamma` (TensorFlow has none)",
+    "lbeta": "log |beta(a, b)| of two arguments, SciPy's `betaln` and R's "
+             "`lbeta` (TensorFlow's `tf.math.lbeta` reduces one tensor's "
+             "last axis)",
+    "beta": "SciPy's and JAX's `beta(a, b)`, R's `beta`",
+    "choose": "R's `choose(n, k)` (k rounded), value for value; no "
+              "keras.ops, TensorFlow or JAX peer",
+    "lchoose": "R's `lchoose(n, k)`, value for value",
 }
 
 

@@ -42,6 +42,7 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
 from pycg.ops import vjps_convolution as _vjps_convolution  # noqa: F401
+from pycg.ops import vjps_special as _vjps_special  # noqa: F401
 from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
                              dsplit, dstack, fliplr, flipud, get_item, hsplit,
                              hstack, moveaxis, roll, rot90, select, split,
@@ -74,6 +75,8 @@ from pycg.ops.sorting import (argpartition, argsort, in_top_k, median,
                               percentile, quantile, sort, top_k)
 from pycg.ops.searching import (bincount, digitize, histogram, searchsorted,
                                 unique)
+from pycg.ops.special import (beta, choose, digamma, gamma, lbeta, lchoose,
+                              lgamma, polygamma)
 from pycg.ops.spectral import (extract_sequences, fft, fft2, ifft2,
                                irfft, istft, rfft, stft, view_as_complex,
                                view_as_real)

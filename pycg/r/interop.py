@@ -18,11 +18,12 @@ import numpy as np
 import pycg
 from pycg._errors import facts_of
 from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
-                    na)
+                    na, special)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
+from pycg.tensor_convert import as_dtype
 
 CONDITION_KEY = "__pycg_r_condition__"
 
@@ -108,6 +109,15 @@ def enter_tape(persistent, watch_accessed_variables):
 
 
 r_arith = _guarded(arith.arith)
+
+
+@_guarded
+def to_numpy(x, dtype=None):
+    """R data (decoded: R's layout kept) or a tensor as a NumPy array, for
+    the Python libraries R calls through reticulate (which, before 1.36,
+    cannot hand R arrays to NumPy 2 itself)."""
+    a = x.numpy() if isinstance(x, Tensor) else np.asarray(x)
+    return a if dtype is None else a.astype(as_dtype(dtype, "pycg_to_numpy"))
 
 
 def guard(fn):

@@ -1,12 +1,18 @@
 """JAX kernels of the special functions, integer and bit ops, sorting and
 searching, Fourier transforms, complex parts and dimensions known only
-while tracing (keras.ops math names)."""
+while tracing (keras.ops math names). The gamma family, beta and the
+binomial coefficients are the shared algorithms (pycg/backends/_gamma.py
+and _beta.py, compiled once per power-of-two length; JAX's polygamma is wrong for
+negative x), in float64 where 64-bit mode is on, else float32."""
 import builtins
+from functools import partial as _partial
 
 import jax
 import jax.numpy as jnp
 import jax.scipy.special as _special
 import numpy as np
+
+from pycg.backends import _beta, _gamma
 
 arccosh = jnp.arccosh
 arcsinh = jnp.arcsinh
@@ -162,3 +168,47 @@ def sum_to(g, shape):
         if n == 1 and g.shape[i + extra] != 1)
     return jnp.sum(g, axis=axes).reshape(shape) if axes else \
         g.reshape(shape)
+
+
+# ---- the gamma family, beta and binomial coefficients ----------------------
+_JNP = _gamma.Namespace(
+    where=jnp.where, log=jnp.log, log1p=jnp.log1p, exp=jnp.exp,
+    floor=jnp.floor, round=jnp.round, abs=jnp.abs, sin=jnp.sin, cos=jnp.cos,
+    pow=jnp.power, isnan=jnp.isnan, minimum=jnp.minimum,
+    maximum=jnp.maximum, barrier=jax.lax.optimization_barrier)
+_COMPILED = {f.__name__: jax.jit(_partial(f, _JNP)) for f in (
+    _gamma.lgamma, _gamma.digamma, _gamma.gamma, _beta.lbeta, _beta.beta,
+    _beta.choose, _beta.lchoose)}
+_POLYGAMMA = jax.jit(_partial(_gamma.polygamma, _JNP), static_argnums=0)
+
+
+def _wide():
+    return jnp.result_type(float)   # (float64 in 64-bit mode, else float32)
+
+
+def _bucketed(compiled, xs):
+    """compiled(*xs), broadcast and flattened to a power-of-two length (so
+    that a new shape seldom compiles again), in the widest float."""
+    shape = jnp.broadcast_shapes(*(x.shape for x in xs))
+    size = int(np.prod(shape))
+    n = builtins.max(8, 1 << (size - 1).bit_length())
+    flat = [jnp.pad(jnp.broadcast_to(x.astype(_wide()), shape).reshape(-1),
+                    (0, n - size), constant_values=1.0) for x in xs]
+    return compiled(*flat)[:size].reshape(shape).astype(xs[0].dtype)
+
+
+def _run(name, *xs):
+    return _bucketed(_COMPILED[name], xs)
+
+
+lgamma = _partial(_run, "lgamma")
+digamma = _partial(_run, "digamma")
+gamma = _partial(_run, "gamma")
+lbeta = _partial(_run, "lbeta")
+beta = _partial(_run, "beta")
+choose = _partial(_run, "choose")
+lchoose = _partial(_run, "lchoose")
+
+
+def polygamma(x, n):
+    return _bucketed(_partial(_POLYGAMMA, n), (x,))

@@ -2,8 +2,11 @@
 searching, Fourier transforms, complex parts and dimensions known only
 while tracing (keras.ops math names)."""
 import math
+from functools import partial as _partial
 
 import numpy as np
+
+from pycg.backends import _beta, _gamma
 
 arccosh = np.arccosh
 arcsinh = np.arcsinh
@@ -97,6 +100,33 @@ def i1(x):
             total = total + term
             k += 1
     return total.astype(x.dtype)[()]
+
+
+# ---- the gamma family, beta and binomial coefficients: NumPy has none, so
+# the shared algorithms (pycg/backends/_gamma.py, _beta.py), in float64 ------------
+_NP = _gamma.Namespace(
+    where=np.where, log=np.log, log1p=np.log1p, exp=np.exp, floor=np.floor,
+    round=np.round, abs=np.abs, sin=np.sin, cos=np.cos, pow=np.power,
+    isnan=np.isnan, minimum=np.minimum, maximum=np.maximum)
+
+
+def _in_float64(fn, *xs):
+    with np.errstate(all="ignore"):   # (inf and nan are the answers there)
+        out = fn(_NP, *(np.asarray(x, np.float64) for x in xs))
+    return np.asarray(out).astype(np.asarray(xs[0]).dtype)[()]
+
+
+lgamma = _partial(_in_float64, _gamma.lgamma)
+digamma = _partial(_in_float64, _gamma.digamma)
+gamma = _partial(_in_float64, _gamma.gamma)
+lbeta = _partial(_in_float64, _beta.lbeta)
+beta = _partial(_in_float64, _beta.beta)
+choose = _partial(_in_float64, _beta.choose)
+lchoose = _partial(_in_float64, _beta.lchoose)
+
+
+def polygamma(x, n):
+    return _in_float64(lambda xp, v: _gamma.polygamma(xp, n, v), x)
 
 
 def argsort(x, axis):

@@ -1,10 +1,15 @@
 """TensorFlow kernels of the special functions, integer and bit ops,
 sorting and searching, Fourier transforms, complex parts and dimensions
 known only while tracing (keras.ops math names). exp2 and erfinv of half
-types and erf of huge float64 values need help first."""
+types and erf of huge float64 values need help first. The gamma family,
+beta and the binomial coefficients are the shared algorithms
+(pycg/backends/_gamma.py, _beta.py) in float64, over TensorFlow's lgamma
+(half types through float32)."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
+
+from pycg.backends import _beta, _gamma
 
 tnp = tf.experimental.numpy
 
@@ -186,3 +191,63 @@ def erfinv(x):   # (no half kernel on CPU: through float32, as Keras)
 def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
     return _gen.erf(tf.clip_by_value(x, -6.0, 6.0) if x.dtype == tf.float64
                     else x)   # (erf(6) is 1 in float64)
+
+
+# ---- the gamma family, beta and binomial coefficients ----------------------
+def _where(c, a, b):   # (tf.where with a Python float on either side,
+    # through NumPy: tf.constant(-0.0, tf.float64) drops the sign)
+    dtype = a.dtype if tf.is_tensor(a) else getattr(b, "dtype", tf.float64)
+    return tf.where(c, a if tf.is_tensor(a) else tf.constant(
+        np.array(a, dtype.as_numpy_dtype)), b if tf.is_tensor(b) else
+        tf.constant(np.array(b, dtype.as_numpy_dtype)))
+
+
+_TF = _gamma.Namespace(
+    where=_where, log=tf.math.log, log1p=tf.math.log1p, exp=tf.math.exp,
+    floor=tf.math.floor, round=tf.math.round, abs=tf.math.abs,
+    sin=tf.math.sin, cos=tf.math.cos, pow=tf.math.pow,
+    isnan=tf.math.is_nan, minimum=tf.math.minimum, maximum=tf.math.maximum,
+    lgamma=tf.math.lgamma)
+
+
+def _in_float64(fn, *xs):
+    return tf.cast(fn(_TF, *(tf.cast(x, tf.float64) for x in xs)),
+                   xs[0].dtype)
+
+
+def _through_float32(kernel, x):
+    if x.dtype in (tf.float16, tf.bfloat16):
+        return tf.cast(kernel(tf.cast(x, tf.float32)), x.dtype)
+    return kernel(x)
+
+
+def lgamma(x):
+    return _through_float32(tf.math.lgamma, x)
+
+
+def digamma(x):   # (TensorFlow's loses 6 digits near its root, 1.4616)
+    return _in_float64(_gamma.digamma, x)
+
+
+def polygamma(x, n):   # (TensorFlow's loses 5 digits at x = -171.5, n = 4)
+    return _in_float64(lambda xp, v: _gamma.polygamma(xp, n, v), x)
+
+
+def gamma(x):
+    return _in_float64(_gamma.gamma, x)
+
+
+def lbeta(a, b):
+    return _in_float64(_beta.lbeta, a, b)
+
+
+def beta(a, b):
+    return _in_float64(_beta.beta, a, b)
+
+
+def choose(n, k):
+    return _in_float64(_beta.choose, n, k)
+
+
+def lchoose(n, k):
+    return _in_float64(_beta.lchoose, n, k)

@@ -12,10 +12,10 @@ import inspect
 
 from pycg.ops._docs import (arrays, control, creation, elementwise,
                             glossary, linalg, logic, nn, nn_layers, numeric,
-                            reductions, sorting, spectral)
+                            reductions, sorting, special, spectral)
 
 _TABLES = (arrays, control, creation, elementwise, linalg, logic, nn,
-           nn_layers, numeric, reductions, sorting, spectral)
+           nn_layers, numeric, reductions, sorting, special, spectral)
 _WIDTH = 76
 
 
