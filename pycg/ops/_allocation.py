@@ -56,13 +56,13 @@ def guard(op, shape, dtype, arg="shape"):
             raise user_error(
                 ValueError, "{op}: {arg} asks for a dimension of {dim}, "
                 "more than a tensor can have (2**63 - 1)", op=who,
-                arg=Arg(arg), dim=d)
+                arg=Arg(arg), dim=str(d))   # (str: R's numbers are doubles)
     most = limit(nbytes)
     if nbytes > most:
         raise user_error(
             MemoryError, "{op}: cannot allocate {nbytes} bytes ({size}) for "
             "a tensor of shape {shape} and dtype {dtype}: not enough memory "
-            "({most} available)", op=who, nbytes=nbytes,
+            "({most} available)", op=who, nbytes=str(nbytes),
             size=size(nbytes), shape=Shape(shape), dtype=Dtype(dtype.name),
             most=size(most))
 
@@ -83,7 +83,7 @@ def allocated(op, shape, dtype, kernel, *args):
         raise user_error(
             MemoryError, "{op}: cannot allocate {nbytes} bytes ({size}) for "
             "a tensor of shape {shape} and dtype {dtype}: not enough memory",
-            op=Op(op), nbytes=nbytes, size=size(nbytes), shape=Shape(shape),
+            op=Op(op), nbytes=str(nbytes), size=size(nbytes), shape=Shape(shape),
             dtype=Dtype(dtype.name)) from None
 
 

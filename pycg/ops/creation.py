@@ -113,7 +113,7 @@ def _fits(op, dtype, *values):
                              "{dtype} (from {low} to {high}); pass a wider "
                              "dtype, such as int64", op=Op(op),
                              value=Value(v), dtype=Dtype(dtype.name),
-                             low=low, high=high)
+                             low=str(low), high=str(high))   # (R: doubles)
 
 
 _BOUNDS: dict = {}   # integer dtype -> (min, max) (np.iinfo costs ~1 us)
