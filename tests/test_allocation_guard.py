@@ -256,3 +256,18 @@ def test_tensorflows_linspace_counts_past_int32():
             np.testing.assert_array_equal(
                 kernels._linspace_int64(0.5, 3.0, num, endpoint).numpy(),
                 np.linspace(0.5, 3.0, num, endpoint))
+
+
+def test_what_cannot_be_read_limits_nothing(monkeypatch):
+    # (no /proc/meminfo, as on macOS, or no MemAvailable in an old kernel;
+    # no cgroup, no address-space limit)
+    monkeypatch.setattr(_allocation, "_meminfo", lambda field, missing:
+                        missing)
+    monkeypatch.setattr(_allocation, "_cgroup_room",
+                        lambda: _allocation.UNKNOWN)
+    monkeypatch.setattr(_allocation, "resource", None)
+    assert _allocation.limit(2**50) >= 2**50
+
+
+def test_a_field_meminfo_lacks_is_the_given_default():
+    assert _allocation._meminfo("NoSuchField", 7) == 7

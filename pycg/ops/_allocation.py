@@ -94,7 +94,7 @@ def limit(nbytes=None):
     worth reading /proc for (~20 us): they pass."""
     if nbytes is not None and nbytes <= SMALL:
         return nbytes
-    most = min(_meminfo("MemAvailable") + _meminfo("SwapFree"),
+    most = min(_meminfo("MemAvailable", UNKNOWN) + _meminfo("SwapFree", 0),
                _cgroup_room())
     soft = resource.getrlimit(resource.RLIMIT_AS)[0] if resource else None
     if soft not in (None, getattr(resource, "RLIM_INFINITY", None)):
@@ -119,16 +119,17 @@ def _address_space():
         return 0
 
 
-def _meminfo(field):
-    """A field of /proc/meminfo in bytes (no /proc: as if unlimited)."""
+def _meminfo(field, missing):
+    """A field of /proc/meminfo in bytes, or `missing` (no /proc, as on
+    macOS, or a kernel without the field)."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
-        return UNKNOWN
-    return 0
+        pass
+    return missing
 
 
 def _cgroup_room():
