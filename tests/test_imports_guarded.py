@@ -138,7 +138,6 @@ LOADED = {
                   "function that imports it can run",
     "jax": "likewise the jax backend",
     "numpy": "`import pycg` imports it, guarded",
-    "importlib": "Python imports it at start-up",
 }
 
 
