@@ -1,6 +1,6 @@
 # Every hyper-parameter of every optimizer_*() function is checked by name
 # when the optimizer is made, generated from the functions' formals: NA,
-# NaN, Inf, -Inf and -1 are errors naming the R function and the argument
+# NaN, Inf and -1 are errors naming the R function and the argument
 # (a new optimizer or argument is covered as soon as it exists).
 
 optimizer_functions <- function() {
@@ -8,14 +8,16 @@ optimizer_functions <- function() {
   setdiff(names, "optimizer_apply")
 }
 
-test_that("every numeric hyper-parameter refuses NA, NaN, Inf and -1", {
+test_that("every hyper-parameter refuses NA, NaN, Inf and -1", {
   skip_if_no_pycg()
   fns <- optimizer_functions()
   expect_true(length(fns) >= 5)
   for (fn in fns) {
     for (arg in setdiff(names(formals(getExportedValue("pycg", fn))),
                         c("name", "..."))) {
-      for (value in list(NA, NA_real_, NaN, Inf, -Inf, -1)) {
+      # (R's own values; every NaN, inf and range case runs in Python:
+      # tests/test_optimizers_hyper_parameters.py)
+      for (value in list(NA, NaN, Inf, -1)) {
         if (arg %in% c("nesterov", "amsgrad", "centered") &&
             identical(value, -1)) next
         args <- setNames(list(value), arg)
