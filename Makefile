@@ -125,7 +125,7 @@ soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
 	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
-	  tests/test_interrupt_soak.py
+	  tests/test_interrupt_soak.py tests/test_saving_faults.py
 	PYCG_SOAK_INSTALL=1 $(PY) -m pytest -q tests/test_install_restart.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
 

@@ -132,8 +132,30 @@ record_environment <- function(envname, python) {
   dir.create(dirname(file), recursive = TRUE, showWarnings = FALSE)
   # (unfolded: write.dcf folds a long path onto a second line, which
   # read.dcf then returns with the line break in it)
-  write.dcf(data.frame(envname = envname, python = python), file,
-            width = .Machine$integer.max)
+  write_atomically(file, function(to) {
+    write.dcf(data.frame(envname = envname, python = python), to,
+              width = .Machine$integer.max)
+  })
+}
+
+# Runs `write(to)` on a new file beside `file`, then renames it over `file`:
+# an error, a warning (R's connections only warn when a write fails) or an
+# interrupt while writing leaves `file` as it was, and no temporary file.
+write_atomically <- function(file, write) {
+  to <- tempfile(paste0(".", basename(file), "."), tmpdir = dirname(file),
+                 fileext = ".tmp")
+  on.exit(unlink(to))
+  who <- calling_function()
+  failed <- function(reason) {
+    stop(who, ": cannot write ", file, " (", reason, "); the file there is ",
+         "left as it was", call. = FALSE)
+  }
+  withCallingHandlers(write(to), warning = function(w)
+    failed(conditionMessage(w)))
+  renamed <- tryCatch(file.rename(to, file), warning = function(w)
+    failed(conditionMessage(w)))
+  if (!isTRUE(renamed)) failed("the rename failed")
+  invisible(file)
 }
 
 # The recorded environment, list(envname, python), or NULL when none is.

@@ -118,8 +118,8 @@ render_facts <- function(template, facts, caller = NULL) {
 r_fact <- function(kind, value) {
   switch(kind,
     op = paste0("op_", value),
-    api = if (grepl("^optimizers\\.\\w+\\.apply$", value)) "optimizer_apply"
-      else translate_message(paste0("pycg.", value)),
+    api = optimizer_r_name(value) %||%
+      translate_message(paste0("pycg.", value)),
     arg = sprintf("`%s`", value),
     axis = , position = one_based_code(unlist(value)),
     shape = if (length(value)) sprintf("c(%s)", paste(vapply(value,

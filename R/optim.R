@@ -77,6 +77,13 @@ pycg_optim <- function(par, f, method = "BFGS", ..., dtype = "float64") {
 #' no pickles. `pycg_load_variables()` assigns the saved values back to
 #' variables of the same names, shapes and dtypes.
 #'
+#' A save writes a new file beside `path` and renames it into place once it
+#' is complete and on disk, so an error, a full disk or an interrupt during
+#' the save leaves the previous file at `path` as it was. Only regular files
+#' are read or replaced: a directory, a FIFO, a device or a socket at `path`
+#' is an error. Every dtype round-trips, `bfloat16` included (which NumPy's
+#' `np.load()` reads as raw 2-byte values).
+#'
 #' @param path The file, conventionally ending in `.npz`.
 #' @param vars The variables ([pycg_variable()]): a list, a named list (the
 #'   names are used in the file) or one variable.
@@ -91,15 +98,24 @@ pycg_optim <- function(par, f, method = "BFGS", ..., dtype = "float64") {
 #' as.array(w) # c(1, 2)
 #' @export
 pycg_save_variables <- function(path, vars) {
-  core_call("save_variables", path.expand(path), as_variables(vars))
+  core_call("save_variables", as_file_name(path), as_variables(vars))
   invisible(path)
 }
 
 #' @rdname pycg_save_variables
 #' @export
 pycg_load_variables <- function(path, vars) {
-  core_call("load_variables", path.expand(path), as_variables(vars))
+  core_call("load_variables", as_file_name(path), as_variables(vars))
   invisible(vars)
+}
+
+# `path` as one file name, `~` expanded.
+as_file_name <- function(path) {
+  if (!is.character(path) || length(path) != 1L || is.na(path) ||
+      !nzchar(path))
+    stop_arg("path", "must be one file name (a character string), not ",
+             describe_value(path))
+  path.expand(path)
 }
 
 # A variable or an R list of them for Python: a list when unnamed, a dict

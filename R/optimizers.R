@@ -8,6 +8,13 @@
 #' `opt$apply_gradients(list(list(grad, var), ...))` or
 #' `opt$apply(grads, vars)` (the gradients must then be tensors).
 #'
+#' Every hyper-parameter is checked when the optimizer is made, by name:
+#' a finite number in its range (`learning_rate`, `epsilon`, `weight_decay`,
+#' the clipping norms and `initial_accumulator_value` >= 0; `momentum` and
+#' `rho` in \[0, 1\]; `beta_1` and `beta_2` in \[0, 1)), `TRUE` or `FALSE`
+#' for the flags. `NA`, `NaN` and `Inf` are errors: they would turn every
+#' weight into `NaN` at the first step.
+#'
 #' @param learning_rate The step size (a number).
 #' @param momentum SGD and RMSprop: the momentum, in \[0, 1\].
 #' @param nesterov SGD: use Nesterov momentum.
@@ -45,11 +52,7 @@ optimizer_sgd <- function(learning_rate = 0.01, momentum = 0, nesterov = FALSE,
                           weight_decay = NULL, clipnorm = NULL,
                           clipvalue = NULL, global_clipnorm = NULL,
                           name = NULL, ...) {
-  core_call("optimizers.SGD", learning_rate = learning_rate,
-            momentum = momentum, nesterov = nesterov,
-            weight_decay = weight_decay, clipnorm = clipnorm,
-            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
-            name = name, ...)
+  new_optimizer("SGD", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -59,11 +62,7 @@ optimizer_adam <- function(learning_rate = 0.001, beta_1 = 0.9, beta_2 = 0.999,
                            weight_decay = NULL, clipnorm = NULL,
                            clipvalue = NULL, global_clipnorm = NULL,
                            name = NULL, ...) {
-  core_call("optimizers.Adam", learning_rate = learning_rate, beta_1 = beta_1,
-            beta_2 = beta_2, epsilon = epsilon, amsgrad = amsgrad,
-            weight_decay = weight_decay, clipnorm = clipnorm,
-            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
-            name = name, ...)
+  new_optimizer("Adam", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -73,11 +72,7 @@ optimizer_adamw <- function(learning_rate = 0.001, weight_decay = 0.004,
                             amsgrad = FALSE, clipnorm = NULL,
                             clipvalue = NULL, global_clipnorm = NULL,
                             name = NULL, ...) {
-  core_call("optimizers.AdamW", learning_rate = learning_rate,
-            weight_decay = weight_decay, beta_1 = beta_1, beta_2 = beta_2,
-            epsilon = epsilon, amsgrad = amsgrad, clipnorm = clipnorm,
-            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
-            name = name, ...)
+  new_optimizer("AdamW", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -87,11 +82,7 @@ optimizer_rmsprop <- function(learning_rate = 0.001, rho = 0.9, momentum = 0,
                               weight_decay = NULL, clipnorm = NULL,
                               clipvalue = NULL, global_clipnorm = NULL,
                               name = NULL, ...) {
-  core_call("optimizers.RMSprop", learning_rate = learning_rate, rho = rho,
-            momentum = momentum, epsilon = epsilon, centered = centered,
-            weight_decay = weight_decay, clipnorm = clipnorm,
-            clipvalue = clipvalue, global_clipnorm = global_clipnorm,
-            name = name, ...)
+  new_optimizer("RMSprop", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -101,11 +92,26 @@ optimizer_adagrad <- function(learning_rate = 0.001,
                               weight_decay = NULL, clipnorm = NULL,
                               clipvalue = NULL, global_clipnorm = NULL,
                               name = NULL, ...) {
-  core_call("optimizers.Adagrad", learning_rate = learning_rate,
-            initial_accumulator_value = initial_accumulator_value,
-            epsilon = epsilon, weight_decay = weight_decay,
-            clipnorm = clipnorm, clipvalue = clipvalue,
-            global_clipnorm = global_clipnorm, name = name, ...)
+  new_optimizer("Adagrad", environment(), ...)
+}
+
+# pycg.optimizers.<class>(...) with the R function's arguments (`args`, its
+# environment) and `...`: an NA becomes NaN, which Python refuses by the
+# argument's name (reticulate would pass a logical NA as True).
+new_optimizer <- function(class, args, ...) {
+  args <- lapply(as.list(args), function(x)
+    if (is.atomic(x) && length(x) == 1L && !is.character(x) && is.na(x))
+      NaN else x)
+  do.call(core_call, c(list(paste0("optimizers.", class)), args, list(...)))
+}
+
+# The R function an optimizer's error names: optimizer_sgd() for
+# pycg.optimizers.SGD, optimizer_apply() for its apply; NULL for others.
+optimizer_r_name <- function(api) {
+  if (grepl("^optimizers\\.\\w+\\.apply$", api)) return("optimizer_apply")
+  if (grepl("^optimizers\\.\\w+$", api))
+    return(paste0("optimizer_", tolower(sub("^optimizers\\.", "", api))))
+  NULL
 }
 
 #' Apply gradients with an optimizer

@@ -6,25 +6,30 @@ help(pycg.conventions), those and the choices pycg makes where TensorFlow,
 Keras, JAX, NumPy and R differ; help(pycg.ops.<name>) an op's arguments,
 result and differences.
 """
-from pycg import backends as _backends
+from pycg import _imports
 
-_backends.set_default_backend()
-
-from pycg import config, conventions, debug, ops  # noqa: E402
-from pycg.check import check_gradients  # noqa: E402
-from pycg.custom.decorator import custom_gradient  # noqa: E402
-from pycg.api.forward import jacfwd, jvp  # noqa: E402
-from pycg.api.functional import (grad, hessian, jacobian, jacrev,  # noqa
-                                 value_and_grad, vjp)
-from pycg.ops import stop_gradient  # noqa: E402
-from pycg.custom.signature import with_signature  # noqa: E402
-from pycg.api.tape import GradientTape  # noqa: E402
-from pycg.tensor import Tensor, Variable, constant, convert_to_tensor  # noqa
-from pycg import optimize, optimizers, random  # noqa: E402
-from pycg.saving import load_variables, save_variables  # noqa: E402
-from pycg.interop.tensorflow import to_tensorflow  # noqa: E402
-from pycg.interop.jax import to_jax  # noqa: E402
-from pycg.interop.keras import to_keras  # noqa: E402
+# Nothing of this import comes from the working directory (pycg/_imports.py)
+for _name in ("numpy", "ml_dtypes", "tensorflow", "jax"):
+    _imports.check_origin(_name)
+del _name
+with _imports.guarded():
+    from pycg import backends as _backends
+    _backends.set_default_backend()
+    from pycg import config, conventions, debug, ops
+    from pycg.check import check_gradients
+    from pycg.custom.decorator import custom_gradient
+    from pycg.api.forward import jacfwd, jvp
+    from pycg.api.functional import (grad, hessian, jacobian, jacrev,
+                                     value_and_grad, vjp)
+    from pycg.ops import stop_gradient
+    from pycg.custom.signature import with_signature
+    from pycg.api.tape import GradientTape
+    from pycg.tensor import Tensor, Variable, constant, convert_to_tensor
+    from pycg import optimize, optimizers, random
+    from pycg.saving import load_variables, save_variables
+    from pycg.interop.tensorflow import to_tensorflow
+    from pycg.interop.jax import to_jax
+    from pycg.interop.keras import to_keras
 
 __version__ = "0.1.0"
 
@@ -49,8 +54,7 @@ __all__ = [
 
 def __getattr__(name):
     if name == "r":
-        import importlib
-        return importlib.import_module("pycg.r")
+        return _imports.import_module("pycg.r")
     if name == "function":   # (kept once loaded, so pdoc finds it too)
         from pycg.compile import function
         globals()["function"] = function

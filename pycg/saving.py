@@ -1,6 +1,6 @@
 """Variables to and from a portable .npz file: one array per variable,
 keyed by its name, no pickles (NumPy, R's reticulate or any zip reader can
-read it).
+read it). A save replaces the file whole or not at all (pycg/_files.py).
 
 >>> import os, tempfile, pycg
 >>> w = pycg.Variable([1.0, 2.0], name="w")
@@ -22,6 +22,7 @@ import numpy as np
 
 from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
+from pycg._files import as_path, open_regular, replace_atomically
 from pycg.tensor import Variable
 
 
@@ -30,7 +31,9 @@ def save_variables(path: str | os.PathLike[str],
                    ) -> str:
     """Write `variables` (a list of Variables, named by their `name` or by
     position as variable_0, variable_1, ...; or a dict name -> Variable) to
-    `path` as .npz.
+    `path` as .npz. The file is written beside `path` and renamed into its
+    place once complete (flushed to disk), so a failure or an interrupt
+    during the save leaves any previous file at `path` as it was.
 
     Args:
         path: The file to write (a str or os.PathLike).
@@ -49,11 +52,21 @@ def save_variables(path: str | os.PathLike[str],
     >>> w.numpy().tolist()
     [1.0, 2.0]
     """
+    path = as_path(path, _SAVE)
     named = _named(variables, "save_variables")
-    arrays = {name: v.numpy() for name, v in named}
-    with open(os.fspath(path), "wb") as f:
-        np.savez(f, **arrays)
-    return os.fspath(path)
+    arrays = [(name, v.numpy()) for name, v in named]
+    replace_atomically(path, lambda f: _write_npz(f, arrays), _SAVE)
+    return path
+
+
+def _write_npz(f, arrays):
+    """np.savez's file, each member written by its name (never passed as a
+    keyword: a variable may be named `file` or `allow_pickle`)."""
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, value in arrays:
+            with zf.open(name + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asarray(value),
+                                          allow_pickle=False)
 
 
 def load_variables(path: str | os.PathLike[str],
@@ -67,7 +80,9 @@ def load_variables(path: str | os.PathLike[str],
     before any data is read, so a hostile file (a huge declared shape, a
     member that is no array) is refused at the cost of its headers; nothing
     is assigned unless every value is read. A big-endian array loads as the
-    variable's (native) dtype.
+    variable's (native) dtype; raw bytes of a variable's size (NumPy writes
+    bfloat16 as V2) load as the variable's dtype. `path` must be a regular
+    file: a FIFO, a device, a directory or a socket is refused unopened.
 
     Args:
         path: The .npz file save_variables wrote (a str or os.PathLike).
@@ -78,10 +93,11 @@ def load_variables(path: str | os.PathLike[str],
         `variables`, assigned.
     """
     who = _LOAD
+    path = as_path(path, who)
     named = _named(variables, "load_variables")
-    path = os.fspath(path)
+    f = open_regular(path, who)
     try:
-        with zipfile.ZipFile(path) as zf:
+        with f, zipfile.ZipFile(f) as zf:
             members = _members(zf, path, named, who)
             headers = {name: _header(zf, members[name], v, who)
                        for name, v in named}
@@ -151,7 +167,9 @@ def _header(zf, info, v, who):
                          "file but the variable has shape {shape}", api=who,
                          name=Value(name), found=Shape(shape),
                          shape=Shape(v.shape))
-    if dtype.newbyteorder("=") != v.dtype:
+    if _raw_bytes_of(dtype, v.dtype):
+        dtype = v.dtype
+    elif dtype.newbyteorder("=") != v.dtype:
         raise user_error(TypeError, "{api}: {name} has dtype {found} in the "
                          "file but the variable has {dtype}", api=who,
                          name=Value(name), found=Dtype(_dtype_name(dtype)),
@@ -169,8 +187,8 @@ def _header(zf, info, v, who):
 def _data(zf, info, header, dtype, who):
     """The member's array, read into one buffer of the variable's size."""
     offset, shape, fortran, stored = header
-    flat = np.empty(math.prod(shape), stored)
-    view, done = memoryview(flat).cast("B"), 0
+    flat = np.empty(math.prod(shape) * stored.itemsize, np.uint8)
+    view, done = memoryview(flat), 0
     with zf.open(info) as f:
         f.read(offset)
         while done < len(view):
@@ -183,17 +201,28 @@ def _data(zf, info, header, dtype, who):
                              "hold the {nbytes} bytes its header declares",
                              api=who, member=Value(info.filename),
                              nbytes=len(view))
-    value = flat.reshape(shape, order="F" if fortran else "C")
+    value = flat.view(stored).reshape(shape, order="F" if fortran else "C")
     return value if stored == dtype else value.astype(dtype)
 
 
+def _raw_bytes_of(stored, dtype):
+    """Whether `stored` is plain raw bytes of `dtype`'s size and `dtype` one
+    that NumPy writes as such (bfloat16, an ml_dtypes type: kind V)."""
+    return stored.kind == dtype.kind == "V" and stored.names is None and \
+        dtype.names is None and stored.itemsize == dtype.itemsize
+
+
 def _dtype_name(dtype):
-    """float64, or >float64 for a non-native byte order."""
+    """float64, or >float64 for a non-native byte order; V2 (raw 2-byte
+    values) for raw bytes."""
+    if dtype.kind == "V" and dtype.names is None and \
+            type(dtype) is type(np.dtype("V1")):
+        return f"V{dtype.itemsize} (raw {dtype.itemsize}-byte values)"
     native = dtype.newbyteorder("=")
     return native.name if dtype == native else f"{dtype.byteorder}{native.name}"
 
 
-_LOAD = Api("load_variables")
+_LOAD, _SAVE = Api("load_variables"), Api("save_variables")
 _HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
                    (2, 0): np.lib.format.read_array_header_2_0}
 

@@ -95,7 +95,7 @@ def test_the_cycle_finder_finds_a_cycle():
 
 # The layers of docs/architecture.md, bottom to top, as module prefixes.
 LAYERS = [
-    ("errors", ("pycg._errors",)),
+    ("errors", ("pycg._errors", "pycg._imports")),
     ("kernels", ("pycg.backends", "pycg.config", "pycg.structure")),
     ("values", ("pycg.tensor", "pycg.tensor_convert", "pycg.tensor_operators",
                 "pycg.tensor_python")),

@@ -202,7 +202,7 @@ def test_learning_rate_float_can_be_set(backend):
     w = pycg.Variable([1.0])
     opt = pycg.optimizers.SGD(learning_rate=0.5)
     with pytest.raises(ValueError, match=r"`learning_rate` must be a "
-                       r"non-negative float"):
+                       r"finite float >= 0"):
         opt.learning_rate = -1.0
     opt.learning_rate = 0.25
     opt.apply([pycg.constant([1.0])], [w])

@@ -23,20 +23,21 @@ def test_error_keras_argument_not_supported():
     (lambda: pycg.optimizers.SGD(momentum=1.5),
      r"^pycg.optimizers.SGD: `momentum` must be a float in \[0, 1\], got 1.5"),
     (lambda: pycg.optimizers.RMSprop(learning_rate="fast"),
-     r"^pycg.optimizers.RMSprop: `learning_rate` must be a non-negative "
-     r"float, a pycg.optimizers.schedules.LearningRateSchedule or a "
+     r"^pycg.optimizers.RMSprop: `learning_rate` must be a finite float "
+     r">= 0, a pycg.optimizers.schedules.LearningRateSchedule or a "
      r"callable, got 'fast'"),
     (lambda: pycg.optimizers.AdamW(weight_decay=None),
-     r"^pycg.optimizers.AdamW: `weight_decay` must be a float, got None"),
+     r"^pycg.optimizers.AdamW: `weight_decay` must be a finite float >= 0, "
+     r"got None"),
     (lambda: pycg.optimizers.Adagrad(clipnorm=1.0, clipvalue=1.0),
      r"^pycg.optimizers.Adagrad: only one of `clipnorm`, `clipvalue` and "
      r"`global_clipnorm` can be set"),
     (lambda: pycg.optimizers.SGD(clipnorm=-1.0),
-     r"^pycg.optimizers.SGD: `clipnorm` must be a non-negative number or "
+     r"^pycg.optimizers.SGD: `clipnorm` must be a finite float >= 0 or "
      r"None, got -1.0"),
     (lambda: pycg.optimizers.schedules.ExponentialDecay(0.1, 0, 0.5),
      r"^pycg.optimizers.schedules.ExponentialDecay: `decay_steps` must be "
-     r"> 0, got 0"),
+     r"a finite number > 0, got 0"),
     (lambda: pycg.optimizers.schedules.PiecewiseConstantDecay([1], [1.0]),
      r"`boundaries` must have one entry fewer than `values`, got 1 "
      r"boundaries and 1 values"),

@@ -2,11 +2,11 @@
 
 `active` is the backend module that ops dispatch to; `set_backend` swaps it.
 """
-import importlib
 import os
 import sys
 import types
 
+from pycg import _imports
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy", "jax")
@@ -52,7 +52,8 @@ def load(name):
             f"pycg: unknown backend {name!r}; valid backends are "
             + ", ".join(repr(n) for n in NAMES))
     try:
-        module = importlib.import_module(f"pycg.backends.{name}")
+        module = _imports.import_module(f"pycg.backends.{name}")
+        _imports.check_origin(name)   # (tensorflow, jax: pycg's or none)
     except ModuleNotFoundError as e:
         if e.name != name:
             raise
@@ -80,7 +81,11 @@ def default_name():
     if env:
         return env
     try:
-        import_tensorflow()
+        with _imports.guarded():
+            import_tensorflow()
+        _imports.check_origin("tensorflow")
+    except _imports.ShadowedModuleError:
+        raise   # (never the numpy backend in silence)
     except ImportError:
         return "numpy"
     return "tensorflow"

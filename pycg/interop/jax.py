@@ -19,7 +19,7 @@ import functools
 
 import numpy as np
 
-from pycg import backends, config
+from pycg import _imports, backends, config
 from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
@@ -110,7 +110,9 @@ def to_jax(f):
 
 def _jax(name):
     try:
-        import jax
+        jax = _imports.import_module("jax")
+    except _imports.ShadowedModuleError:
+        raise
     except ImportError as e:
         raise ImportError(
             f"pycg.to_jax({name}): JAX is not installed ({e}); pip install "

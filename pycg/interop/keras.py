@@ -1,4 +1,5 @@
 """pycg.to_keras: a pycg function or rule for Keras 3's active backend."""
+from pycg import _imports
 from pycg.custom.bind import name_of
 from pycg.interop.jax import to_jax
 from pycg.interop.tensorflow import to_tensorflow
@@ -36,7 +37,9 @@ def to_keras(f):
     On the torch backend (and any other) it is an error: not supported yet.
     """
     try:
-        import keras
+        keras = _imports.import_module("keras")
+    except _imports.ShadowedModuleError:
+        raise
     except ImportError as e:
         raise ImportError(
             f"pycg.to_keras({name_of(f)}): Keras is not installed ({e}); "

@@ -35,9 +35,10 @@ from pycg.ops.nn import (elu, gelu, log_softmax, logsumexp, relu, sigmoid,
 from pycg.ops.reduction import (argmax, argmin, cumsum, max, mean, min, prod,
                                 std, sum, var)
 from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
-                            getitem, pad, ravel, repeat, reshape, slice,
+                            getitem, pad, ravel, reshape, slice,
                             squeeze, stack, swapaxes, take,
-                            take_along_axis, tile, transpose, _copy)
+                            take_along_axis, transpose, _copy)
+from pycg.ops.tiling import repeat, tile
 # ---- NumPy-namespace, math and linalg ops ----
 from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
 from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401

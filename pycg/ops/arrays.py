@@ -8,6 +8,7 @@ import numpy as np
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
 from pycg.ops import _dynamic
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_int, as_sequence, norm_shape
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
@@ -53,10 +54,16 @@ def diag(x, k=0):
     >>> ops.diag(ops.convert_to_tensor([1.0, 2.0])).numpy().tolist()
     [[1.0, 0.0], [0.0, 2.0]]
     """
-    x, k = _rank("diag", x, (1, 2)), as_int(k, "diag", "k")
+    return _diag_as("diag", x, k)
+
+
+def _diag_as(op, x, k):
+    """diag, its errors naming `op` (diagflat is one)."""
+    x, k = _rank(op, x, (1, 2)), as_int(k, op, "k")
     if x.ndim == 2:
         return diagonal(x, k)
     n = x.shape[0] + abs(k)
+    guard(op, (n, n), x.dtype, "k")
     rows = np.arange(x.shape[0]) + max(-k, 0)
     cols = np.arange(x.shape[0]) + max(k, 0)
     from pycg.ops.manipulation import _scatter
@@ -65,7 +72,7 @@ def diag(x, k=0):
 
 def diagflat(x, k=0):
     """diag of the flattened x."""
-    return diag(reshape(as_tensor(x, "diagflat"), (-1,)), k)
+    return _diag_as("diagflat", reshape(as_tensor(x, "diagflat"), (-1,)), k)
 
 
 def trace(x, offset=0, axis1=0, axis2=1):

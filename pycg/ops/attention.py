@@ -9,7 +9,8 @@ from pycg.ops._dispatch import as_tensor, result_dtype
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import logical_and, where
 from pycg.ops.linalg import einsum
-from pycg.ops.manipulation import broadcast_to, repeat
+from pycg.ops.manipulation import broadcast_to
+from pycg.ops.tiling import repeat
 from pycg.ops.nn import softmax
 
 

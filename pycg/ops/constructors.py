@@ -4,9 +4,11 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Op, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_int, norm_shape
 from pycg.ops._dispatch import as_tensor
-from pycg.ops.creation import cast, convert_to_tensor, eye, linspace, zeros
+from pycg.ops.creation import (_eye_as, _linspace_as, _zeros_as, cast,
+                               convert_to_tensor, zeros)
 from pycg.ops.elementwise import floor_divide, mod, power
 from pycg.ops.manipulation import broadcast_to, reshape, stack
 from pycg.tensor import Tensor, is_float
@@ -19,18 +21,19 @@ def _const(value, dtype=None):
 
 def tri(N, M=None, k=0, dtype=None):
     """Ones at and below the k-th diagonal."""
+    N, k = as_int(N, "tri", "N"), as_int(k, "tri", "k")
     M = None if M is None else as_int(M, "tri", "M")
-    return _const(np.tri(as_int(N, "tri", "N"), M, as_int(k, "tri", "k")),
-                  dtype)
+    guard("tri", (N, N if M is None else M), dtype or config.floatx(), "N")
+    return _const(np.tri(N, M, k), dtype)
 
 
 def identity(n, dtype=None):
-    return eye(n, dtype=dtype)
+    return _eye_as("identity", n, None, 0, dtype)
 
 
 def empty(shape, dtype=None):
     """A tensor of `shape` (zeros: values are never left uninitialised)."""
-    return zeros(shape, dtype)
+    return _zeros_as("empty", shape, dtype)
 
 
 def empty_like(x, dtype=None):
@@ -45,8 +48,9 @@ def array(x, dtype=None):
 def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None,
              axis=0):
     """base ** linspace(start, stop, num)."""
-    exps = linspace(start, stop, num, endpoint, dtype=config.floatx()
-                    if dtype is None or not is_float(dtype) else dtype)
+    exps = _linspace_as("logspace", start, stop, num, endpoint, False,
+                        config.floatx() if dtype is None or
+                        not is_float(dtype) else dtype, 0)
     out = power(float(base), exps)
     return out if dtype is None else cast(out, dtype)
 
@@ -56,9 +60,9 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     if start == 0 or stop == 0 or (start < 0) != (stop < 0):
         raise ValueError(f"pycg.ops.geomspace: start and stop must be "
                          f"nonzero and of one sign, got {start} and {stop}")
-    sign = -1.0 if start < 0 else 1.0
-    values = sign * np.geomspace(abs(start), abs(stop),
-                                 as_int(num, "geomspace", "num"),
+    sign, num = -1.0 if start < 0 else 1.0, as_int(num, "geomspace", "num")
+    guard("geomspace", (num,), "float64", "num")   # (NumPy's, on the host)
+    values = sign * np.geomspace(abs(start), abs(stop), num,
                                  endpoint=endpoint)
     return _const(values, dtype)
 
@@ -78,6 +82,8 @@ def meshgrid(*x, indexing="xy"):
     shape = [t.shape[0] for t in xs]
     if indexing == "xy" and len(xs) >= 2:
         shape[0], shape[1] = shape[1], shape[0]
+    for t in xs:
+        guard("meshgrid", shape, t.dtype)
     out = []
     for i, t in enumerate(xs):
         pos = (1 - i if i < 2 else i) if indexing == "xy" and len(xs) >= 2 \
@@ -95,6 +101,7 @@ def vander(x, N=None, increasing=False):
         raise user_error(ValueError, "{op}: x must be 1-d, got shape {shape}",
                          op=Op("vander"), shape=Shape(x.shape))
     n = x.shape[0] if N is None else as_int(N, "vander", "N")
+    guard("vander", (x.shape[0], n), x.dtype, "N")
     powers = range(n) if increasing else range(n - 1, -1, -1)
     from pycg.ops.creation import ones_like
     cols = [ones_like(x) if p == 0 else x if p == 1 else power(x, p)

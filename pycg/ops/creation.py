@@ -4,8 +4,9 @@ import math
 import numpy as np
 
 from pycg import backends, config
-from pycg._errors import Axis, Dtype, Op, Shape, user_error
+from pycg._errors import Axis, Dtype, Op, Value, user_error
 from pycg.ops import _dynamic
+from pycg.ops._allocation import allocated, guard
 from pycg.ops._arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
@@ -23,15 +24,19 @@ def _shape(shape, op):
 
 
 def zeros(shape, dtype=None):
-    shape, dtype = _shape(shape, "zeros"), _dtype(dtype, "zeros")
-    return _allocated("zeros", shape, dtype, backends.active.zeros, shape,
-                      dtype)
+    return _zeros_as("zeros", shape, dtype)
+
+
+def _zeros_as(op, shape, dtype):
+    """zeros, its errors naming `op` (empty is one)."""
+    shape, dtype = _shape(shape, op), _dtype(dtype, op)
+    return allocated(op, shape, dtype, backends.active.zeros, shape, dtype)
 
 
 def ones(shape, dtype=None):
     shape, dtype = _shape(shape, "ones"), _dtype(dtype, "ones")
-    return _allocated("ones", shape, dtype, backends.active.ones, shape,
-                      dtype)
+    return allocated("ones", shape, dtype, backends.active.ones, shape,
+                     dtype)
 
 
 def full(shape, fill_value, dtype=None):
@@ -41,8 +46,8 @@ def full(shape, fill_value, dtype=None):
                          "number or a tensor", op=Op("full"))
     if isinstance(fill_value, Tensor):
         fill_value = fill_value._value
-    return _allocated("full", shape, dtype, backends.active.full, shape,
-                      fill_value, dtype)
+    return allocated("full", shape, dtype, backends.active.full, shape,
+                     fill_value, dtype)
 
 
 def zeros_like(x, dtype=None):
@@ -64,11 +69,16 @@ def full_like(x, fill_value, dtype=None):
 
 
 def eye(N, M=None, k=0, dtype=None):
-    N, k = as_int(N, "eye", "N"), as_int(k, "eye", "k")
-    M = None if M is None else as_int(M, "eye", "M")
-    dtype = _dtype(dtype, "eye")
-    return _allocated("eye", (N, N if M is None else M), dtype,
-                      backends.active.eye, N, M, k, dtype)
+    return _eye_as("eye", N, M, k, dtype)
+
+
+def _eye_as(op, N, M, k, dtype):
+    """eye, its errors naming `op` (identity is one)."""
+    N, k = as_int(N, op, "N"), as_int(k, op, "k")
+    M = None if M is None else as_int(M, op, "M")
+    dtype = _dtype(dtype, op)
+    return allocated(op, (N, N if M is None else M), dtype,
+                     backends.active.eye, N, M, k, dtype)
 
 
 def arange(start, stop=None, step=1, dtype=None):
@@ -80,8 +90,33 @@ def arange(start, stop=None, step=1, dtype=None):
                    for v in (start, stop, step))
         dtype = "int32" if ints else config.floatx()
     dtype = norm_dtype(dtype, "arange")
-    return _allocated("arange", lambda: (math.ceil((stop - start) / step),),
-                      dtype, backends.active.arange, start, stop, step, dtype)
+    try:
+        n = max(math.ceil((stop - start) / step), 0)
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+        n = None   # (a zero step, NaN, inf: the kernel's error says so)
+    if n is not None:
+        guard("arange", (n,), dtype, "stop")
+        if n and dtype.kind in "iu":
+            _fits("arange", dtype, start, start + (n - 1) * step)
+    return allocated("arange", (n or 0,), dtype, backends.active.arange,
+                     start, stop, step, dtype)
+
+
+def _fits(op, dtype, *values):
+    """An OverflowError naming `op` unless every value fits in the integer
+    `dtype` (NumPy's error for arange(3e9): TensorFlow and JAX wrap)."""
+    low, high = _BOUNDS.get(dtype) or _BOUNDS.setdefault(
+        dtype, (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)))
+    for v in values:
+        if not low <= v <= high:
+            raise user_error(OverflowError, "{op}: {value} does not fit in "
+                             "{dtype} (from {low} to {high}); pass a wider "
+                             "dtype, such as int64", op=Op(op),
+                             value=Value(v), dtype=Dtype(dtype.name),
+                             low=str(low), high=str(high))   # (R: doubles)
+
+
+_BOUNDS: dict = {}   # integer dtype -> (min, max) (np.iinfo costs ~1 us)
 
 
 def _bound(v, op):
@@ -93,48 +128,35 @@ def _bound(v, op):
     return int(v) if isinstance(v, (bool, np.bool_)) else v
 
 
-def _allocated(op, shape, dtype, kernel, *args):
-    """kernel(*args) as a Tensor; an allocation that cannot fit is a
-    MemoryError naming the op and the bytes asked for (NumPy's and
-    TensorFlow's texts differ, and TensorFlow's names its own kernel).
-    `shape` may be a function computing it, called only then."""
-    try:
-        return Tensor(kernel(*args))
-    except backends.active.out_of_memory:
-        shape = shape() if callable(shape) else shape
-        nbytes = math.prod(shape) * dtype.itemsize
-        raise user_error(
-            MemoryError, "{op}: cannot allocate {nbytes} bytes ({size}) for "
-            "a tensor of shape {shape} and dtype {dtype}: not enough memory",
-            op=Op(op), nbytes=nbytes, size=_size(nbytes), shape=Shape(shape),
-            dtype=Dtype(dtype.name)) from None
-
-
-def _size(nbytes):
-    """3.64 TiB"""
-    units, power = ("B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"), 0
-    while power < len(units) - 1 and nbytes >= 1024 ** (power + 1):
-        power += 1
-    return f"{nbytes / 1024 ** power:.3g} {units[power]}"
-
-
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
              axis=0):
     """`num` evenly spaced values; array `start`/`stop` give one sequence
     per element, laid along `axis` (np.linspace)."""
-    num = as_int(num, "linspace", "num")
+    return _linspace_as("linspace", start, stop, num, endpoint, retstep,
+                       dtype, axis)
+
+
+def _linspace_as(op, start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace, its errors naming `op` (logspace is one)."""
+    num = as_int(num, op, "num")
+    if num < 0:
+        raise user_error(ValueError, "{op}: num must be 0 or more, got "
+                         "{value}", op=Op(op), value=Value(num))
     if np.ndim(start) == 0 and np.ndim(stop) == 0:
         if axis not in (0, -1):
             raise user_error(ValueError, "{op}: axis {axis} is out of range "
                              "for the 1-d result of scalar start and stop",
-                             op=Op("linspace"), axis=Axis(axis))
-        out = Tensor(backends.active.linspace(
-            float(start), float(stop), num, bool(endpoint),
-            _dtype(dtype, "linspace")))
+                             op=Op(op), axis=Axis(axis))
+        dtype = _dtype(dtype, op)
+        out = allocated(op, (num,), dtype, backends.active.linspace,
+                        float(start), float(stop), num, bool(endpoint), dtype)
     else:
         a, b = np.asarray(start), np.asarray(stop)
         if dtype is None:
             dtype = np.result_type(a.dtype, b.dtype, config.floatx())
+        shape = list(np.broadcast_shapes(a.shape, b.shape))
+        shape.insert(int(axis) % (len(shape) + 1), num)
+        guard(op, shape, dtype, "num")
         out = _convert(np.linspace(a, b, num, bool(endpoint),
                                    axis=int(axis)).astype(dtype))
     if retstep:

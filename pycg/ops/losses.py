@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Axis, Op, Shape, Value, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
@@ -26,18 +27,26 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     >>> ops.one_hot([2, 0], 3).numpy().tolist()
     [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
+    return _one_hot_as("one_hot", x, num_classes, axis, dtype, sparse)
+
+
+def _one_hot_as(op, x, num_classes, axis, dtype, sparse):
+    """one_hot, its errors naming `op` (multi_hot is one)."""
     if sparse:
         raise NotImplementedError(
-            "pycg.ops.one_hot: sparse=True is not supported (pycg has no "
+            "pycg.ops." + op + ": sparse=True is not supported (pycg has no "
             "sparse tensors); use sparse=False")
-    x = _labels(x, "one_hot")
-    (axis,) = norm_axis(axis, x.ndim + 1, "one_hot")
+    x = _labels(x, op)
+    (axis,) = norm_axis(axis, x.ndim + 1, op)
     shape = [1] * (x.ndim + 1)
-    shape[axis] = as_int(num_classes, "one_hot", "num_classes")
+    shape[axis] = as_int(num_classes, op, "num_classes")
     if shape[axis] < 0:
         raise user_error(ValueError, "{op}: num_classes must be 0 or more, "
-                         "got {value}", op=Op("one_hot"),
+                         "got {value}", op=Op(op),
                          value=Value(shape[axis]))
+    out = list(x.shape)
+    out.insert(axis, shape[axis])
+    guard(op, out, dtype or "float32", "num_classes")
     classes = reshape(arange(shape[axis], dtype=x.dtype), shape)
     return cast(equal(expand_dims(x, axis), classes), dtype or "float32")
 
@@ -53,7 +62,7 @@ def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False,
             f"pycg.ops.multi_hot: expected num_classes, got "
             f"{sorted(kwargs) or 'none'}")
     x = _labels(inputs, "multi_hot")
-    hot = one_hot(x, num_classes, axis=axis, dtype=dtype, sparse=sparse)
+    hot = _one_hot_as("multi_hot", x, num_classes, axis, dtype, sparse)
     return max(hot, axis=1 if x.ndim > 1 else 0)
 
 

@@ -1,9 +1,10 @@
 """Shape and indexing ops (keras.ops names).
 
-Ops that pick elements of x by a static pattern (indexing, take, tile,
-repeat, flip, slice) are one gather of flat positions, computed with NumPy
-from the static shape; their gradient is one scatter-add of the same
-positions (and the scatter's gradient is the gather), so they share a rule.
+Ops that pick elements of x by a static pattern (indexing, take, flip,
+slice; tile and repeat in ops/tiling.py) are one gather of flat positions,
+computed with NumPy from the static shape; their gradient is one
+scatter-add of the same positions (and the scatter's gradient is the
+gather), so they share a rule.
 """
 import builtins
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_sequence, norm_shape
 from pycg.ops._dispatch import apply, as_tensor, cast, norm_axis, result_dtype
 from pycg.ops import _dynamic, _traced_index
@@ -135,18 +137,6 @@ def flip(x, axis=None):
                  ("flip", axis if not isinstance(axis, list) else tuple(axis)))
 
 
-def tile(x, repeats):
-    """Repeat the whole tensor `repeats` times along each axis."""
-    reps = tuple(np.atleast_1d(repeats).tolist())
-    return _pick("tile", x, lambda grid: np.tile(grid, reps), ("tile", reps))
-
-
-def repeat(x, repeats, axis=None):
-    """Repeat each element `repeats` times along `axis`."""
-    reps = np.asarray(repeats)
-    return _pick("repeat", x, lambda grid: np.repeat(grid, reps, axis=axis))
-
-
 def _copy(x):
     """The same values in a new tensor (a recorded identity: a tape tells
     the copy from x, and gradients flow through it)."""
@@ -240,6 +230,7 @@ def broadcast_to(x, shape):
                          shape=Shape(x.shape), new=Shape(shape)) from None
     if shape == x.shape:
         return _copy(x)
+    guard("broadcast_to", shape, x.dtype)
     return apply("broadcast_to", backends.active.broadcast_to, (x,),
                  {"shape": shape})
 
@@ -286,6 +277,8 @@ def pad(x, pad_width, mode="constant", constant_values=None):
     x = as_tensor(x, "pad")
     pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64),
                          (x.ndim, 2)).tolist()
+    guard("pad", [None if d is None else d + a + b
+                  for d, (a, b) in zip(x.shape, pw)], x.dtype, "pad_width")
     if mode in ("reflect", "symmetric", "edge", "wrap"):
         return _pick("pad", x, lambda grid: np.pad(grid, pw, mode=mode))
     if mode != "constant":

@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Dtype, Op, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._dispatch import apply_nograd, as_tensor, promote
 from pycg.ops.creation import arange, cast, convert_to_tensor
 from pycg.ops.elementwise import (equal, floor, greater, less, logical_and,
@@ -47,6 +48,8 @@ def bincount(x, weights=None, minlength=0, sparse=False):
     n = int(minlength)
     if x.size:
         n = builtins.max(n, int(max(x).numpy()) + 1)
+    guard("bincount", (n,), "int32", "minlength")
+    guard("bincount", (x.size, n), "int32", "minlength")   # (the one-hot)
     ones = (cast(expand_dims(x, 1), "int32")
             == reshape(arange(n), (1, -1)))
     if weights is None:
@@ -68,6 +71,8 @@ def histogram(x, bins=10, range=None):
         convert_to_tensor(float(range[1]), x.dtype))
     same = equal(hi, lo)  # NumPy widens an empty range by 0.5 each way
     lo, hi = where(same, lo - 0.5, lo), where(same, hi + 0.5, hi)
+    guard("histogram", (int(bins) + 1,), x.dtype, "bins")
+    guard("histogram", (x.size, int(bins)), "int32", "bins")   # (hit)
     steps = cast(arange(int(bins) + 1), x.dtype)
     edges = lo + (hi - lo) * steps * (1.0 / int(bins))
     idx = cast(floor((x - lo) / (hi - lo) * int(bins)), "int32")
@@ -91,6 +96,7 @@ def unique(x, sorted=True, return_index=False, return_inverse=False,
     res = res if isinstance(res, tuple) else (res,)
     if size is not None:
         u = res[0]
+        guard("unique", (int(size),) + u.shape[1:], u.dtype, "size")
         pad = np.full((int(size),) + u.shape[1:], fill_value if fill_value
                       is not None else (u.min() if u.size else 0), u.dtype)
         pad[:builtins.min(int(size), len(u))] = u[:int(size)]

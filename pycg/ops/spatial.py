@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Op, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import as_tensor
 from pycg.tensor import is_float
@@ -118,6 +119,9 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x = as_tensor(x, op)
     size = _ints(op, "output_size", output_size, 2)
     padded = (size[0] + 2 * p[0], size[1] + 2 * p[1])
+    if x.ndim == 3:   # (the padded image the columns are summed into)
+        guard(op, (x.shape[0],) + padded + (x.shape[1] // (
+            k[0] * k[1] or 1),), x.dtype, "output_size")
     out = _fold_sizes(op, padded, k, d, s)
     if x.ndim != 3 or x.shape[1] % (k[0] * k[1]) or \
             x.shape[2] != out[0] * out[1]:
@@ -152,6 +156,8 @@ def _adaptive(op, inputs, output_size, data_format, reduce):
     d = x.ndim - 2
     sizes = _ints(op, "output_size", output_size, d)
     for axis, (n, o) in enumerate(zip(x.shape[1:-1], sizes), start=1):
+        guard(op, x.shape[:axis] + (o,) + x.shape[axis + 1:], x.dtype,
+              "output_size")
         # bins [floor(i n / o), ceil((i + 1) n / o)), as torch and Keras
         starts = (np.arange(o) * n) // o
         ends = -((-np.arange(1, o + 1) * n) // o)

@@ -10,6 +10,7 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Dtype, Op, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._arguments import as_int
 from pycg.ops._dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
@@ -97,6 +98,7 @@ def rfft(x, fft_length=None):
     x = x if is_float(x.dtype) else cast(x, config.floatx())
     n = x.shape[-1] if fft_length is None else \
         as_int(fft_length, "rfft", "fft_length")
+    guard("rfft", (2,) + x.shape[:-1] + (n,), x.dtype, "fft_length")
     x = _fit_last(x, n)
     re, im = _split(_transform("_fft", stack([x, zeros_like(x)]), 1))
     half = (Ellipsis, slice(0, n // 2 + 1))
@@ -111,6 +113,7 @@ def irfft(x, fft_length=None):
     m = z.shape[-1]
     n = 2 * (m - 1) if fft_length is None else \
         as_int(fft_length, "irfft", "fft_length")
+    guard("irfft", z.shape[:-1] + (n,), z.dtype, "fft_length")
     half = n // 2 + 1
     z = _fit_last(z, half)
     re, im = getitem(z, 0), getitem(z, 1)
@@ -183,6 +186,11 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
     if n < as_int(sequence_length, "stft", "sequence_length"):
         raise ValueError(f"pycg.ops.stft: fft_length ({n}) must be at least "
                          f"sequence_length ({sequence_length})")
+    stride = builtins.max(as_int(sequence_stride, "stft", "sequence_stride"),
+                          1)   # (0 is refused by extract_sequences)
+    length = x.shape[-1] + (n // 2 * 2 if center else 0)
+    count = builtins.max((length - n) // stride + 1, 0)
+    guard("stft", (2,) + x.shape[:-1] + (count, n), x.dtype, "fft_length")
     if center:
         idx = np.pad(np.arange(x.shape[-1]), n // 2, mode="reflect")
         x = getitem(x, (Ellipsis, idx))
@@ -223,6 +231,7 @@ def istft(x, sequence_length, sequence_stride, fft_length, length=None,
     dtype = _pair("istft", x).dtype
     n, step = (as_int(fft_length, "istft", "fft_length"),
                as_int(sequence_stride, "istft", "sequence_stride"))
+    guard("istft", _pair("istft", x).shape[1:-1] + (n,), dtype, "fft_length")
     frames = irfft(x, n)
     w = None if window is None else _window(window, int(sequence_length), n)
     if w is not None:

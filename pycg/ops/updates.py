@@ -5,6 +5,7 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Dtype, Op, Position, Shape, user_error
+from pycg.ops._allocation import guard
 from pycg.ops._dispatch import as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
@@ -49,6 +50,7 @@ def scatter(indices, values, shape):
     shape = tuple(int(s) for s in shape)
     pos, want = _flat_positions("scatter", indices, shape)
     v = as_tensor(values, "scatter")
+    guard("scatter", shape, v.dtype)
     if v.size != int(np.prod(want)):
         raise user_error(ValueError, "{op}: values of shape {v} do not fit "
                          "indices that pick slices of shape {want}",
@@ -109,8 +111,9 @@ def _segments(op, data, segment_ids, num_segments):
                 TypeError, "{op}: segment_ids has no value yet inside a "
                 "compiled function, so the number of segments cannot be "
                 "read from it; pass num_segments", op=Op(op)) from None
-    num_segments = 0 if num_segments is None else num_segments
-    return data, ids, int(num_segments)
+    num_segments = 0 if num_segments is None else int(num_segments)
+    guard(op, (num_segments,) + data.shape[1:], data.dtype, "num_segments")
+    return data, ids, num_segments
 
 
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
@@ -127,6 +130,7 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):
 
 def _masked(op, data, segment_ids, num_segments, fill, reduce):
     data, ids, n = _segments(op, data, segment_ids, num_segments)
+    guard(op, (n,) + data.shape, data.dtype, "num_segments")   # (where())
     hit = equal(reshape(ids, (1, -1) + (1,) * (data.ndim - 1)),
                 reshape(Tensor(backends.active.convert(
                     np.arange(n, dtype=np.dtype(ids.dtype)))),

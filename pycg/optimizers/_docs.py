@@ -20,6 +20,13 @@ SHARED = """\
         **kwargs: Keras' other arguments (use_ema, loss_scale_factor,
             gradient_accumulation_steps, ...) are refused with an error
             that names them; an unknown one with the list of valid ones.
+
+        Every hyper-parameter is checked here, by name: a finite number in
+        its range (learning_rate, epsilon, weight_decay, the clipping
+        norms, initial_accumulator_value >= 0; momentum and rho in [0, 1];
+        beta_1 and beta_2 in [0, 1)), True or False for a flag. NaN and
+        inf are refused: they would make every weight NaN at the first
+        step.
 """
 
 

@@ -2,6 +2,7 @@
 from typing import Any
 
 from pycg import ops
+from pycg.optimizers._checks import hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
@@ -39,8 +40,9 @@ class Adagrad(Optimizer):
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
-        self.initial_accumulator_value = initial_accumulator_value
-        self.epsilon = epsilon
+        self.initial_accumulator_value = hyper_parameter(
+            self._who, "initial_accumulator_value", initial_accumulator_value)
+        self.epsilon = hyper_parameter(self._who, "epsilon", epsilon)
         self._accumulators: list[Any] = []
 
     def build_slots(self, variables):

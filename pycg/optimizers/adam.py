@@ -2,6 +2,7 @@
 from typing import Any
 
 from pycg import ops
+from pycg.optimizers._checks import hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
@@ -41,8 +42,10 @@ class Adam(Optimizer):
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
-        self.beta_1, self.beta_2 = beta_1, beta_2
-        self.epsilon, self.amsgrad = epsilon, bool(amsgrad)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = (
+            hyper_parameter(self._who, arg, v) for arg, v in (
+                ("beta_1", beta_1), ("beta_2", beta_2), ("epsilon", epsilon),
+                ("amsgrad", amsgrad)))
         self._momentums: list[Any] = []
         self._velocities: list[Any] = []
         self._velocity_hats: list[Any] = []
@@ -105,6 +108,4 @@ class AdamW(Adam):
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
-        if weight_decay is None:
-            raise ValueError(f"{self._who}: `weight_decay` must be a float, "
-                             f"got None")
+        hyper_parameter(self._who, "weight_decay", weight_decay)

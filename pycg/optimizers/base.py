@@ -8,7 +8,6 @@ apply, eagerly even when that apply runs inside pycg.function (TensorFlow
 then traces that function twice; `build(variables)` beforehand avoids it).
 """
 import inspect
-import numbers
 import threading
 from typing import Any
 
@@ -16,7 +15,7 @@ import numpy as np
 
 from pycg import config
 from pycg._state import counter_dtype, state_variable, var_key
-from pycg.optimizers._checks import Checks
+from pycg.optimizers._checks import Checks, hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.clipping import clip
 from pycg.optimizers.schedules import LearningRateSchedule
@@ -46,12 +45,11 @@ class Optimizer(WeightDecay, Checks):
         who = f"pycg.optimizers.{type(self).__name__}"
         if kwargs:
             self._unknown(who, kwargs)
-        for arg, v in (("weight_decay", weight_decay), ("clipnorm", clipnorm),
-                       ("clipvalue", clipvalue),
-                       ("global_clipnorm", global_clipnorm)):
-            if v is not None and not _nonneg(v):
-                raise ValueError(f"{who}: `{arg}` must be a non-negative "
-                                 f"number or None, got {v!r}")
+        weight_decay, clipnorm, clipvalue, global_clipnorm, name = (
+            hyper_parameter(who, arg, v, optional=True) for arg, v in (
+                ("weight_decay", weight_decay), ("clipnorm", clipnorm),
+                ("clipvalue", clipvalue), ("global_clipnorm", global_clipnorm),
+                ("name", name)))
         if sum(a is not None for a in (clipnorm, clipvalue,
                                        global_clipnorm)) > 1:
             raise ValueError(
@@ -86,12 +84,9 @@ class Optimizer(WeightDecay, Checks):
     def _lr_state(self, learning_rate):
         if callable(learning_rate):
             return learning_rate
-        if not _nonneg(learning_rate):
-            raise ValueError(
-                f"{self._who}: `learning_rate` must be a non-negative float, "
-                f"a pycg.optimizers.schedules.LearningRateSchedule or a "
-                f"callable, got {learning_rate!r}")
-        return state_variable(float(learning_rate), config.floatx(),
+        learning_rate = hyper_parameter(self._who, "learning_rate",
+                                        learning_rate)
+        return state_variable(learning_rate, config.floatx(),
                               f"{self.name}_learning_rate")
 
     @property
@@ -280,6 +275,3 @@ class Optimizer(WeightDecay, Checks):
     def __repr__(self):
         return f"<pycg.optimizers.{type(self).__name__} name={self.name!r}>"
 
-
-def _nonneg(v):
-    return isinstance(v, numbers.Real) and not isinstance(v, bool) and v >= 0

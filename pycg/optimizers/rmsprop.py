@@ -2,6 +2,7 @@
 from typing import Any
 
 from pycg import ops
+from pycg.optimizers._checks import hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
@@ -42,8 +43,10 @@ class RMSprop(Optimizer):
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
-        self.rho, self.momentum = rho, momentum
-        self.epsilon, self.centered = epsilon, bool(centered)
+        self.rho, self.momentum, self.epsilon, self.centered = (
+            hyper_parameter(self._who, arg, v) for arg, v in (
+                ("rho", rho), ("momentum", momentum), ("epsilon", epsilon),
+                ("centered", centered)))
         self._velocities: list[Any] = []
         self._momentums: list[Any] = []
         self._average_gradients: list[Any] = []

@@ -7,9 +7,9 @@ eagerly and inside pycg.function on both backends.
 0.05
 """
 import math
-import numbers
 
 from pycg import ops
+from pycg.optimizers._checks import hyper_parameter
 
 
 class LearningRateSchedule:
@@ -37,10 +37,11 @@ class ExponentialDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate,
                  staircase=False, name="ExponentialDecay"):
-        _positive(decay_steps, "decay_steps", "ExponentialDecay")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.decay_rate = decay_steps, decay_rate
-        self.staircase, self.name = staircase, name
+        (self.initial_learning_rate, self.decay_steps, self.decay_rate,
+         self.staircase, self.name) = _checked(
+            "ExponentialDecay", initial_learning_rate=initial_learning_rate,
+            decay_steps=decay_steps, decay_rate=decay_rate,
+            staircase=staircase, name=name)
 
     def __call__(self, step):
         lr = ops.convert_to_tensor(self.initial_learning_rate)
@@ -74,8 +75,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
                 f"pycg.optimizers.schedules.PiecewiseConstantDecay: "
                 f"`boundaries` must have one entry fewer than `values`, got "
                 f"{len(boundaries)} boundaries and {len(values)} values")
-        self.boundaries, self.values, self.name = list(boundaries), \
-            list(values), name
+        who = "pycg.optimizers.schedules.PiecewiseConstantDecay"
+        self.boundaries = [hyper_parameter(who, "boundaries", b)
+                           for b in boundaries]
+        self.values = [hyper_parameter(who, "values", v) for v in values]
+        self.name = hyper_parameter(who, "name", name)
 
     def __call__(self, step):
         step = ops.convert_to_tensor(step)
@@ -116,10 +120,14 @@ class CosineDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0,
                  name="CosineDecay", warmup_target=None, warmup_steps=0):
-        _positive(decay_steps, "decay_steps", "CosineDecay")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps, self.alpha, self.name = decay_steps, alpha, name
-        self.warmup_target, self.warmup_steps = warmup_target, warmup_steps
+        (self.initial_learning_rate, self.decay_steps, self.alpha, self.name,
+         self.warmup_steps) = _checked(
+            "CosineDecay", initial_learning_rate=initial_learning_rate,
+            decay_steps=decay_steps, alpha=alpha, name=name,
+            warmup_steps=warmup_steps)
+        self.warmup_target = hyper_parameter(
+            "pycg.optimizers.schedules.CosineDecay", "warmup_target",
+            warmup_target, optional=True)
 
     def _decay(self, step, decay_steps, decay_from):
         fraction = ops.divide(step, decay_steps)
@@ -147,7 +155,7 @@ class CosineDecay(LearningRateSchedule):
         return ops.where(ops.less(step, warmup_steps), warm, decay)
 
 
-def _positive(v, name, who):
-    if not isinstance(v, numbers.Real) or isinstance(v, bool) or v <= 0:
-        raise ValueError(f"pycg.optimizers.schedules.{who}: `{name}` must be "
-                         f"> 0, got {v!r}")
+def _checked(schedule, **values):
+    """The hyper-parameters of `schedule`, each checked by its name."""
+    who = f"pycg.optimizers.schedules.{schedule}"
+    return [hyper_parameter(who, name, v) for name, v in values.items()]

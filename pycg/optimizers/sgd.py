@@ -1,9 +1,8 @@
 """SGD with momentum and Nesterov momentum (keras.optimizers.SGD)."""
-import numbers
-
 from typing import Any
 
 from pycg import ops
+from pycg.optimizers._checks import hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
 
@@ -40,11 +39,8 @@ class SGD(Optimizer):
                          weight_decay=weight_decay, clipnorm=clipnorm,
                          clipvalue=clipvalue, global_clipnorm=global_clipnorm,
                          name=name, **kwargs)
-        if not isinstance(momentum, numbers.Real) or \
-                isinstance(momentum, bool) or not 0 <= momentum <= 1:
-            raise ValueError(f"{self._who}: `momentum` must be a float in "
-                             f"[0, 1], got {momentum!r}")
-        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+        self.momentum = hyper_parameter(self._who, "momentum", momentum)
+        self.nesterov = hyper_parameter(self._who, "nesterov", nesterov)
         self._momentums: list[Any] = []
 
     def build_slots(self, variables):

@@ -12,6 +12,7 @@ import numpy as np
 from pycg import backends, ops
 from pycg._errors import Api, user_error
 from pycg._state import counter_dtype
+from pycg.ops._allocation import guard
 from pycg._errors import Shape as ShapeFact
 from pycg.random import _samplers
 from pycg.random._arguments import (as_shape, float_dtype, int_bound,
@@ -188,6 +189,8 @@ def categorical(logits: ArrayLike, num_samples: int,
                          f"non-negative int, got {num_samples!r}")
     dtype = np.dtype(dtype)
     shape = (logits.shape[0], int(num_samples))
+    guard(Api("random.categorical"), shape + logits.shape[1:], "float64",
+          "num_samples")   # (the Gumbel noise NumPy draws)
     return _host(_samplers.gumbel_argmax, "categorical", seed, shape, dtype,
                  extra=[ops.stop_gradient(logits)])
 
@@ -262,7 +265,9 @@ def dropout(inputs: ArrayLike, rate: float,
 
 # ---- plumbing --------------------------------------------------------------
 def _host(sampler, who, seed, shape, dtype, extra=(), **params):
-    """Run sampler on the (seed, counter) pair, as a Tensor of shape/dtype."""
+    """Run sampler on the (seed, counter) pair, as a Tensor of shape/dtype
+    (its size checked first, as every op's: ops/_allocation.py)."""
+    guard(Api(f"random.{who}"), shape, dtype)
     pair = draw_seed(seed, who)
 
     def run(pair, *extra):

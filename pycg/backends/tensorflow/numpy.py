@@ -184,7 +184,18 @@ def arange(start, stop, step, dtype):
 
 
 def linspace(start, stop, num, endpoint, dtype):
+    if num > 2**31 - 1:   # (TensorFlow's LinSpace counts in int32)
+        return tf.cast(_linspace_int64(start, stop, num, endpoint), dtype)
     return tf.cast(tnp.linspace(start, stop, num, endpoint=endpoint), dtype)
+
+
+def _linspace_int64(start, stop, num, endpoint):
+    """np.linspace in float64 for any `num` (2**32 + 3 is not 3 values)."""
+    div = num - 1 if endpoint else num
+    steps = tf.cast(tf.range(num, dtype=tf.int64), tf.float64)
+    values = start + steps * ((stop - start) / div if div else 0.0)
+    return tf.concat([values[:-1], [stop]], 0) if endpoint and num > 1 \
+        else values
 
 
 _SIGNED = {tf.uint8: tf.int16, tf.uint16: tf.int32, tf.uint32: tf.int64,
