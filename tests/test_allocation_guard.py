@@ -88,6 +88,9 @@ NOT_SIZES = {
     "digitize": "its bins are an array of edges",
     "reshape": "the input's own elements",
     "unstack": "num splits the input",
+    "choose": "n is a tensor of values (R's choose(n, k)), not a size",
+    "lchoose": "n is a tensor of values (R's lchoose(n, k)), not a size",
+    "polygamma": "n is the derivative's order, not a size",
 }
 
 
