@@ -138,7 +138,13 @@ $(VENV)/.python-ok: pyproject.toml $(VENV)/.system-ok
 	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r,jax]'
+	$(PY) -m pip install -q --only-binary=:all: '$(TORCH_CPU)'
 	touch $@
+
+# PyTorch's CPU build, pinned to its local version so that pip never
+# fetches PyPI's CUDA build (several GB); the index these machines use
+# serves it, as does https://download.pytorch.org/whl/cpu
+TORCH_CPU := torch==2.13.0+cpu
 
 # R CMD INSTALL runs ./configure, which bundles pycg/ under inst/python/.
 $(VENV)/.r-ok: DESCRIPTION NAMESPACE $(wildcard R/*.R) configure pyproject.toml \

@@ -7,19 +7,36 @@ autodiff; torch's autograd records none of these kernels (core.py).
 The backend is this package: its kernels are the public names of its topic
 files (core, numpy, math, nn, linalg: the same files in every backend), then
 _edges.py (answers where torch's kernels differ from NumPy's at bool and
-complex inputs)."""
+complex inputs). Each kernel but the core's and the hottest float ones runs
+again through signed dtypes where it fails on uint16, uint32 or uint64
+(_unsigned.py); add, subtract and multiply do that as the binary ops' edge
+kernels."""
 import types as _types
 
 import torch as _torch
 
-from pycg.backends.torch import _edges, core, linalg, math, nn, numpy
+from pycg.backends.torch import _edges, _unsigned, core, linalg, math, nn, \
+    numpy
 
 name = "torch"
 # what a kernel raises when an allocation cannot fit (torch's CPU allocator
-# raises RuntimeError "... not enough memory ..."; CUDA's its own error)
+# raises a bare RuntimeError: the creation kernels make it a MemoryError)
 out_of_memory = (MemoryError, _torch.OutOfMemoryError)
 
-for _topic in (core, numpy, math, nn, linalg, _edges):
-    globals().update({k: v for k, v in vars(_topic).items()
-                      if not k.startswith("_")
-                      and not isinstance(v, _types.ModuleType)})
+# float-only kernels on the hot path (the ops give them floats) and the
+# binary ones that fall back through their edge kernels
+_HOT = frozenset(("add", "subtract", "multiply", "divide", "exp", "log",
+                  "tanh", "sigmoid", "sqrt", "tanh_grad", "sigmoid_grad",
+                  "relu_grad", "sqrt_grad", "rsqrt_grad", "reciprocal_grad"))
+
+globals().update({k: v for k, v in vars(core).items()
+                  if not k.startswith("_")
+                  and not isinstance(v, _types.ModuleType)})
+for _topic in (numpy, math, nn, linalg, _edges):
+    globals().update({
+        k: v if k in _HOT or not callable(v) else _unsigned.through(k, v)
+        for k, v in vars(_topic).items()
+        if not k.startswith("_") and not isinstance(v, _types.ModuleType)})
+edge_add = _unsigned.edge("add", numpy.add)
+edge_subtract = _unsigned.edge("subtract", numpy.subtract)
+edge_multiply = _unsigned.edge("multiply", numpy.multiply)

@@ -11,10 +11,10 @@ torch's autograd records none of these kernels. `autograd_records(value)`
 is the one test of a torch tensor that torch's autograd would record
 through (a user's tensor that requires grad, while grad mode is on).
 
-dtypes are NumPy's on the pycg side (`dtype_of`); torch has no uint16,
-uint32 or uint64 kernels to speak of (torch 2.x keeps them for storage
-only), so those dtypes are a TypeError here, as is anything torch cannot
-hold (longdouble, strings).
+dtypes are NumPy's on the pycg side (`dtype_of`). torch 2.x stores uint16,
+uint32 and uint64 but has almost no kernels for them: the kernels compute
+them through signed dtypes (_unsigned.py). A dtype torch cannot hold
+(longdouble) is a TypeError naming it.
 """
 import contextlib
 import operator
@@ -29,7 +29,8 @@ _PAIRS = [(np.dtype(n), getattr(torch, t)) for n, t in (
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
     ("int16", "int16"), ("int32", "int32"), ("int64", "int64"),
     ("float16", "float16"), ("float32", "float32"), ("float64", "float64"),
-    ("complex64", "complex64"), ("complex128", "complex128"))] + [
+    ("complex64", "complex64"), ("complex128", "complex128"),
+    ("uint16", "uint16"), ("uint32", "uint32"), ("uint64", "uint64"))] + [
     (np.dtype(d), torch.bfloat16) for d in _EXTRA_FLOATS]
 _TORCH_DTYPES = dict(_PAIRS)            # NumPy dtype -> torch dtype
 _NUMPY_DTYPES = {t: n for n, t in _PAIRS}   # torch dtype -> NumPy dtype
@@ -66,12 +67,9 @@ def _torch_dtype(dtype):
     if t is None:
         t = _TORCH_DTYPES.get(np.dtype(dtype))
     if t is None:
-        name = np.dtype(dtype).name
-        hint = (" (torch 2.x holds uint16, uint32 and uint64 but has almost "
-                "no kernels for them); cast to a signed integer dtype such as "
-                "int32 or int64 first" if name.startswith("uint") else "")
-        raise TypeError(f"pycg (torch backend): dtype {name} is not "
-                        f"supported{hint}, or use the numpy backend")
+        raise TypeError(f"pycg (torch backend): torch has no dtype "
+                        f"{np.dtype(dtype).name}; cast to one it has, or use "
+                        f"the numpy backend")
     return t
 
 
@@ -83,6 +81,22 @@ def _device_now():
     """Where torch puts a new tensor now (its default device; the
     module attribute, as torch.get_default_device() costs ~3 us)."""
     return _torch_device.CURRENT_DEVICE
+
+
+def _allocating(kernel):
+    """kernel, its allocation failures a MemoryError (torch's CPU allocator
+    raises a bare RuntimeError "... can't allocate memory ...")."""
+    def run(*args):
+        try:
+            return kernel(*args)
+        except RuntimeError as e:
+            if "allocate memory" not in str(e) and \
+                    "not enough memory" not in str(e):
+                raise
+            raise MemoryError(str(e)) from None
+    run.__name__ = kernel.__name__
+    run.__doc__ = kernel.__doc__
+    return run
 
 
 # ---- conversion ---------------------------------------------------------
@@ -164,6 +178,12 @@ def scalar_like(number, x):
     return _cached(number, x.dtype, _place(x))
 
 
+# torch dtype -> {nonzero Python number: its 0-d CPU tensor}: weak_scalar's
+# hot case, two lookups (an int and a float share a key only when equal,
+# and then give the same scalar; zero is never a key: -0.0 == 0)
+_weak = {dt: {} for dt in _NUMPY_DTYPES}
+
+
 def weak_scalar(number, x):
     """scalar_like(number, x) where a Python int or float `number` needs no
     promotion next to x (this backend's value; an int, or x floating); else
@@ -171,12 +191,23 @@ def weak_scalar(number, x):
     if type(x) is not torch.Tensor:
         return None
     dt = x.dtype
+    cpu = x.is_cpu
+    if cpu and number:
+        c = _weak[dt].get(number)
+        if c is not None:
+            return c
     if dt is torch.bool or type(number) is float and dt not in _FLOATS:
         return None
     try:
-        return _cached(number, dt, None if x.is_cpu else x.device)
+        c = _cached(number, dt, None if cpu else x.device)
     except OverflowError:   # (the op says which number and dtype)
         return None
+    if cpu and number:
+        weak = _weak[dt]
+        if len(weak) > 4096:
+            weak.clear()
+        weak[number] = c
+    return c
 
 
 def inexact(x):

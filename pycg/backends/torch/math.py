@@ -3,6 +3,7 @@ searching, Fourier transforms, complex parts and dimensions known only
 while tracing (keras.ops math names)."""
 import builtins
 
+import numpy as np
 import torch
 
 from pycg.backends.torch.core import _NUMPY_DTYPES, _torch_dtype
@@ -26,7 +27,6 @@ bitwise_xor = torch.bitwise_xor
 bitwise_invert = torch.bitwise_not
 left_shift = torch.bitwise_left_shift
 right_shift = torch.bitwise_right_shift
-nextafter = torch.nextafter
 logical_xor = torch.logical_xor
 
 
@@ -38,6 +38,16 @@ def cbrt(x):
     step = torch.where(ok, (y * y * y - x) / torch.where(ok, 3 * y * y, 1),
                        0)
     return (y - step).to(x.dtype)
+
+
+def nextafter(x1, x2):
+    """NumPy's: integers and bools in the float that holds them (float16
+    for bools and 8-bit integers, float32 for 16-bit, float64 above)."""
+    if not x1.is_floating_point():
+        dt = _torch_dtype(np.promote_types(_NUMPY_DTYPES[x1.dtype],
+                                           np.float16))
+        x1, x2 = x1.to(dt), x2.to(dt)
+    return torch.nextafter(x1, x2)
 
 
 def _numpy_ints(x, y):
@@ -97,6 +107,8 @@ def cumprod(x, axis):
 
 
 def isin(x1, x2):
+    if x1.dtype is torch.bool:   # (torch's isin has no bools)
+        x1, x2 = x1.to(torch.uint8), x2.to(torch.uint8)
     return torch.isin(x1, x2)
 
 
