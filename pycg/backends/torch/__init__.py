@@ -8,14 +8,15 @@ The backend is this package: its kernels are the public names of its topic
 files (core, numpy, math, nn, linalg: the same files in every backend), then
 _edges.py (answers where torch's kernels differ from NumPy's at bool and
 complex inputs). Each kernel but the core's and the hottest float ones runs
-again through signed dtypes where it fails on uint16, uint32 or uint64
-(_unsigned.py); add, subtract and multiply do that as the binary ops' edge
+again where torch refuses its operands (_fallbacks.py: uint16, uint32 and
+uint64 through signed dtypes, operands on the CPU and another device all on
+the other); add, subtract and multiply do that as the binary ops' edge
 kernels."""
 import types as _types
 
 import torch as _torch
 
-from pycg.backends.torch import _edges, _unsigned, core, linalg, math, nn, \
+from pycg.backends.torch import _edges, _fallbacks, core, linalg, math, nn, \
     numpy
 
 name = "torch"
@@ -34,9 +35,9 @@ globals().update({k: v for k, v in vars(core).items()
                   and not isinstance(v, _types.ModuleType)})
 for _topic in (numpy, math, nn, linalg, _edges):
     globals().update({
-        k: v if k in _HOT or not callable(v) else _unsigned.through(k, v)
+        k: v if k in _HOT or not callable(v) else _fallbacks.through(k, v)
         for k, v in vars(_topic).items()
         if not k.startswith("_") and not isinstance(v, _types.ModuleType)})
-edge_add = _unsigned.edge("add", numpy.add)
-edge_subtract = _unsigned.edge("subtract", numpy.subtract)
-edge_multiply = _unsigned.edge("multiply", numpy.multiply)
+edge_add = _fallbacks.edge("add", numpy.add)
+edge_subtract = _fallbacks.edge("subtract", numpy.subtract)
+edge_multiply = _fallbacks.edge("multiply", numpy.multiply)

@@ -21,7 +21,6 @@ import operator
 
 import numpy as np
 import torch
-import torch.utils._device as _torch_device
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 
@@ -78,9 +77,14 @@ def dtype_of(x):
 
 
 def _device_now():
-    """Where torch puts a new tensor now (its default device; the
-    module attribute, as torch.get_default_device() costs ~3 us)."""
-    return _torch_device.CURRENT_DEVICE
+    """Where torch puts a new tensor now, its default device, or None for
+    the CPU. A default device other than the CPU (set_default_device, or
+    `with torch.device(...)`) is a torch function mode on torch's stack:
+    with none there, no question to torch.get_default_device() (~3 us)."""
+    if not _mode_stack():
+        return None
+    place = torch.get_default_device()
+    return None if place.type == "cpu" else place
 
 
 def _allocating(kernel):
@@ -160,12 +164,11 @@ def _cached(number, dt, place):
 
 
 _CPU = torch.device("cpu")
+_mode_stack = torch._C._len_torch_function_stack
 
 
 def scalar(value, dtype):
-    place = _device_now()
-    return _cached(value, _torch_dtype(dtype),
-                   None if place is None or place.type == "cpu" else place)
+    return _cached(value, _torch_dtype(dtype), _device_now())
 
 
 def _place(x):
@@ -252,8 +255,10 @@ def read_and_add(store, delta):
 # ---- host calls: a NumPy function of concrete values ----------------------
 def host_call(fn, args, dtype, shape):
     """fn on NumPy copies of args; its result on the first argument's
-    device (the default device when there is none)."""
-    place = next((a.device for a in args if owns(a)), None)
+    device that is not the CPU, else on the default device (a draw's seed
+    state lives on the CPU)."""
+    place = next((a.device for a in args if owns(a) and not a.is_cpu),
+                 None)
     out = fn(*[to_numpy(a) if owns(a) else np.asarray(a) for a in args])
     return _from_numpy(np.asarray(out), place)
 
