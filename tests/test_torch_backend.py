@@ -251,6 +251,16 @@ def test_a_python_number_takes_the_tensors_dtype_as_on_numpy(number):
                 _same(*_both(op, *args), (op.__name__, dtype, number))
 
 
+def test_an_int_and_an_equal_float_are_two_weak_numbers(torch_backend):
+    # (2 == 2.0 in a cache of numbers: the float must still make floatx)
+    x = pycg.constant(np.array([1, 2], np.int32))
+    f = pycg.constant(np.array([1, 2], np.float16))
+    for number, dtype in ((2, "int32"), (2.0, "float32"), (2, "int32")):
+        assert (x * number).dtype == dtype and (number + x).dtype == dtype
+        assert (f * number).dtype == "float16"
+    np.testing.assert_array_equal((x * 2.0).numpy(), [2.0, 4.0])
+
+
 UNARY = ["abs", "negative", "square", "sign", "sqrt", "exp", "floor", "round",
          "sum", "cumsum", "max", "argmax", "sort", "mean", "conj", "real",
          "isnan", "logical_not", "bitwise_invert", "reciprocal", "tanh"]

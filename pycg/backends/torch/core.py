@@ -181,10 +181,11 @@ def scalar_like(number, x):
     return _cached(number, x.dtype, _place(x))
 
 
-# torch dtype -> {nonzero Python number: its 0-d CPU tensor}: weak_scalar's
-# hot case, two lookups (an int and a float share a key only when equal,
-# and then give the same scalar; zero is never a key: -0.0 == 0)
-_weak = {dt: {} for dt in _NUMPY_DTYPES}
+# float dtype -> {nonzero Python number: its 0-d CPU tensor}: weak_scalar's
+# hot case, two lookups (an int and a float share a key only when equal, and
+# then give the same float scalar; zero is never a key: -0.0 == 0; integer
+# dtypes are never cached here, where 2 and 2.0 must differ)
+_weak = {dt: {} for dt in float_dtypes}
 
 
 def weak_scalar(number, x):
@@ -195,18 +196,19 @@ def weak_scalar(number, x):
         return None
     dt = x.dtype
     cpu = x.is_cpu
-    if cpu and number:
-        c = _weak[dt].get(number)
+    weak = _weak.get(dt)
+    if weak is None:
+        if dt is torch.bool or type(number) is float:
+            return None
+    elif cpu and number:
+        c = weak.get(number)
         if c is not None:
             return c
-    if dt is torch.bool or type(number) is float and dt not in _FLOATS:
-        return None
     try:
         c = _cached(number, dt, None if cpu else x.device)
     except OverflowError:   # (the op says which number and dtype)
         return None
-    if cpu and number:
-        weak = _weak[dt]
+    if weak is not None and cpu and number:
         if len(weak) > 4096:
             weak.clear()
         weak[number] = c
