@@ -123,6 +123,19 @@ def test_results_stay_on_their_inputs_device(torch_backend):
     assert g._value.device.type == "meta" and g.shape == (2, 3)
 
 
+@pytest.mark.parametrize("op", [ops.tanh, ops.exp, ops.sigmoid, ops.relu,
+                                ops.sqrt, ops.reciprocal, ops.square])
+def test_a_gradients_seed_made_on_the_cpu_meets_another_device(
+        torch_backend, op):
+    # (the seed of a vector target is ones on the default device, the
+    # CPU; the fused gradient kernels meet it with the input's device)
+    x = pycg.convert_to_tensor(torch.ones(2, 3, device="meta"))
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        y = op(x)
+    assert tape.gradient(y, x)._value.device.type == "meta"
+
+
 def test_a_cached_python_number_is_on_the_device_of_its_tensor(
         torch_backend):
     cpu = pycg.constant([1.0, 2.0])

@@ -27,8 +27,8 @@ _NEEDS = {"tensorflow": ("TensorFlow", "pip install tensorflow-cpu (or "
 # on variables for pycg.function, the torch backend's test of a tensor
 # torch's autograd records.
 OPTIONAL = frozenset((
-    "activate", "log_softmax", "edge_add", "edge_subtract", "edge_maximum",
-    "edge_minimum", "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
+    "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
+    "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
     "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates",
     "watching", "watcher", "moved_away", "moves", "autograd_records"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)

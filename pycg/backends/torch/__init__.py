@@ -7,11 +7,12 @@ autodiff; torch's autograd records none of these kernels (core.py).
 The backend is this package: its kernels are the public names of its topic
 files (core, numpy, math, nn, linalg: the same files in every backend), then
 _edges.py (answers where torch's kernels differ from NumPy's at bool and
-complex inputs). Each kernel but the core's and the hottest float ones runs
-again where torch refuses its operands (_fallbacks.py: uint16, uint32 and
-uint64 through signed dtypes, operands on the CPU and another device all on
-the other); add, subtract and multiply do that as the binary ops' edge
-kernels."""
+complex inputs). Each kernel but the core's and the unary float ones
+(one operand, a float: nothing to fall back on) runs again where torch
+refuses its operands (_fallbacks.py: uint16, uint32 and uint64 through
+signed dtypes, operands on the CPU and another device all on the other).
+The retry costs nothing until torch refuses; a hot kernel of two operands
+gets a wrapper of fixed arity."""
 import types as _types
 
 import torch as _torch
@@ -24,20 +25,24 @@ name = "torch"
 # raises a bare RuntimeError: the creation kernels make it a MemoryError)
 out_of_memory = (MemoryError, _torch.OutOfMemoryError)
 
-# float-only kernels on the hot path (the ops give them floats) and the
-# binary ones that fall back through their edge kernels
-_HOT = frozenset(("add", "subtract", "multiply", "divide", "exp", "log",
-                  "tanh", "sigmoid", "sqrt", "tanh_grad", "sigmoid_grad",
-                  "relu_grad", "sqrt_grad", "rsqrt_grad", "reciprocal_grad"))
+# unary float kernels on the hot path, as they are (the ops give them one
+# float operand), and the hot kernels of two operands
+_AS_THEY_ARE = frozenset(("exp", "log", "tanh", "sigmoid", "sqrt"))
+_BINARY = frozenset(("add", "subtract", "multiply", "divide", "tanh_grad",
+                     "sigmoid_grad", "relu_grad", "sqrt_grad", "rsqrt_grad",
+                     "reciprocal_grad"))
+
+
+def _wrapped(k, v):
+    if k in _AS_THEY_ARE or not callable(v):
+        return v
+    return (_fallbacks.binary if k in _BINARY else _fallbacks.through)(k, v)
+
 
 globals().update({k: v for k, v in vars(core).items()
                   if not k.startswith("_")
                   and not isinstance(v, _types.ModuleType)})
 for _topic in (numpy, math, nn, linalg, _edges):
     globals().update({
-        k: v if k in _HOT or not callable(v) else _fallbacks.through(k, v)
-        for k, v in vars(_topic).items()
+        k: _wrapped(k, v) for k, v in vars(_topic).items()
         if not k.startswith("_") and not isinstance(v, _types.ModuleType)})
-edge_add = _fallbacks.edge("add", numpy.add)
-edge_subtract = _fallbacks.edge("subtract", numpy.subtract)
-edge_multiply = _fallbacks.edge("multiply", numpy.multiply)

@@ -140,11 +140,16 @@ def through(name, kernel):
     return run
 
 
-def edge(name, kernel):
-    """The binary ops' fallback (ops/_dispatch.py's _failed) for a kernel
-    left unwrapped because it is hot: None unless an operand is unsigned
-    or the operands are on two devices."""
+def binary(name, kernel):
+    """through() for a hot kernel of two operands (no packing of *args)."""
     def run(x, y):
-        return _run(name, kernel, (x, y), {})
-    run.__name__ = run.__qualname__ = "edge_" + name
+        try:
+            return kernel(x, y)
+        except (NotImplementedError, RuntimeError) as e:
+            out = _run(name, kernel, (x, y), {})
+            if out is None:
+                raise _refused(e) from None
+            return out
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = kernel.__doc__
     return run
