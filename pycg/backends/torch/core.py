@@ -13,7 +13,7 @@ through (a user's tensor that requires grad, while grad mode is on).
 
 dtypes are NumPy's on the pycg side (`dtype_of`). torch 2.x stores uint16,
 uint32 and uint64 but has almost no kernels for them: the kernels compute
-them through signed dtypes (_unsigned.py). A dtype torch cannot hold
+them through signed dtypes (_fallbacks.py). A dtype torch cannot hold
 (longdouble) is a TypeError naming it.
 """
 import contextlib
