@@ -381,6 +381,22 @@ def test_torchs_autograd_records_none_of_pycgs_kernels(torch_backend):
     np.testing.assert_allclose(grad.numpy(), slope, rtol=1e-5)
 
 
+def test_a_variable_made_or_assigned_from_a_tensor_that_requires_grad_is_detached(
+        torch_backend):
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    v = pycg.Variable(w)
+    v.assign(w * 3)
+    assert not v._value.requires_grad and v._value.grad_fn is None
+    np.testing.assert_array_equal(v.numpy(), [3.0, 6.0])
+
+
+def test_a_torch_dtype_pycg_has_not_is_a_type_error_naming_it(torch_backend):
+    t = pycg.convert_to_tensor(torch.ones(2, dtype=torch.float8_e4m3fn))
+    with pytest.raises(TypeError, match="a tensor of torch dtype "
+                       "float8_e4m3fn has no NumPy dtype; cast it"):
+        ops.exp(t)
+
+
 def test_autograd_records_names_a_tensor_torch_would_record():
     from pycg.backends.torch.core import autograd_records
     w = torch.ones(2, requires_grad=True)

@@ -73,7 +73,13 @@ def _torch_dtype(dtype):
 
 
 def dtype_of(x):
-    return _NUMPY_DTYPES[x.dtype]
+    try:
+        return _NUMPY_DTYPES[x.dtype]
+    except KeyError:   # (a torch tensor passed in: float8, complex32, ...)
+        raise TypeError(f"pycg (torch backend): a tensor of torch dtype "
+                        f"{str(x.dtype).replace('torch.', '')} has no NumPy "
+                        f"dtype; cast it to one pycg has (float32, bfloat16, "
+                        f"int64, complex64, ...)") from None
 
 
 def _device_now():
@@ -229,7 +235,9 @@ def grad_like(g, x):
 
 # ---- variables: storage that assign() replaces ---------------------------
 def variable(value):
-    return convert(value).clone()
+    """A copy that torch's autograd never records (a tensor that requires
+    grad is detached first)."""
+    return convert(value).detach().clone()
 
 
 def read(store):
@@ -237,7 +245,7 @@ def read(store):
 
 
 def assign(store, value):
-    return convert(value).to(store.device, store.dtype, copy=True)
+    return convert(value).detach().to(store.device, store.dtype, copy=True)
 
 
 def assign_add(store, delta):
