@@ -307,6 +307,11 @@ def test_unsigned_integers_wrap_sum_and_order_as_numpy(torch_backend, dtype):
                       (ops.where(x > y, x, y), np.where(x > y, x, y)),
                       (ops.max(x), np.max(x)),
                       (ops.argmax(x), np.int32(np.argmax(x)))]
+    v = pycg.Variable(x, trainable=False)
+    v.assign_add(y)
+    v.assign_sub(np.array([1, 1, 1, 1], dtype))
+    with np.errstate(over="ignore"):
+        cases.append((v.read(), x + y - 1))
     for got, want in cases:
         assert got.dtype == np.asarray(want).dtype, (got, want)
         np.testing.assert_array_equal(got.numpy(), want)

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
+from pycg.backends.torch import _fallbacks
 
 _PAIRS = [(np.dtype(n), getattr(torch, t)) for n, t in (
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
@@ -52,8 +53,8 @@ def owns(value):
 
 def autograd_records(value):
     """Whether torch's autograd would record an op on `value`: a torch
-    tensor that requires grad, while torch's grad mode is on (pycg.to_torch
-    hands pycg such tensors detached)."""
+    tensor that requires grad, while torch's grad mode is on (the test a
+    bridge from torch's autograd to pycg's tape makes at its border)."""
     return value.requires_grad and torch.is_grad_enabled()
 
 
@@ -248,12 +249,16 @@ def assign(store, value):
     return convert(value).detach().to(store.device, store.dtype, copy=True)
 
 
+_add = _fallbacks.binary("add", torch.add)   # (unsigned dtypes, devices)
+_subtract = _fallbacks.binary("subtract", torch.subtract)
+
+
 def assign_add(store, delta):
-    return (store + delta).to(store.dtype)
+    return _add(store, delta).to(store.dtype)
 
 
 def assign_sub(store, delta):
-    return (store - delta).to(store.dtype)
+    return _subtract(store, delta).to(store.dtype)
 
 
 def read_and_add(store, delta):
