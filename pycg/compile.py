@@ -119,7 +119,7 @@ class Function:
                 from pycg.compile_jax import Compiled
                 self._jax = Compiled(self)
             return self._jax(args, kwargs)
-        if name == "numpy":
+        if name in ("numpy", "torch"):   # (torch: eager, see backend-torch.md)
             if not self._warned:
                 warnings.warn(
                     f"pycg.function({self.__name__}): the "

@@ -89,6 +89,6 @@ def _unbroadcast(gx, x):
     dimensions unknown while TensorFlow traces, decided at run time)."""
     shape = x._value.shape
     if gx._value.shape != shape or type(shape) is not tuple and \
-            not shape.is_fully_defined():
+            not isinstance(shape, tuple) and not shape.is_fully_defined():
         return _array["unbroadcast"](gx, x.shape, x)
     return gx
