@@ -2,10 +2,12 @@
 searching, Fourier transforms, complex parts and dimensions known only
 while tracing (keras.ops math names)."""
 import builtins
+import functools
 
 import numpy as np
 import torch
 
+from pycg.backends import _beta, _gamma
 from pycg.backends.torch.core import _NUMPY_DTYPES, _torch_dtype
 
 arccosh = torch.arccosh
@@ -181,6 +183,41 @@ def view(x, dtype):
         raise ValueError("Changing the dtype of a 0d array is only "
                          "supported if the itemsize is unchanged")
     return x.contiguous().view(dt)
+
+
+# ---- the gamma family, beta and binomial coefficients: the shared algorithms
+# (pycg/backends/_gamma.py, _beta.py) in float64, as on the other backends
+# (torch's digamma and polygamma lose digits where TensorFlow's and JAX's
+# do) -------------------------------------------------------------------------
+def _constant(value, like):
+    if like is None:
+        return torch.tensor(value, dtype=torch.float64)
+    return torch.as_tensor(value, dtype=like.dtype, device=like.device)
+
+
+_TORCH = _gamma.Namespace(
+    where=torch.where, log=torch.log, log1p=torch.log1p, exp=torch.exp,
+    floor=torch.floor, round=torch.round, abs=torch.abs, sin=torch.sin,
+    cos=torch.cos, pow=torch.pow, isnan=torch.isnan,
+    minimum=torch.minimum, maximum=torch.maximum, constant=_constant)
+
+
+def _in_float64(fn, *xs):
+    out = fn(_TORCH, *(x.to(torch.float64) for x in xs))
+    return out.to(xs[0].dtype)
+
+
+lgamma = functools.partial(_in_float64, _gamma.lgamma)
+digamma = functools.partial(_in_float64, _gamma.digamma)
+gamma = functools.partial(_in_float64, _gamma.gamma)
+lbeta = functools.partial(_in_float64, _beta.lbeta)
+beta = functools.partial(_in_float64, _beta.beta)
+choose = functools.partial(_in_float64, _beta.choose)
+lchoose = functools.partial(_in_float64, _beta.lchoose)
+
+
+def polygamma(x, n):
+    return _in_float64(lambda xp, v: _gamma.polygamma(xp, n, v), x)
 
 
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
