@@ -233,3 +233,38 @@ def test_a_compiled_gradient_traces_while_another_thread_checks(tf_backend):
         done.set()
         t.join()
     assert out.numpy().tolist() == [3.0, 12.0]
+
+
+def test_a_forward_in_one_thread_leaves_another_threads_tape_recording(
+        backend):
+    # A custom_gradient forward pauses a lone tape for its own thread
+    # only: a thread in a context copied while the tape recorded (here
+    # asyncio.to_thread) keeps recording on it, and the variable it reads
+    # is not taken for one the forward read. Before, the forward paused
+    # the tape for both threads: the worker's product was not recorded
+    # (gradient None) and v counted as read by the forward.
+    x, v = pycg.constant(2.0), pycg.Variable(3.0, name="v")
+    inside, done = threading.Event(), threading.Event()
+
+    @pycg.custom_gradient
+    def square(a):
+        inside.set()
+        assert done.wait(10)
+        return a * a, lambda g: g * 2.0 * a
+
+    def worker():
+        assert inside.wait(10)
+        y = x * v
+        done.set()
+        return y
+
+    async def main():
+        with pycg.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            job = asyncio.ensure_future(asyncio.to_thread(worker))
+            await asyncio.sleep(0.05)   # (the worker's thread started)
+            z = square(x)
+            y = await job
+        return tape.gradient(y, x), tape.gradient(z, x)
+    gy, gz = asyncio.run(main())
+    assert (float(gy), float(gz)) == (3.0, 4.0)

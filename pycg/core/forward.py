@@ -4,7 +4,7 @@ tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
 from pycg import structure
 from pycg.core.recorder import saw_variable, state
-from pycg.core.thread_state import put, restore
+from pycg.core.thread_state import collecting, forward_state, put, restore
 from pycg.tensor import Tensor, Variable, _next_id
 
 
@@ -22,13 +22,15 @@ def forward(f, args, kwargs):
     """
     t = state()
     recs = t.recorders
-    seen = {}
     alone = len(recs) == 1
-    if alone:   # (still active: the watcher)
+    if alone:   # (paused: still active, collecting)
         marks, first = (), _next_id()
     else:
         marks, first = _marks(recs)
-    put(() if alone else recs, t.watchers + (seen,), t.branch)
+    seen = {}
+    stack = collecting.stack
+    stack.append(seen)
+    restore(t._forward or forward_state(t))
     try:   # (f's ops run under this call: early in the body, as in ops)
         result = f(*args) if not kwargs else f(*args, **kwargs)
     except BaseException:
@@ -36,6 +38,7 @@ def forward(f, args, kwargs):
         raise
     finally:
         restore(t)
+        del stack[-1]
     if alone and seen and recs[0].watch_accessed:
         ids = recs[0].ids
         for v in seen.values():
@@ -70,7 +73,7 @@ def set_branch(probe):
     """pycg.ops._traced runs a branch or loop body of a TensorFlow control
     flow op with `probe` recording (None after); returns the previous."""
     s = state()
-    put(s.recorders, s.watchers, probe)
+    put(s.recorders, s.watching, probe)
     return s.branch
 
 

@@ -22,7 +22,7 @@ import contextvars
 import functools
 import itertools
 
-from pycg.core.thread_state import put, state
+from pycg.core.thread_state import collecting, put, state
 from pycg.tensor import Tensor, Variable
 
 
@@ -162,7 +162,7 @@ def push(recorder, index=None):
         for fn in on_recording:
             fn(1)
     recs.insert(len(recs) if index is None else index, recorder)
-    put(tuple(recs), s.watchers, s.branch)
+    put(tuple(recs), s.watching, s.branch)
 
 
 def pop(recorder):
@@ -171,7 +171,7 @@ def pop(recorder):
     if recorder not in s.recorders:
         return None
     i = s.recorders.index(recorder)
-    put(s.recorders[:i] + s.recorders[i + 1:], s.watchers, s.branch)
+    put(s.recorders[:i] + s.recorders[i + 1:], s.watching, s.branch)
     if len(s.recorders) == 1:
         for fn in on_recording:
             fn(-1)
@@ -189,8 +189,9 @@ def saw_variable(v):
     for rec in s.recorders:
         if rec.watch_accessed and v._id not in rec.ids:
             rec.track(v)
-    for seen in s.watchers:
-        seen[v._id] = v
+    if s.watching:   # (the forwards running on this thread collect it)
+        for seen in collecting.stack:
+            seen[v._id] = v
 
 
 def apply(name, kernel, inputs, params=None):
