@@ -5,8 +5,9 @@ measured in one process.
     .venv/bin/python bench/jax_trace_memory.py [--shapes 300] [--block 25]
 
 Both functions see the shapes (n,) for n = 2 .. shapes + 1, in alternating
-blocks of `block` shapes (pycg's block, then jax.jit's, ...), and each
-block's growth of the resident set (RSS) is added to its function's total.
+blocks of `block` shapes (pycg's block, then jax.jit's, then jax.jit's
+first, ...), and each block's growth of the resident set (RSS) is added to
+its function's total.
 The inputs are JAX arrays made before any is measured: JAX's own
 conversion of a NumPy array of a new shape (jnp.asarray) costs about as
 much as a trace (1.4 MB), once per shape in the process, so whichever
@@ -68,8 +69,9 @@ def rows():
 def measure(calls, inputs, block):
     """MB of RSS growth per function over the shapes of `inputs`."""
     grown = [0.0] * len(calls)
-    for start in range(0, len(inputs), block):
-        for i, call in enumerate(calls):
+    for k, start in enumerate(range(0, len(inputs), block)):
+        order = list(enumerate(calls))   # (each goes first in turn: the
+        for i, call in order[k % 2:] + order[:k % 2]:   # first pays more)
             gc.collect()
             before = rss_mb()
             for a in inputs[start:start + block]:

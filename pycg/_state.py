@@ -69,28 +69,28 @@ _calls = _Calls()
 def enter_call(known):
     """A compiled function's call begins: take `known`, the step locks its
     traces took (sorted by id: every call takes them in one order);
-    returns the call's frame, for `leave_call`."""
+    returns this thread's frames, the call's last, for `leave_call`."""
     for lock in known:
         lock.acquire()
-    frame = list(known)
-    _calls.frames.append(frame)
-    return frame
+    frames = _calls.frames
+    frames.append(list(known))
+    return frames
 
 
-def leave_call(frame, known):
+def leave_call(frames, known):
     """The call ends: release its locks (or hand them to the compiled call
     this one ran inside, which then holds them to its end); returns the
-    step locks the function knows now (`known` and those its trace took)."""
-    frames = _calls.frames
-    frames.pop()
+    step locks the function knows now where its trace took new ones, else
+    None."""
+    frame = frames.pop()
     if frames:
         frames[-1].extend(frame)
     else:
         for lock in reversed(frame):
             lock.release()
-    if len(frame) == len(known):
-        return known
-    return tuple(sorted(set(frame), key=id))
+    if len(frame) != len(known):
+        return tuple(sorted(set(frame), key=id))
+    return None
 
 
 def hold_in_call(lock):

@@ -73,12 +73,11 @@ def tracing(function):
     _traced.functions.add(function)
 
 
-def counted(function, traces):
-    """After a call of `function` that found `traces` traces made: whether
-    this call traced it (another thread's trace counts for that one), and
-    the warning below if it did."""
-    if function.trace_count == traces or \
-            function not in _traced.functions:
+def counted(function):
+    """After a call of `function` that saw its trace count change: whether
+    this call traced it (another thread's trace counts for that one's
+    call), counted with the warning below if it did."""
+    if function not in _traced.functions:
         return False
     _traced.functions.discard(function)
     retracing(function, next(function._call_count))

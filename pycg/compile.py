@@ -151,8 +151,8 @@ class Function:
             with self._first:   # (learned, for every later call, at its end)
                 out = self._stepping_call(args, kwargs)
                 self._called = True
-        if not counted(self, traces):   # (a trace: the retracing warning)
-            next(self._call_count)
+        if self.trace_count == traces or not counted(self):
+            next(self._call_count)   # (else counted: a trace of this call)
         return out
 
     def _compiled(self):
@@ -167,19 +167,20 @@ class Function:
         """The call, holding the step locks of the optimizers it steps
         (pycg/_state.py): they are taken before TensorFlow's own locks."""
         locks = self._locks
-        frame = enter_call(locks)
+        frames = enter_call(locks)
         try:
             return self._graph_call(args, kwargs)
         finally:
-            self.learn(leave_call(frame, locks))
+            learned = leave_call(frames, locks)
+            if learned:
+                self.learn(learned)
 
     def learn(self, locks):
-        """The step locks known after a call (_state.leave_call): kept for
+        """Step locks a call's trace took (_state.leave_call): kept for
         every later call."""
-        if locks is not self._locks:
-            with _LEARNING:   # (two threads may learn at once)
-                self._locks = tuple(sorted(set(self._locks) | set(locks),
-                                           key=id))
+        with _LEARNING:   # (two threads may learn at once)
+            self._locks = tuple(sorted(set(self._locks) | set(locks),
+                                       key=id))
 
     def _graph_call(self, args, kwargs):
         if backends.active.moves() != self._moves:   # (a variable the graphs

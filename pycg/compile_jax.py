@@ -61,12 +61,15 @@ class Compiled:
         if out is _Retrace:
             fn = self.function
             with _LOCK:
-                frame = enter_call(fn._locks)
+                locks = fn._locks
+                frames = enter_call(locks)
                 try:
                     out = self._locked_call(key, args, kwargs, values,
                                             statics)
                 finally:
-                    fn.learn(leave_call(frame, fn._locks))
+                    learned = leave_call(frames, locks)
+                    if learned:
+                        fn.learn(learned)
         if type(out) is Outputs:
             return out.rebuild()
         if out is None or type(out) in ARRAYS:
