@@ -42,7 +42,8 @@ def retrace_advice(function, value):
         return
     function._floats.add(Literal(value))
     if len(function._floats) >= 5:
-        function._floats = None   # (said once)
+        function._floats = None   # (said once; the call's retracing
+        function._advised = True  # warning would say it again: not then)
         warnings.warn(
             f"pycg.function({function.__name__}) has traced for 5 values of "
             f"a Python float argument; a Python float is a constant of the "
@@ -97,7 +98,9 @@ def retracing(function, c):
         at.append(c)
         while len(at) > 1 and c - at[1] + 1 > HISTORY:
             del at[0]
-        if len(at) < THRESHOLD or function._retrace_warned >= MOST:
+        advised, function._advised = function._advised, False
+        if len(at) < THRESHOLD or function._retrace_warned >= MOST or \
+                advised:
             return
         function._retrace_warned += 1
         n, m = len(at), c - at[0] + 1

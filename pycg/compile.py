@@ -128,7 +128,7 @@ class Function:
         # calls counted, the calls that traced lately, the warnings given:
         # the retracing warning's (pycg/_trace_values.py)
         self._call_count, self._traced_at = itertools.count(1), []
-        self._retrace_warned = 0
+        self._retrace_warned, self._advised = 0, False
 
     def __call__(self, *args, **kwargs):
         name = backends.active.name

@@ -80,6 +80,7 @@ def test_the_count_is_tensorflow_s_over_random_calls():
 
         def __init__(self):
             self._traced_at, self._retrace_warned = [], 0
+            self._advised = False
 
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -102,6 +103,20 @@ def test_the_count_is_tensorflow_s_over_random_calls():
         ours = [str(w.message).split(": ", 1)[1].split(" calls")[0]
                 for w in caught]
         assert ours == [m.split(" calls")[0] for m in said]
+
+
+def test_five_python_floats_get_their_advice_not_also_this_warning(
+        compiling):
+    # (the float advice names the cause; the retracing warning says it
+    # again at the next trace)
+    f, x = pycg.function(lambda x, s: x * s), pycg.constant([1.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for s in range(1, 7):
+            f(x, float(s))
+    said = [str(w.message) for w in caught]
+    assert len(said) == 2 and "5 values of a Python float" in said[0]
+    assert "6 out of the last 6 calls traced it again" in said[1]
 
 
 def test_it_warns_twice_at_most(compiling):
