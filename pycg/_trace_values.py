@@ -60,8 +60,8 @@ _RETRACING = threading.Lock()
 
 
 class _Traced(threading.local):
-    def __init__(self):
-        self.functions = set()   # traced by this thread, not yet counted
+    def __init__(self):   # traced by this thread, not yet counted (weakly:
+        self.functions = weakref.WeakSet()   # a call that raised counts none)
 
 
 _traced = _Traced()

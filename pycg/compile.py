@@ -173,9 +173,9 @@ class Function:
         finally:
             learned = leave_call(frames, locks)
             if learned:
-                self.learn(learned)
+                self._learn(learned)
 
-    def learn(self, locks):
+    def _learn(self, locks):
         """Step locks a call's trace took (_state.leave_call): kept for
         every later call."""
         with _LEARNING:   # (two threads may learn at once)

@@ -52,30 +52,23 @@ class Compiled:
             key, statics = len(args), None
         else:
             key, values, statics = self._signature(args, kwargs)
-        entry, out = self._jitted.get(key), _Retrace
+        entry = self._jitted.get(key)
         if entry is not None and self._stateless:   # (no state: no lock)
             try:
-                out, _ = entry(values, [])
+                return _result(entry(values, [])[0])
             except _Retrace:   # (a new shape's trace met a variable)
                 pass
-        if out is _Retrace:
-            fn = self.function
-            with _LOCK:
-                locks = fn._locks
-                frames = enter_call(locks)
-                try:
-                    out = self._locked_call(key, args, kwargs, values,
-                                            statics)
-                finally:
-                    learned = leave_call(frames, locks)
-                    if learned:
-                        fn.learn(learned)
-        if type(out) is Outputs:
-            return out.rebuild()
-        if out is None or type(out) in ARRAYS:
-            return None if out is None else Tensor(out)
-        return structure.unflatten(out, [
-            None if v is None else Tensor(v) for v in structure.flatten(out)])
+        fn = self.function
+        with _LOCK:
+            locks = fn._locks
+            frames = enter_call(locks)
+            try:
+                out = self._locked_call(key, args, kwargs, values, statics)
+            finally:
+                learned = leave_call(frames, locks)
+                if learned:
+                    fn._learn(learned)
+        return _result(out)
 
     def _locked_call(self, key, args, kwargs, values, statics):
         outer = backends.active.watcher()   # (inside another's trace)
@@ -234,6 +227,16 @@ class _Watch:
     def restore(self):
         for s, v in self.before:
             s.value = v
+
+
+def _result(out):
+    """What the jitted function returned, as pycg tensors."""
+    if type(out) is Outputs:
+        return out.rebuild()
+    if out is None or type(out) in ARRAYS:
+        return None if out is None else Tensor(out)
+    return structure.unflatten(out, [
+        None if v is None else Tensor(v) for v in structure.flatten(out)])
 
 
 def _is_array(a):   # (a Python float is a value of the trace: compile.py)
