@@ -132,15 +132,18 @@ bench: setup
 	  printf '\n'; cat bench/REPORTS.md; \
 	  } >> BENCHMARKS.md
 
-# Longer fuzz and soak runs than `make test` affords (about 20 minutes),
+# Longer fuzz and soak runs than `make test` affords (about 25 minutes),
+# the memory a compiled jax function keeps per trace (against jax.jit),
 # then every test on the jax backend and on the torch backend (about 19
 # minutes on torch).
 soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
 	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
-	  tests/test_interrupt_soak.py tests/test_saving_faults.py
+	  tests/test_interrupt_soak.py tests/test_saving_faults.py \
+	  tests/test_first_use_threads.py tests/test_compiled_steps_atomic.py
 	PYCG_SOAK_INSTALL=1 $(PY) -m pytest -q tests/test_install_restart.py
+	$(PY) bench/jax_trace_memory.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
 	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q tests
 
