@@ -236,15 +236,17 @@ class _Call:
         if g.device != x.device or g.dtype != x.dtype:
             raise TypeError(
                 f"pycg.to_torch({self.name}): the gradient {self.name} gave "
-                f"its input {self._label(i)} is on {g.device} as {g.dtype}, "
-                f"but that input is on {x.device} as {x.dtype}; a rule must "
+                f"its input {self._label(i)} is on {g.device} as "
+                f"{_dtype(g)}, but that input is on {x.device} as "
+                f"{_dtype(x)}; a rule must "
                 f"return each gradient on its input's device, in its dtype "
                 f"(.to(x.device) in torch, ops.cast in pycg)")
         return g
 
     def _label(self, i):
-        """Input i's place in the call: `x` (f's parameter), `args[1]`,
-        `kwargs['w']`, with (leaf n) for a leaf of a nested argument."""
+        """Input i's place in the call: `x` (f's parameter or keyword),
+        `args[3]` (beyond f's parameters), with (leaf n) for a leaf of a
+        nested argument."""
         args, kwargs = self.tree
         places = [(j, a) for j, a in enumerate(args)] + list(kwargs.items())
         slot, k, n = self.slots[i], 0, 0
@@ -254,8 +256,7 @@ class _Call:
                 place = places[j][0]
                 break
             k += n
-        label = f"kwargs[{place!r}]" if isinstance(place, str) else \
-            f"args[{place}]"
+        label = place if isinstance(place, str) else f"args[{place}]"
         try:
             params = list(inspect.signature(self.f).parameters)
         except (TypeError, ValueError):
@@ -263,6 +264,10 @@ class _Call:
         if isinstance(place, int) and place < len(params):
             label = params[place]
         return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
+
+
+def _dtype(value):
+    return str(value.dtype).replace("torch.", "")
 
 
 def _fresh(value):
