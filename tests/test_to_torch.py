@@ -197,7 +197,7 @@ def test_functional_call_grads_match_the_autograd_function():
         net = Net(layer)
         params = {k: v.detach() for k, v in net.named_parameters()}
 
-        def loss(p):
+        def loss(p, net=net):
             out = torch.func.functional_call(net, p, (x,))
             return nn.functional.mse_loss(out, y)
         grads.append(torch.func.grad(loss)(params))
