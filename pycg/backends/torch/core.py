@@ -18,13 +18,14 @@ them through signed dtypes (_fallbacks.py). A dtype torch cannot hold
 """
 import contextlib
 import operator
-import threading
 
 import numpy as np
 import torch
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 from pycg.backends.torch import _fallbacks
+from pycg.backends.torch._bridge import bridged  # noqa: F401  (a kernel)
+from pycg.backends.torch._bridge import refuse_recorded as _refuse
 
 _PAIRS = [(np.dtype(n), getattr(torch, t)) for n, t in (
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
@@ -54,7 +55,7 @@ def owns(value):
     refused here (`autograd_records`), outside pycg.to_torch's border."""
     if type(value) is torch.Tensor or isinstance(value, torch.Tensor):
         if value.requires_grad:
-            _refuse_recorded(value)
+            _refuse(value)
         return True
     return False
 
@@ -64,45 +65,6 @@ def autograd_records(value):
     tensor that requires grad, while torch's grad mode is on (the test a
     bridge from torch's autograd to pycg's tape makes at its border)."""
     return value.requires_grad and torch.is_grad_enabled()
-
-
-# .stage, .name: set while pycg.to_torch runs the user's function name in
-# this thread ("forward": no tensor that requires grad may reach pycg but
-# its inputs, wrapped detached; "backward": torch records pycg's kernels)
-_bridge = threading.local()
-
-
-@contextlib.contextmanager
-def bridged(name, stage):
-    """Within it, pycg.to_torch runs `name`'s `stage` in this thread."""
-    outer = getattr(_bridge, "stage", None), getattr(_bridge, "name", None)
-    _bridge.stage, _bridge.name = stage, name
-    try:
-        yield
-    finally:
-        _bridge.stage, _bridge.name = outer
-
-
-def _refuse_recorded(value):
-    stage = getattr(_bridge, "stage", None)
-    if stage == "backward" or stage is None and not torch.is_grad_enabled():
-        return
-    what = (f"a torch tensor that requires grad ({str(value.dtype)[6:]}, "
-            f"shape {tuple(value.shape)})")
-    if stage == "forward":
-        name = _bridge.name
-        raise TypeError(
-            f"pycg.to_torch({name}): {name} reads {what} that it does not "
-            f"take as an argument (a closed-over nn.Parameter?); pycg's "
-            f"gradient cannot reach it: pass it to the function "
-            f"pycg.to_torch made, as an argument (or .detach() it, a "
-            f"constant)")
-    raise TypeError(
-        f"pycg.convert_to_tensor: {what} reached pycg while torch's "
-        f"autograd records (grad mode on); pycg would compute with it and "
-        f"torch would get no gradient through pycg. Call the pycg function "
-        f"through pycg.to_torch(f), whose gradient torch uses; or pass "
-        f".detach(), or work under torch.no_grad(), where it is a constant")
 
 
 def _torch_dtype(dtype):
