@@ -42,6 +42,10 @@ docs: setup
 # draws, saving, custom-gradient conventions and tapes (TORCH_TESTS: about
 # 30 s on a quiet machine; the whole suite on torch takes about 19
 # minutes). make soak runs every test on all four backends.
+# pycg.to_torch's files (tests/test_to_torch*.py, test_to_keras_torch.py)
+# set the torch backend themselves and run in the first line, as
+# test_torch_backend.py does (about 80 s together at load 6: the DDP and
+# Keras subprocesses are most of it).
 # The Python tests and the R checks are independent (check-r builds from a
 # copy of the tree): they run side by side, one per core. The site's test
 # (tests/test_site.py: a full build into a temporary folder, its checks, and

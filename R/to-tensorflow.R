@@ -56,9 +56,9 @@ pycg_to_tensorflow <- function(f) {
 #' `jax$grad()`, `jax$jit()`, `jax$vmap()` and `jax$value_and_grad()`,
 #' through reticulate. pycg's backend must be `"jax"`. `pycg_to_keras(f)`
 #' is the same function for Keras 3's active backend: [pycg_to_tensorflow()]
-#' on the TensorFlow backend, `pycg_to_jax()` on the JAX backend (pycg's
-#' backend must match; the torch backend is not supported yet). Use it in a
-#' keras3 model (`layer_lambda()` or a custom layer's `call()`).
+#' on the TensorFlow backend, `pycg_to_jax()` on the JAX backend,
+#' [pycg_to_torch()] on the torch backend (pycg's backend must match). Use
+#' it in a keras3 model (`layer_lambda()` or a custom layer's `call()`).
 #'
 #' Handed to Python (for example to `jax$grad()` or `layer_lambda()`),
 #' the result is the JAX (or TensorFlow) function itself, so R runs `f`

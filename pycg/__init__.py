@@ -29,6 +29,7 @@ with _imports.guarded():
     from pycg.saving import load_variables, save_variables
     from pycg.interop.tensorflow import to_tensorflow
     from pycg.interop.jax import to_jax
+    from pycg.interop.torch import to_torch
     from pycg.interop.keras import to_keras
 
 __version__ = "0.1.0"
@@ -46,7 +47,8 @@ __all__ = [
     "debug", "function",
     "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "load_variables",
     "ops", "optimize", "optimizers", "random", "save_variables",
-    "stop_gradient", "to_jax", "to_keras", "to_tensorflow", "value_and_grad",
+    "stop_gradient", "to_jax", "to_keras", "to_tensorflow", "to_torch",
+    "value_and_grad",
     "vjp",
     "with_signature", "__version__",
     *(_name for _name in _DTYPES if _name != "bool")]

@@ -1,26 +1,31 @@
 """pycg.to_keras: a pycg function or rule for Keras 3's active backend."""
+import functools
+
 from pycg import _imports
 from pycg.custom.bind import name_of
 from pycg.interop.jax import to_jax
 from pycg.interop.tensorflow import to_tensorflow
+from pycg.interop.torch import to_torch
 
-_BRIDGES = {"tensorflow": to_tensorflow, "jax": to_jax}
+_BRIDGES = {"tensorflow": to_tensorflow, "jax": to_jax, "torch": to_torch}
 
 
 def to_keras(f):
     """`f`, written with pycg, as a function of Keras 3's active backend
     (``keras.backend.backend()``) whose gradient is pycg's: through
     :func:`pycg.to_tensorflow` on TensorFlow, :func:`pycg.to_jax` on JAX,
-    with pycg's backend of the same name. Use it in a layer's ``call`` or a
-    ``keras.layers.Lambda``; ``model.fit`` then trains through the rule.
+    :func:`pycg.to_torch` on torch, with pycg's backend of the same name.
+    Use it in a layer's ``call`` or a ``keras.layers.Lambda``;
+    ``model.fit`` then trains through the rule.
 
     Args:
         f: A function written with pycg ops (a custom_gradient function
             among them).
 
     Returns:
-        ``pycg.to_tensorflow(f)`` or ``pycg.to_jax(f)``, for the backend
-        Keras runs on.
+        ``pycg.to_tensorflow(f)``, ``pycg.to_jax(f)`` or
+        ``pycg.to_torch(f)`` (Keras variables among the arguments passed as
+        their torch tensors), for the backend Keras runs on.
 
     Differs:
         Keras' own ``keras.ops.custom_gradient`` takes a differently shaped
@@ -34,7 +39,8 @@ def to_keras(f):
     ...     return ops.multiply(x, 1.0), lambda dy: 3 * dy
     >>> layer = keras.layers.Lambda(pycg.to_keras(triple_grad))
 
-    On the torch backend (and any other) it is an error: not supported yet.
+    On another Keras backend (numpy, openvino) it is an error: not
+    supported yet.
     """
     try:
         keras = _imports.import_module("keras")
@@ -50,6 +56,21 @@ def to_keras(f):
         raise NotImplementedError(
             f"pycg.to_keras({name_of(f)}): Keras' backend is {backend!r}, "
             f"which pycg does not support yet; pycg reaches Keras on "
-            f"'tensorflow' and 'jax' (set KERAS_BACKEND before importing "
-            f"Keras)")
+            f"'tensorflow', 'jax' and 'torch' (set KERAS_BACKEND before "
+            f"importing Keras)")
+    if backend == "torch":
+        return _keras_torch(keras, to_torch(f))
     return bridge(f)
+
+
+def _keras_torch(keras, torch_function):
+    """torch_function taking Keras variables as the torch tensors they
+    hold (a Keras variable is no torch.Tensor: to_torch would see a
+    constant)."""
+    def keras_function(*args, **kwargs):
+        args, kwargs = keras.tree.map_structure(
+            lambda a: a.value if isinstance(a, keras.Variable) else a,
+            (args, kwargs))
+        return torch_function(*args, **kwargs)
+    functools.update_wrapper(keras_function, torch_function)
+    return keras_function

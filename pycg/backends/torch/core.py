@@ -24,6 +24,8 @@ import torch
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 from pycg.backends.torch import _fallbacks
+from pycg.backends.torch._bridge import bridged  # noqa: F401  (a kernel)
+from pycg.backends.torch._bridge import refuse_recorded as _refuse
 
 _PAIRS = [(np.dtype(n), getattr(torch, t)) for n, t in (
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
@@ -48,7 +50,14 @@ dtype_key = operator.attrgetter("dtype")
 
 
 def owns(value):
-    return type(value) is torch.Tensor or isinstance(value, torch.Tensor)
+    """Whether `value` is a torch tensor: the question pycg asks of each
+    value it converts, so a tensor torch's autograd records through is
+    refused here (`autograd_records`), outside pycg.to_torch's border."""
+    if type(value) is torch.Tensor or isinstance(value, torch.Tensor):
+        if value.requires_grad:
+            _refuse(value)
+        return True
+    return False
 
 
 def autograd_records(value):

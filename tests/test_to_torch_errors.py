@@ -1,0 +1,138 @@
+"""pycg.to_torch's errors, each naming the user's function or argument:
+a torch tensor that requires grad reaching pycg while torch records
+(outside to_torch, or closed over inside it), a rule's gradient on another
+device, another backend, what is not a pycg function, a torch result."""
+import re
+
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture
+def torch_backend():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("torch")
+    try:
+        yield
+    finally:
+        pycg.config.set_backend(previous)
+
+
+RECORDS = re.escape(
+    "a torch tensor that requires grad (float32, shape (2,)) reached pycg "
+    "while torch's autograd records (grad mode on); pycg would compute "
+    "with it and torch would get no gradient through pycg. Call the pycg "
+    "function through pycg.to_torch(f)")
+
+
+@pytest.mark.parametrize("use", [
+    lambda w: ops.exp(w), lambda w: ops.add(pycg.constant([1.0, 2.0]), w),
+    lambda w: pycg.constant(w), lambda w: pycg.grad(
+        lambda t: ops.sum(t * t))(w), lambda w: pycg.Variable(w)])
+def test_a_tensor_torch_records_reaching_pycg_outside_to_torch(torch_backend,
+                                                               use):
+    w = torch.ones(2, requires_grad=True)
+    with pytest.raises(TypeError, match=RECORDS):
+        use(w)
+
+
+def test_the_error_names_the_op(torch_backend):
+    with pytest.raises(TypeError, match=r"^pycg\.ops\.exp: a torch tensor"):
+        ops.exp(torch.ones(2, requires_grad=True))
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_where_torch_does_not_record_such_a_tensor_is_a_constant(
+        torch_backend, mode):
+    w = torch.tensor([0.5, 1.0], requires_grad=True)
+    with getattr(torch, mode)():
+        np.testing.assert_allclose(ops.exp(w), np.exp([0.5, 1.0]),
+                                   rtol=1e-6)
+    np.testing.assert_allclose(ops.exp(w.detach()), np.exp([0.5, 1.0]),
+                               rtol=1e-6)
+
+
+def test_a_closed_over_parameter_inside_to_torch(torch_backend):
+    w = torch.nn.Parameter(torch.ones(2))
+
+    def scaled(x):
+        return ops.sum(x * w)
+    with pytest.raises(TypeError, match=re.escape(
+            "pycg.to_torch(scaled): scaled reads a torch tensor that "
+            "requires grad (float32, shape (2,)) that it does not take as an "
+            "argument (a closed-over nn.Parameter?); pycg's gradient cannot "
+            "reach it: pass it to the function pycg.to_torch made, as an "
+            "argument")):
+        pycg.to_torch(scaled)(torch.ones(2, requires_grad=True))
+    # (and nothing is left behind: the same call with w passed works)
+    x = torch.ones(2, requires_grad=True)
+    pycg.to_torch(lambda x, w: ops.sum(x * w))(x, w).backward()
+    np.testing.assert_allclose(w.grad, [1.0, 1.0])
+
+
+@pycg.custom_gradient
+def elsewhere(x, w):
+    return x * w, lambda dy: (dy, pycg.constant(torch.ones(2,
+                                                           device="meta")))
+
+
+def test_a_gradient_on_another_device_names_the_rule_and_input(
+        torch_backend):
+    x, w = (torch.ones(2, requires_grad=True) for _ in range(2))
+    y = pycg.to_torch(elsewhere)(x, w=w).sum()
+    with pytest.raises(TypeError, match=re.escape(
+            "pycg.to_torch(elsewhere): the gradient elsewhere gave its input "
+            "`w` is on meta as float32, but that input is on cpu as "
+            "float32; a rule must return each gradient on its input's "
+            "device")):
+        y.backward()
+    assert x.grad is None and w.grad is None
+
+
+def test_another_backend_says_to_set_the_torch_backend():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("numpy")
+    try:
+        with pytest.raises(RuntimeError, match=re.escape(
+                "pycg.to_torch(<lambda>): pycg's backend is 'numpy', so pycg "
+                "tensors cannot hold torch tensors; call "
+                "pycg.config.set_backend('torch')")):
+            pycg.to_torch(lambda x: x * 2.0)(torch.ones(2))
+    finally:
+        pycg.config.set_backend(previous)
+
+
+def test_what_is_not_a_pycg_function(torch_backend):
+    with pytest.raises(TypeError, match=r"pycg.to_torch: expected a function "
+                       r"written with pycg .*, got int"):
+        pycg.to_torch(3)
+    with pytest.raises(TypeError, match=r"pycg.to_torch\(Linear\): Linear is "
+                       r"a PyTorch callable \(Linear\), not a function "
+                       r"written with pycg .*; call it directly"):
+        pycg.to_torch(torch.nn.Linear(2, 2))
+
+
+def test_a_torch_result_or_an_undecorated_rule(torch_backend):
+    def torch_inside(x):
+        return x._value * 2
+
+    def undecorated(x):
+        return x * 2.0, lambda dy: dy
+    with pytest.raises(TypeError, match=re.escape(
+            "pycg.to_torch(torch_inside): torch_inside must return a pycg "
+            "tensor")):
+        pycg.to_torch(torch_inside)(torch.ones(2))
+    with pytest.raises(TypeError, match=re.escape(
+            "pycg.to_torch(undecorated): undecorated returned a function "
+            "beside its output")):
+        pycg.to_torch(undecorated)(torch.ones(2))
+
+
+def test_converting_twice_is_once(torch_backend):
+    f = pycg.to_torch(lambda x: x * 2.0)
+    assert pycg.to_torch(f) is f
