@@ -10,6 +10,9 @@ PyTorch contributors, BSD 3-Clause License):
   test_function* tests, once_differentiable, materialize_grads,
   setup_context, save_for_backward, mark_non_differentiable, mark_dirty
   and the returned duplicates);
+- torch/testing/_internal/autograd_function_db.py (torch 2.13.0), the
+  autograd.Function OpInfos that functorch's test_ops and test_vmap run
+  under vjp, vmap, jacrev and vjp of vjp;
 - test/functorch/test_eager_transforms.py (commit 27bcff4), classes
   TestAutogradFunction and TestAutogradFunctionVmapAPI (``torch.func``
   over an ``autograd.Function``).
@@ -81,6 +84,23 @@ NOT_PORTED = {
     "contract",
     "test_incompatible_out_dims_error_msg": "a vmap staticmethod's "
     "out_dims contract",
+    "NumpyCubeAutogradFunction": "its backward differentiates its saved "
+    "second output through the Function itself (torch's graph of a saved "
+    "output); a pycg rule's derivative is its own ops' (first order: "
+    "test_once_differentiable_autograd_vjp's cube)",
+    "CubeGenVmapAutogradFunction": "as NumpyCubeAutogradFunction",
+    "NumpyExpMarkDirtyAutogradFunction": "mark_dirty, an in-place "
+    "forward: pycg never changes a tensor in place",
+    "NumpyCubeNotComposableAutogradFunction": "once_differentiable: "
+    "test_once_differentiable_autograd_vjp and _grad_vjp",
+    "NumpyTakeAutogradFunction": "take_along_dim with its indices as "
+    "inputs: the sort case covers it, and pycg's take_along_axis fails "
+    "under torch.func.vmap and vjp of vjp ('Cannot access data pointer of "
+    "Tensor that doesn't have storage'; the sort case runs vjp and jacrev "
+    "only): a backend bug left open",
+    "ZeroGradientsGenVmapAutogradFunction[vjp]": "a too-large gradient: "
+    "pycg's error where torch's engine sums (pinned in "
+    "test_zero_gradients_autograd_function)",
 }
 
 SELECTED = (
@@ -115,6 +135,16 @@ SELECTED = (
     "test_in_dims_multiple_inputs", "test_skips_empty_layer",
     "test_none_returns", "test_should_have_two_returns",
     "test_incompatible_out_dims_error_msg",
+    # torch/testing/_internal/autograd_function_db.py (torch 2.13.0)
+    "NumpyCubeAutogradFunction", "NumpyExpMarkDirtyAutogradFunction",
+    "NumpyMulAutogradFunction", "NumpyCubeNotComposableAutogradFunction",
+    "NumpySortAutogradFunction", "NumpyTakeAutogradFunction",
+    "SelectAutogradFunction", "CubeGenVmapAutogradFunction",
+    "MulGenVmapAutogradFunction", "SortGenVmapAutogradFunction",
+    "SelectGenVmapAutogradFunction", "ScaleGradGenVmapAutogradFunction",
+    "ZeroGradientsGenVmapAutogradFunction",
+    "ZeroGradientsGenVmapAutogradFunction[vjp]",
+    "ForwardHasDefaultArgsAutogradFunction",
 )
 
 
@@ -945,6 +975,199 @@ def test_none_returns():
     same(result, (torch.zeros_like(x), torch.zeros_like(x)))
 
 
+# ---- functorch's autograd_function_db (test_ops, test_vmap) -----------------
+# The OpInfos of torch/testing/_internal/autograd_function_db.py, which
+# functorch's test_ops and test_vmap run under vjp, vmap of vjp, vjp of vjp
+# and jacrev. Their Functions are copied here (the module imports
+# expecttest, a torch developer tool); each is compared with the pycg rule
+# of the same maths under those transforms.
+class MulGenVmap(Function):
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x, y):
+        return x * y
+
+    @staticmethod
+    def setup_context(ctx, inputs, outputs):
+        ctx.save_for_backward(*inputs)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        gx = MulGenVmap.apply(grad_output, y) if ctx.needs_input_grad[0] \
+            else None
+        gy = MulGenVmap.apply(grad_output, x) if ctx.needs_input_grad[1] \
+            else None
+        return gx, gy
+
+
+class SelectGenVmap(Function):
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x, idx=2):
+        return x[idx]
+
+    @staticmethod
+    def setup_context(ctx, inputs, outputs):
+        x, idx = inputs
+        ctx.x_shape, ctx.idx = x.shape, idx
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        result = grad_output.new_zeros(ctx.x_shape)
+        result[ctx.idx] = grad_output
+        return result, None
+
+
+class SortGenVmap(Function):
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x, dim):
+        ind = torch.argsort(x, dim=dim)
+        ind_inv = torch.argsort(ind, axis=dim)
+        return torch.take_along_dim(x, ind, dim=dim), ind, ind_inv
+
+    @staticmethod
+    def setup_context(ctx, inputs, outputs):
+        _, ind, ind_inv = outputs
+        ctx.mark_non_differentiable(ind, ind_inv)
+        ctx.save_for_backward(ind, ind_inv)
+        ctx.dim = inputs[1]
+
+    @staticmethod
+    def backward(ctx, grad_output, _0, _1):
+        ind, ind_inv = ctx.saved_tensors
+        return torch.take_along_dim(grad_output, ind_inv, ctx.dim), None
+
+
+class ScaleGradGenVmap(Function):
+    generate_vmap_rule = True
+    scale = 3.14
+
+    @staticmethod
+    def forward(x):
+        return x.clone()
+
+    @staticmethod
+    def setup_context(ctx, inputs, outputs):
+        pass
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ScaleGradGenVmap.scale
+
+
+@pycg.custom_gradient
+def mul(x, y):
+    return x * y, lambda g: (g * y, g * x)
+
+
+@pycg.custom_gradient
+def select(x, idx=2):   # (called with idx's default: x the one input)
+    def grad(g):
+        rows = ops.reshape(ops.arange(x.shape[0]) == idx,
+                           (-1,) + (1,) * (len(x.shape) - 1))
+        return ops.where(rows, g[None], ops.zeros_like(x))
+    return x[idx], grad
+
+
+@pycg.custom_gradient
+def sort(x, dim):
+    ind = ops.argsort(x, axis=dim)
+    ind_inv = ops.argsort(ind, axis=dim)
+    return (ops.take_along_axis(x, ind, axis=dim), ind, ind_inv), \
+        lambda g, _0, _1: (ops.take_along_axis(g, ind_inv, axis=dim), None)
+
+
+@pycg.custom_gradient
+def scale_grad(x):
+    return x + 0.0, lambda g: g * 3.14
+
+
+def _vjp(f):
+    def vjp(*xs):
+        out, back = func.vjp(f, *xs)
+        return back(torch.ones_like(out))
+    return vjp
+
+
+TRANSFORMS = {
+    "vjp": _vjp,
+    "jacrev": lambda f: lambda *xs: func.jacrev(f, argnums=tuple(
+        range(len(xs))))(*xs),
+    "vmap": func.vmap,
+    "vmap_vjp": lambda f: func.vmap(_vjp(f)),
+    "vjp_vjp": lambda f: _vjp(lambda *xs: sum(g.sum() for g in _vjp(f)(*xs))),
+}
+
+
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_autograd_function_db(transform):
+    """MulGenVmapAutogradFunction, NumpyMulAutogradFunction,
+    SelectGenVmapAutogradFunction, SelectAutogradFunction,
+    ForwardHasDefaultArgsAutogradFunction (Select with idx's default; and
+    pycg's own gradient of x[2], no rule; jacrev and vmap of vjp failed
+    there, torch's vmap refusing the backend's in-place index_add_),
+    SortGenVmapAutogradFunction, NumpySortAutogradFunction,
+    ScaleGradGenVmapAutogradFunction: the db's Functions against pycg's
+    rules, on the db's samples (float64), under functorch's transforms"""
+    x = torch.rand(3, 5, dtype=torch.float64) + 0.8
+    y = torch.rand(3, 5, dtype=torch.float64)
+    cases = [(mul, MulGenVmap.apply, (x, y)),
+             (lambda x: select(x), lambda x: SelectGenVmap.apply(x, 2), (x,)),
+             (lambda x: x[2], lambda x: SelectGenVmap.apply(x, 2), (x,)),
+             (lambda x: sort(x, -1)[0],
+              lambda x: SortGenVmap.apply(x, -1)[0], (x,)),
+             (scale_grad, ScaleGradGenVmap.apply, (x,))]
+    if transform in ("vmap", "vmap_vjp", "vjp_vjp"):
+        cases.pop(3)    # (pycg's take_along_axis there: see NOT_PORTED)
+    wrap = TRANSFORMS[transform]
+    for rule, oracle, args in cases:
+        same(wrap(pycg.to_torch(rule))(*args), wrap(oracle)(*args))
+
+
+def test_zero_gradients_autograd_function():
+    """ZeroGradientsGenVmapAutogradFunction: a rule whose gradient is too
+    large (shape (3, 4, *x.shape)). DIFFERS: torch's engine sums it to the
+    input's shape; pycg refuses it, naming the rule, the input and both
+    shapes (pycg's rule on every backend: a gradient has its input's
+    shape). The vmap half agrees"""
+    class ZeroGradients(Function):
+        generate_vmap_rule = True
+
+        @staticmethod
+        def forward(x, y):
+            return x.clone(), y.clone()
+
+        @staticmethod
+        def setup_context(ctx, inputs, outputs):
+            pass
+
+        @staticmethod
+        def backward(ctx, gx, gy):
+            return (torch.zeros(3, 4, *gx.shape, dtype=gx.dtype),
+                    torch.zeros(gy.shape, dtype=gy.dtype))
+
+    @pycg.custom_gradient
+    def zero_gradients(x, y):
+        return (x + 0.0, y + 0.0), lambda gx, gy: (
+            ops.zeros((3, 4) + tuple(gx.shape), gx.dtype),
+            ops.zeros(gy.shape, gy.dtype))
+
+    x, y = leaves((3, 5), (3, 5))
+    same(func.vmap(pycg.to_torch(zero_gradients))(x, y),
+         func.vmap(ZeroGradients.apply)(x, y))
+    ZeroGradients.apply(x, y)[0].sum().backward()
+    same(x.grad, torch.zeros_like(x))
+    with pytest.raises(ValueError, match=r"zero_gradients: gradient for 'x' "
+                       r"has shape \(3, 4, 3, 5\) but 'x' has shape "
+                       r"\(3, 5\)"):
+        pycg.to_torch(zero_gradients)(x, y)[0].sum().backward()
+
+
 # ---- the port is the selection -----------------------------------------------
 def _ported():
     names = set()
@@ -952,8 +1175,9 @@ def _ported():
         doc = getattr(value, "__doc__", None) or ""
         if name.startswith("test_") and doc:
             first = doc.split(":")[0].replace("(", " ").replace(")", " ")
-            names |= {w.strip(" ,.") for w in first.split()
-                      if w.strip(" ,.").startswith("test_")}
+            names |= {w.strip(" ,.;") for w in first.split()
+                      if w.strip(" ,.;").startswith("test_")
+                      or w.strip(" ,.;").endswith("AutogradFunction")}
     return names - {"test_the_port_covers_the_selection"}
 
 
