@@ -290,6 +290,6 @@ def scatter_flat(values, positions, size):
     flat = values.reshape(-1)
     if _is_bool(flat):
         out = torch.zeros(size, dtype=torch.int8, device=values.device)
-        return out.index_add_(0, p, flat.to(torch.int8)) > 0
+        return out.index_add(0, p, flat.to(torch.int8)) > 0
     out = torch.zeros(size, dtype=values.dtype, device=values.device)
-    return out.index_add_(0, p, flat)
+    return out.index_add(0, p, flat)  # (out of place: torch.func.vmap)
