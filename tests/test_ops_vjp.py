@@ -16,10 +16,10 @@ from tensorflow.python.ops import gen_nn_ops as tf_nn_raw
 
 import pycg
 from pycg import ops
-from pycg.ops import _dynamic as D
+from pycg.ops._machinery import dynamic as D
 from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
-from pycg.ops._dispatch import RULES
+from pycg.ops._machinery.dispatch import RULES
 from pycg.ops import vjps as _vjps
 from support.vjp_case import (
     COND, Case, POSITIONS, binary, invertible, normal, off_bounds,

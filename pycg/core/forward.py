@@ -70,7 +70,7 @@ def register_graph_call(fn):
 
 
 def set_branch(probe):
-    """pycg.ops._traced runs a branch or loop body of a TensorFlow control
+    """pycg.ops._machinery.traced runs a branch or loop body of a TensorFlow control
     flow op with `probe` recording (None after); returns the previous."""
     s = state()
     put(s.recorders, s.watching, probe)

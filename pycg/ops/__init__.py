@@ -9,8 +9,8 @@ from pycg.core import recorder as _core
 from pycg.core import gc_policy as _core_gc
 from pycg.custom.decorator import custom_gradient
 from pycg.ops import vjps as _vjps
-from pycg.ops import _direct_vjps
-from pycg.ops._dispatch import cast, register_stack as _register_stack
+from pycg.ops._machinery import direct_vjps as _direct_vjps
+from pycg.ops._machinery.dispatch import cast, register_stack as _register_stack
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
                                linspace, ones,
@@ -111,9 +111,9 @@ from pycg.ops.normalization import (batch_normalization, layer_normalization,
 from pycg.ops.pooling import average_pool, max_pool
 from pycg.ops.spatial import (adaptive_average_pool, adaptive_max_pool,
                               depth_to_space, fold, space_to_depth, unfold)
-from pycg.ops._operators import install as _install_operators
-from pycg.ops._named import naming_errors as _naming_errors
-from pycg.ops._named import wraps_errors as _wraps_errors
+from pycg.ops._machinery.operators import install as _install_operators
+from pycg.ops._machinery.named import naming_errors as _naming_errors
+from pycg.ops._machinery.named import wraps_errors as _wraps_errors
 from pycg.ops import _docs
 
 _core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,

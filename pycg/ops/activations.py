@@ -3,12 +3,12 @@ pycg ops, so none needs a rule of its own. Kinks follow Keras' TensorFlow
 backend where it has a choice (relu6 and hard_sigmoid pass no gradient at
 their corners)."""
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._dispatch import norm_axis
+from pycg.ops._machinery.dispatch import norm_axis
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, clip, expm1, greater,
                                   greater_equal, less, less_equal, maximum,
                                   minimum, sqrt, tanh, where)
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.nn import elu_with, relu, sigmoid, silu, softplus
 from pycg.ops.reduction import max, sum
 

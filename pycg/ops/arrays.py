@@ -7,10 +7,10 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops import _dynamic
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int, as_sequence, norm_shape
-from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops._machinery import dynamic as _dynamic
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int, as_sequence, norm_shape
+from pycg.ops._machinery.dispatch import as_tensor, norm_axis
 from pycg.ops.creation import zeros_like
 from pycg.ops.elementwise import where
 from pycg.ops.manipulation import (_pick, concatenate, flip,

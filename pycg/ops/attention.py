@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor, result_dtype
+from pycg.ops._machinery.dispatch import as_tensor, result_dtype
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import logical_and, where
 from pycg.ops.linalg import einsum

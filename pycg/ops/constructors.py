@@ -4,9 +4,9 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int, norm_shape
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int, norm_shape
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import (_eye_as, _linspace_as, _zeros_as, cast,
                                convert_to_tensor, zeros)
 from pycg.ops.elementwise import floor_divide, mod, power

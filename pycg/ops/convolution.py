@@ -1,6 +1,6 @@
 """Convolutions (keras.ops names): the arguments a user passed checked and
 normalised here, the work done by the recorded primitives of
-pycg/ops/_conv_primitives.py, which run each backend's own kernels
+pycg/ops/_machinery/conv_primitives.py, which run each backend's own kernels
 (TensorFlow's Conv ops; NumPy im2col and BLAS) and whose gradients are
 rules in the table. depthwise_conv is a grouped conv (one group per
 channel); conv_transpose is conv's input gradient, as in TensorFlow.
@@ -10,9 +10,9 @@ Spatial work is done channels_last; channels_first is transposed in and out
 import numpy as np
 
 from pycg._errors import Op, Shape, user_error
-from pycg.ops import _conv_primitives as P
-from pycg.ops._dispatch import as_tensor, result_dtype
-from pycg.ops._floats import real_only
+from pycg.ops._machinery import conv_primitives as P
+from pycg.ops._machinery.dispatch import as_tensor, result_dtype
+from pycg.ops._machinery.floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.linalg import matmul

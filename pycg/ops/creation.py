@@ -5,10 +5,10 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Axis, Dtype, Op, Value, user_error
-from pycg.ops import _dynamic
-from pycg.ops._allocation import allocated, guard
-from pycg.ops._arguments import as_int, norm_dtype, norm_shape
-from pycg.ops._dispatch import as_tensor, cast
+from pycg.ops._machinery import dynamic as _dynamic
+from pycg.ops._machinery.allocation import allocated, guard
+from pycg.ops._machinery.arguments import as_int, norm_dtype, norm_shape
+from pycg.ops._machinery.dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
 

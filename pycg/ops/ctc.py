@@ -4,11 +4,11 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import arange, cast, full
 from pycg.ops.elementwise import (equal, less, logaddexp, logical_and,
                                   logical_or, not_equal, where)
-from pycg.ops._traced import tracing
+from pycg.ops._machinery.traced import tracing
 from pycg.ops.control_flow import scan
 from pycg.ops.linalg import einsum
 from pycg.ops.losses import _labels, one_hot

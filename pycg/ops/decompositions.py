@@ -8,7 +8,7 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._dispatch import apply, apply_nograd, as_tensor, promote
+from pycg.ops._machinery.dispatch import apply, apply_nograd, as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import greater, sqrt, where
 from pycg.ops.linalg import _square, inv, matmul, slogdet, tensordot

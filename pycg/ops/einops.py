@@ -5,7 +5,7 @@ import re
 import numpy as np
 
 from pycg._errors import Arg, Op, Shape, Value, user_error
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import reshape, transpose
 
 _AXIS = re.compile(r"\w+|\([^()]*\)")

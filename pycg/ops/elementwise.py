@@ -4,7 +4,7 @@ integer or bool version, through one that has)."""
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, binary, cast,
+from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, binary, cast,
                                 check_broadcast, promote, unary)
 from pycg.tensor import Tensor
 

@@ -5,14 +5,14 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Axis, Op, Shape, Value, user_error
-from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
+from pycg.ops._machinery.dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
                                 promote, result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
 from pycg.ops.reduction import max, min, sum
 from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
                                    transpose)
-from pycg.ops._dynamic import shape_of
-from pycg.ops import _singular_values
+from pycg.ops._machinery.dynamic import shape_of
+from pycg.ops._machinery import singular_values as _singular_values
 
 
 def matmul(x1, x2):

@@ -3,8 +3,8 @@ None of these carries a gradient (see NON_DIFFERENTIABLE in vjps.py)."""
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
-from pycg.ops._floats import real_only
+from pycg.ops._machinery.dispatch import apply_nograd, as_tensor, norm_axis, promote
+from pycg.ops._machinery.floats import real_only
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
                                   logical_and, logical_or, nonzero,  # noqa

@@ -6,9 +6,9 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Axis, Op, Shape, Value, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
 from pycg.ops.creation import arange, cast
 from pycg.ops.elementwise import abs, clip, equal, exp, log, log1p, maximum

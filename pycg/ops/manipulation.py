@@ -12,10 +12,11 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_sequence, norm_shape
-from pycg.ops._dispatch import apply, as_tensor, cast, norm_axis, result_dtype
-from pycg.ops import _dynamic, _traced_index
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_sequence, norm_shape
+from pycg.ops._machinery.dispatch import apply, as_tensor, cast, norm_axis, result_dtype
+from pycg.ops._machinery import dynamic as _dynamic
+from pycg.ops._machinery import traced_index as _traced_index
 from pycg.tensor import Tensor
 
 _slice = builtins.slice

@@ -5,8 +5,8 @@ import math
 from pycg import backends
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import FLOAT_DTYPES
-from pycg.ops._dispatch import apply, as_tensor, norm_axis
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.dispatch import apply, as_tensor, norm_axis
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import stop_gradient
 from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
                                   minimum, real, tanh, where)

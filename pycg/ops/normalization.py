@@ -1,8 +1,8 @@
 """Moments and normalisations (keras.ops names), built from differentiable
 pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor, norm_axis
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.dispatch import as_tensor, norm_axis
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
 from pycg.ops.manipulation import reshape

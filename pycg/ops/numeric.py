@@ -5,9 +5,9 @@ vjps_numeric.py."""
 import math
 
 from pycg import backends
-from pycg.ops._dispatch import (apply_nograd, as_tensor,
+from pycg.ops._machinery.dispatch import (apply_nograd, as_tensor,
                                 promote, unary)
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (abs, conj, equal, greater, isnan, less,
                                   logaddexp, logical_and,

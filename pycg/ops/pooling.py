@@ -1,11 +1,11 @@
 """Pooling (keras.ops names): the arguments checked here, the work done by
-the recorded primitives of pycg/ops/_conv_primitives.py (TensorFlow's
+the recorded primitives of pycg/ops/_machinery/conv_primitives.py (TensorFlow's
 MaxPool/AvgPool ops; NumPy window views). With padding='same' the padded
 cells never win a max and are not counted in a mean (TensorFlow's rule)."""
 from pycg import config
-from pycg.ops import _conv_primitives as P
-from pycg.ops._dispatch import as_tensor
-from pycg.ops._floats import real_only
+from pycg.ops._machinery import conv_primitives as P
+from pycg.ops._machinery.dispatch import as_tensor
+from pycg.ops._machinery.floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.convolution import _ints, _padding, channels_last, restore, window
 from pycg.ops.creation import cast

@@ -3,9 +3,9 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, Value, user_error
-from pycg.ops import _dynamic
+from pycg.ops._machinery import dynamic as _dynamic
 from pycg.ops.elementwise import imag, maximum, minimum, real
-from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
+from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
 from pycg.tensor import is_differentiable
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Dtype, Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._dispatch import apply_nograd, as_tensor, promote
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.dispatch import apply_nograd, as_tensor, promote
 from pycg.ops.creation import arange, cast, convert_to_tensor
 from pycg.ops.elementwise import (equal, floor, greater, less, logical_and,
                                   where)

@@ -11,8 +11,8 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Axis, Op, Position, Shape, user_error
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import (as_tensor, norm_axis)
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import (as_tensor, norm_axis)
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (ceil, equal, floor, greater, isnan, less,
                                   logical_not, maximum, minimum,

@@ -6,9 +6,9 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.tensor import is_float
 from pycg.ops.convolution import _data_format, _ints, channels_last, restore
 from pycg.ops.creation import cast

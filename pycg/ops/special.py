@@ -12,8 +12,8 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Op, Value, user_error
-from pycg.ops._dispatch import apply, promote, unary
-from pycg.ops._floats import as_float, real_only
+from pycg.ops._machinery.dispatch import apply, promote, unary
+from pycg.ops._machinery.floats import as_float, real_only
 from pycg.tensor import Tensor
 
 MAX_ORDER = 170   # (171! is beyond float64)

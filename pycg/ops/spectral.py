@@ -10,9 +10,9 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Dtype, Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import apply, as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.arrays import moveaxis
 from pycg.ops.manipulation import concatenate, flip, getitem, pad, stack

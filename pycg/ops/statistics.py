@@ -8,9 +8,9 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import apply, as_tensor, norm_axis, promote
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (equal, isnan, logical_not, real, sqrt,
                                   where)

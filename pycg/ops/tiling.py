@@ -1,13 +1,13 @@
 """Tensors repeated along their axes (keras.ops names): `tile` repeats the
 whole tensor, `repeat` each element. Each is one gather of flat positions
 (manipulation._pick), its result's size checked before anything is
-allocated (ops/_allocation.py)."""
+allocated (ops/_machinery/allocation.py)."""
 import operator
 
 import numpy as np
 
-from pycg.ops._allocation import guard
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import _pick
 
 

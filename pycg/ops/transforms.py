@@ -9,7 +9,7 @@ import numpy as np
 from pycg._errors import Op, Shape, user_error
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
 

@@ -5,8 +5,8 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Dtype, Op, Position, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._dispatch import as_tensor, promote
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.dispatch import as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
 from pycg.ops.manipulation import _scatter, expand_dims, pad, reshape

@@ -10,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from pycg.ops import _dynamic as D
+from pycg.ops._machinery import dynamic as D
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
@@ -18,8 +18,8 @@ from pycg.ops import nn as N
 from pycg.ops import reduction as R
 from pycg.ops import manipulation as S
 from pycg.core.recorder import defvjp, defvjp_each
-from pycg.ops._complex import abs_vjp, cast_vjp, imag_vjp, is_complex
-from pycg.ops._complex import conjugate as _c
+from pycg.ops._machinery.complex import abs_vjp, cast_vjp, imag_vjp, is_complex
+from pycg.ops._machinery.complex import conjugate as _c
 
 
 def _zero(g, ans, x, *_, **__):

@@ -1,5 +1,5 @@
 """The VJP rules of the convolution and pooling primitives
-(pycg/ops/_conv_primitives.py). The input gradient of a convolution is a
+(pycg/ops/_machinery/conv_primitives.py). The input gradient of a convolution is a
 transposed convolution and its kernel gradient a correlation; the three are
 each other's transposes, so every order of derivative stays among them.
 Max pooling's gradient routes dy to the cell of each window TensorFlow's
@@ -8,7 +8,7 @@ backends/numpy/_pooling.py), a choice that is locally constant in x: its
 own gradient in x and y is zero (as TensorFlow's), and in dy it is the
 gather max_pool_grad_grad."""
 from pycg.core.recorder import defvjp
-from pycg.ops import _conv_primitives as P
+from pycg.ops._machinery import conv_primitives as P
 from pycg.ops.creation import zeros_like
 
 

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from pycg.ops import _dynamic as D
+from pycg.ops._machinery import dynamic as D
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
 from pycg.ops import numeric as N

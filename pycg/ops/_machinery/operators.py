@@ -5,7 +5,7 @@ from pycg import backends
 from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.tensor import Tensor, Variable
 
 

@@ -4,7 +4,7 @@ where the op has a complex meaning and refused by name where it has none,
 never cast to their real part."""
 from pycg import config
 from pycg._errors import Dtype, Op, user_error
-from pycg.ops._dispatch import as_tensor, cast
+from pycg.ops._machinery.dispatch import as_tensor, cast
 from pycg.tensor import is_float
 
 

@@ -5,7 +5,7 @@ normalised arguments (tuples of ints; pads as (before, after) per spatial
 dimension); the public ops in convolution.py and pooling.py check what a
 user passed and call them."""
 from pycg import backends
-from pycg.ops._dispatch import apply, as_tensor
+from pycg.ops._machinery.dispatch import apply, as_tensor
 
 
 def _conv_params(strides, pads, dilation, groups):

@@ -1,26 +1,27 @@
 """The error contract's last line: an op's error that names neither pycg
 nor the op (NumPy's, TensorFlow's or Python's own words, from an argument
-that no check in pycg.ops._arguments foresaw) is raised again with the op's
+that no check in pycg.ops._machinery.arguments foresaw) is raised again with the op's
 name in front, as the same class, the original chained as its cause.
 
 Not renamed: an error raised in the user's own code (a function given to
 cond, scan, vectorize, ...: a frame outside pycg and the installed
 libraries), whose words are the user's. The elementwise ops made by
-pycg.ops._dispatch's factories are not wrapped (their fast path stays one
+pycg.ops._machinery.dispatch's factories are not wrapped (their fast path stays one
 frame): they call `raise_named` where their kernel fails.
 """
 import functools
 import os
 import sysconfig
 
+_PYCG = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 _OURS = tuple(os.path.realpath(p) for p in {
-    os.path.dirname(os.path.dirname(__file__)),
+    _PYCG,
     *(sysconfig.get_paths()[k] for k in ("stdlib", "purelib", "platlib"))})
 
 
 def wraps_errors(fn):
     """Does the public op `fn` get the wrapper?"""
-    return fn.__module__ != "pycg.ops._dispatch"
+    return fn.__module__ != "pycg.ops._machinery.dispatch"
 
 
 def naming_errors(name, fn):

@@ -11,7 +11,7 @@ import numpy as np
 from pycg import backends
 from pycg._errors import Axis, Op, Position, Shape, user_error
 from pycg.core.recorder import defvjp
-from pycg.ops._dispatch import apply, cast
+from pycg.ops._machinery.dispatch import apply, cast
 from pycg.tensor import Tensor
 
 
@@ -35,7 +35,7 @@ _STATIC = (int, float, np.number, str, bytes)
 def is_static(shape):
     """False when `shape` is a list or tuple with a size unknown statically
     (None, or a scalar read from a value while TensorFlow traces); anything
-    else is static, and the op checks it (pycg.ops._arguments)."""
+    else is static, and the op checks it (pycg.ops._machinery.arguments)."""
     if not isinstance(shape, (list, tuple)):
         return True
     return all(isinstance(n, _STATIC) or n is not None and

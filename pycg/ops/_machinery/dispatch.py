@@ -14,9 +14,9 @@ from pycg.backends import COMPLEX_DTYPES, FLOAT_DTYPES
 from pycg.core.recorder import (RULES, apply, apply_nograd,  # noqa: F401
                                 record, record_one, saw_variable,
                                 state)  # (ops take apply* from here)
-from pycg.ops._arguments import host_astype, norm_axis  # noqa: F401  (ops take it here)
-from pycg.ops._failures import check_broadcast, explain_failure  # noqa: F401
-from pycg.ops._named import raise_named
+from pycg.ops._machinery.arguments import host_astype, norm_axis  # noqa: F401  (ops take it here)
+from pycg.ops._machinery.failures import check_broadcast, explain_failure  # noqa: F401
+from pycg.ops._machinery.named import raise_named
 from pycg.tensor import (Tensor, Variable, as_dtype, convert_to_tensor,
                          is_differentiable)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Op, user_error
-from pycg.ops import _dynamic
+from pycg.ops._machinery import dynamic as _dynamic
 from pycg.tensor import Tensor
 
 

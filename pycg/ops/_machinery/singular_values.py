@@ -4,7 +4,7 @@ stays finite where they repeat or vanish."""
 import builtins
 
 from pycg import backends, config
-from pycg.ops._dispatch import apply, as_tensor, cast
+from pycg.ops._machinery.dispatch import apply, as_tensor, cast
 from pycg.ops.arrays import moveaxis
 from pycg.ops.elementwise import imag, negative, real
 from pycg.ops.manipulation import concatenate, expand_dims
