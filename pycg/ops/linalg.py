@@ -5,8 +5,9 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Axis, Op, Shape, Value, user_error
-from pycg.ops._machinery.dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
-                                promote, result_dtype)
+from pycg.ops._machinery.dispatch import (cast, apply, apply_nograd,
+                                          as_tensor, norm_axis, promote,
+                                          result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
 from pycg.ops.reduction import max, min, sum
 from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
