@@ -8,8 +8,6 @@ from pycg import backends as _backends
 from pycg.core import recorder as _core
 from pycg.core import gc_policy as _core_gc
 from pycg.custom.decorator import custom_gradient
-from pycg.ops import vjps as _vjps
-from pycg.ops._machinery import direct_vjps as _direct_vjps
 from pycg.ops._machinery.dispatch import cast, register_stack as _register_stack
 from pycg.ops.creation import (arange, convert_to_numpy,
                                convert_to_tensor, eye, full, full_like,
@@ -40,10 +38,6 @@ from pycg.ops.manipulation import (broadcast_to, concatenate, expand_dims, flip,
                             take_along_axis, transpose, _copy)
 from pycg.ops.tiling import repeat, tile
 # ---- NumPy-namespace, math and linalg ops ----
-from pycg.ops import vjps_numeric as _vjps_numeric  # noqa: F401
-from pycg.ops import vjps_decompositions as _vjps_decompositions  # noqa: F401
-from pycg.ops import vjps_convolution as _vjps_convolution  # noqa: F401
-from pycg.ops import vjps_special as _vjps_special  # noqa: F401
 from pycg.ops.arrays import (append, array_split, diag, diagflat, diagonal,
                              dsplit, dstack, fliplr, flipud, get_item, hsplit,
                              hstack, moveaxis, roll, rot90, select, split,
@@ -115,9 +109,11 @@ from pycg.ops._machinery.operators import install as _install_operators
 from pycg.ops._machinery.named import naming_errors as _naming_errors
 from pycg.ops._machinery.named import wraps_errors as _wraps_errors
 from pycg.ops import _docs
+from pycg.ops import rules as _rules
+from pycg.ops.rules import direct as _direct, manipulation as _shape_rules
 
-_core.register_array_ops(ones_like, zeros_like, _vjps.unbroadcast,
-                         _direct_vjps.DIRECT_VJPS,
+_core.register_array_ops(ones_like, zeros_like, _shape_rules.unbroadcast,
+                         _direct.DIRECT_VJPS,
                          _backends.load("numpy").float_types)
 _core.on_recording.append(_core_gc.recording)
 _register_stack(stack)

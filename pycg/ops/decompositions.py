@@ -1,6 +1,6 @@
 """Matrix decompositions and more linear algebra (keras.ops linalg/numpy
 names). A decomposition with several outputs runs as one kernel whose
-outputs are packed into one array (one rule in vjps_decompositions.py);
+outputs are packed into one array (one rule in rules/decompositions.py);
 the op unpacks it with differentiable indexing."""
 import builtins
 

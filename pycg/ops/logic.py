@@ -1,5 +1,5 @@
 """Predicates, bitwise and integer ops, and tensor facts (keras.ops names).
-None of these carries a gradient (see NON_DIFFERENTIABLE in vjps.py)."""
+None of these carries a gradient (see NON_DIFFERENTIABLE in rules/numeric.py)."""
 import numpy as np
 
 from pycg import backends

@@ -1,7 +1,7 @@
 """More elementwise maths (keras.ops numpy/math names): inverse hyperbolic
 functions, rounding, float-aware min/max, NaN handling and complex parts.
 Most are compositions of differentiable ops; the rest have rules in
-vjps_numeric.py."""
+rules/numeric.py."""
 import math
 
 from pycg import backends

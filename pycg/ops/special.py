@@ -4,7 +4,7 @@ arguments, SciPy's betaln) and binomial coefficients under R's names
 (choose, lchoose: k rounded to a whole number, as R does). Each is one
 kernel of every backend (pycg/backends/_gamma.py, _beta.py, and
 TensorFlow's own lgamma, digamma and polygamma),
-with its rule in vjps_special.py. Integer and bool inputs are floatx;
+with its rule in rules/special.py. Integer and bool inputs are floatx;
 complex inputs are refused by name, as TensorFlow refuses them."""
 import operator
 

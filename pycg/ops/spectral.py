@@ -1,7 +1,7 @@
 """Fourier transforms and framing (keras.ops math names). A complex tensor
 is a (real, imaginary) pair of float tensors, as in Keras. The transforms
 are two linear ops (_fft, _ifft) on the pair stacked on a new first axis;
-each one's gradient is the other (vjps_decompositions.py); rfft, irfft,
+each one's gradient is the other (rules/decompositions.py); rfft, irfft,
 stft and istft are compositions."""
 import builtins
 import math

@@ -5,5 +5,4 @@ guard (`allocation`), errors after a kernel fails (`failures`, `named`),
 shapes unknown while tracing (`dynamic`), traced control flow and indexing
 (`traced`, `traced_jax`, `traced_index`), the primitives of convolution and
 pooling (`conv_primitives`), singular values (`singular_values`), the
-operators of Tensor (`operators`) and the direct unary VJPs of the backward
-loop (`direct_vjps`)."""
+operators of Tensor (`operators`)."""

@@ -1,6 +1,6 @@
 """The recorded primitives of convolution and pooling, channels last: each
 runs the active backend's kernel of the same name (pycg/backends/<name>/nn.py)
-and is one entry of the VJP table (pycg/ops/vjps_convolution.py). They take
+and is one entry of the VJP table (pycg/ops/rules/convolution.py). They take
 normalised arguments (tuples of ints; pads as (before, after) per spatial
 dimension); the public ops in convolution.py and pooling.py check what a
 user passed and call them."""

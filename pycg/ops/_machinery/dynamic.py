@@ -10,7 +10,6 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Position, Shape, user_error
-from pycg.core.recorder import defvjp
 from pycg.ops._machinery.dispatch import apply, cast
 from pycg.tensor import Tensor
 
@@ -68,7 +67,7 @@ def unknown_error(op, x, why=""):
                       shape=Shape(x.shape), why=why)
 
 
-def _broadcast(x, shape):
+def broadcast(x, shape):
     return apply("broadcast_to", backends.active.broadcast_to, (x,),
                  {"shape": list(shape)})
 
@@ -90,13 +89,6 @@ def sum_to(g, x):
     with unknown dimensions, decided when the graph runs."""
     return apply("_sum_to", backends.active.sum_to, (g,),
                  {"shape": shape_of(x)})
-
-
-defvjp("_sum_to", lambda g, ans, x, shape: _broadcast(g, shape_of(x)))
-defvjp("_slice_axis", lambda g, ans, x, axis, start, size: pad_axis(
-    g, axis, start, shape_of(x)[axis] - start - size))
-defvjp("_pad_axis", lambda g, ans, x, axis, before, after: slice_axis(
-    g, axis, before, shape_of(x)[axis]))
 
 
 _INDEX = ("; with unknown dimensions, index with ints, ':', None, ... and "

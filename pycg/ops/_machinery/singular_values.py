@@ -33,7 +33,7 @@ def norm(x, ord, axes, keepdims):
 
 def svdvals(x):
     """The singular values of real matrices x (..., m, n), largest first.
-    Their rule (ops/vjps_decompositions.py), u @ diag(g) @ vh, is
+    Their rule (ops/rules/decompositions.py), u @ diag(g) @ vh, is
     TensorFlow's for tf.linalg.svd(compute_uv=False), finite where svd's
     own rule divides by the differences of singular values."""
     return apply("_svdvals", _kernel, (x,))

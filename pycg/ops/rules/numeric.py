@@ -12,7 +12,7 @@ from pycg.ops import numeric as N
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
 from pycg.core.recorder import defvjp
-from pycg.ops.vjps import _expand
+from pycg.ops.rules.reduction import expand as _expand
 
 
 def _zero(g, ans, x, *_, **__):

@@ -5,7 +5,7 @@ from pycg import backends
 from pycg.backends import FLOAT_DTYPES
 
 
-# Each is its rule in pycg.ops.vjps with the kernel that rule's op runs, in
+# Each is its rule in pycg.ops.rules with the kernel that rule's op runs, in
 # the same order (so the same bits); None where the value is not the active
 # backend's (a tape recorded before a backend switch: the rule converts).
 def _tanh_vjp(g, ans, x):
