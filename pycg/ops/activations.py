@@ -12,6 +12,11 @@ from pycg.ops._machinery.floats import as_float
 from pycg.ops.nn import elu_with, relu, sigmoid, silu, softplus
 from pycg.ops.reduction import max, sum
 
+__all__ = ("celu", "glu", "hard_shrink", "hard_sigmoid", "hard_silu",
+           "hard_swish", "hard_tanh", "leaky_relu", "log_sigmoid", "relu6",
+           "selu", "soft_shrink", "softsign", "sparse_plus", "sparse_sigmoid",
+           "sparsemax", "squareplus", "swish", "tanh_shrink", "threshold")
+
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 

@@ -18,6 +18,11 @@ from pycg.ops.manipulation import (_pick, concatenate, flip,
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor
 
+__all__ = ("append", "array_split", "diag", "diagflat", "diagonal", "dsplit",
+           "dstack", "fliplr", "flipud", "get_item", "hsplit", "hstack",
+           "moveaxis", "roll", "rot90", "select", "split", "trace", "tril",
+           "triu", "unstack", "vsplit", "vstack")
+
 
 def _rank(op, x, ranks):
     x = as_tensor(x, op)

@@ -13,6 +13,8 @@ from pycg.ops.manipulation import broadcast_to
 from pycg.ops.tiling import repeat
 from pycg.ops.nn import softmax
 
+__all__ = ("dot_product_attention",)
+
 
 def _large_negative(dtype):
     # Keras' masking value: well inside the dtype's range, so that a fully

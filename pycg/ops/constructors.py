@@ -13,6 +13,10 @@ from pycg.ops.elementwise import floor_divide, mod, power
 from pycg.ops.manipulation import broadcast_to, reshape, stack
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("array", "bartlett", "blackman", "empty", "empty_like", "geomspace",
+           "hamming", "hanning", "identity", "kaiser", "logspace", "meshgrid",
+           "tri", "unravel_index", "vander")
+
 
 def _const(value, dtype=None):
     return Tensor(backends.active.convert(np.asarray(

@@ -14,6 +14,9 @@ from pycg.ops._machinery.traced import Capture, as_value, is_symbolic, tracing
 from pycg.ops.manipulation import concatenate, flip, getitem, stack
 from pycg.tensor import Tensor, convert_to_tensor
 
+__all__ = ("associative_scan", "cond", "fori_loop", "map", "scan", "switch",
+           "vectorized_map", "while_loop")
+
 
 def _callable(op, name, fn):
     if not callable(fn):

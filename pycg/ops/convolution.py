@@ -18,6 +18,8 @@ from pycg.ops.creation import cast
 from pycg.ops.linalg import matmul
 from pycg.ops.manipulation import reshape, transpose
 
+__all__ = ("conv", "conv_transpose", "depthwise_conv", "separable_conv")
+
 
 def _data_format(op, data_format):
     fmt = data_format or "channels_last"

@@ -12,6 +12,10 @@ from pycg.ops._machinery.dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
 
+__all__ = ("arange", "convert_to_numpy", "convert_to_tensor", "eye", "full",
+           "full_like", "linspace", "ones", "ones_like", "shape",
+           "stop_gradient", "zeros", "zeros_like")
+
 
 def _dtype(dtype, op, default=None):
     return norm_dtype(dtype, op, default or config.floatx())

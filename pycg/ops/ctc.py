@@ -16,6 +16,8 @@ from pycg.ops.manipulation import concatenate, reshape, stack
 from pycg.ops.nn import log_softmax, logsumexp
 from pycg.tensor import convert_to_tensor, is_float
 
+__all__ = ("ctc_decode", "ctc_loss")
+
 _NEG = -1e30   # log(0) for CTC: finite, so that no gradient is 0 * inf
 
 

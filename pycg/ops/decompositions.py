@@ -18,6 +18,10 @@ from pycg.ops.arrays import tril, triu
 from pycg.ops.reduction import max, sum
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("cdist", "cholesky_inverse", "cross", "eig", "eigh", "inner",
+           "kron", "logdet", "lstsq", "lu_factor", "matrix_rank", "pinv", "qr",
+           "solve_triangular", "svd", "vdot")
+
 
 def _matrix(op, x):
     x = as_tensor(x, op)

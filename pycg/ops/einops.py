@@ -8,6 +8,8 @@ from pycg._errors import Arg, Op, Shape, Value, user_error
 from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import reshape, transpose
 
+__all__ = ("rearrange",)
+
 _AXIS = re.compile(r"\w+|\([^()]*\)")
 
 

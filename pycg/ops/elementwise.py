@@ -8,6 +8,16 @@ from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, binary
                                 check_broadcast, promote, unary)
 from pycg.tensor import Tensor
 
+__all__ = ("abs", "add", "arccos", "arcsin", "arctan", "arctan2", "cast",
+           "ceil", "clip", "conj", "cos", "cosh", "divide", "equal", "erf",
+           "exp", "expm1", "floor", "floor_divide", "greater", "greater_equal",
+           "imag", "isfinite", "isnan", "less", "less_equal", "log", "log10",
+           "log1p", "log2", "logaddexp", "logical_and", "logical_not",
+           "logical_or", "maximum", "minimum", "mod", "multiply", "negative",
+           "not_equal", "power", "real", "reciprocal", "round", "rsqrt",
+           "sign", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh",
+           "true_divide", "where")
+
 
 # how abs, square and sign take integer and bool tensors (unary's
 # `integers`): Keras' results, where TensorFlow has no kernel

@@ -15,6 +15,9 @@ from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
 from pycg.ops._machinery.dynamic import shape_of
 from pycg.ops._machinery import singular_values as _singular_values
 
+__all__ = ("cholesky", "det", "dot", "einsum", "inv", "matmul", "norm",
+           "outer", "slogdet", "solve", "tensordot")
+
 
 def matmul(x1, x2):
     """Matrix product with NumPy's rules (1-d operands, batch broadcast)."""

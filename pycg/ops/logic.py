@@ -12,6 +12,13 @@ from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("all", "allclose", "any", "bitwise_and", "bitwise_invert",
+           "bitwise_left_shift", "bitwise_not", "bitwise_or",
+           "bitwise_right_shift", "bitwise_xor", "count_nonzero", "dtype",
+           "gcd", "is_tensor", "isclose", "isin", "isinf", "isneginf",
+           "isposinf", "isreal", "lcm", "left_shift", "logical_xor", "ndim",
+           "nextafter", "nonzero", "right_shift", "signbit", "size", "view")
+
 
 def _kernel(op, kernel, *xs, **params):
     xs = [as_tensor(x, op) for x in xs]

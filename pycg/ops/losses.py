@@ -16,6 +16,9 @@ from pycg.ops.manipulation import expand_dims, reshape, squeeze
 from pycg.ops.nn import log_softmax
 from pycg.ops.reduction import max, mean, sum
 
+__all__ = ("binary_crossentropy", "categorical_crossentropy", "multi_hot",
+           "one_hot", "psnr", "sparse_categorical_crossentropy")
+
 EPSILON = 1e-7   # keras.config.epsilon()'s default
 
 

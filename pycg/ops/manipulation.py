@@ -19,6 +19,10 @@ from pycg.ops._machinery import dynamic as _dynamic
 from pycg.ops._machinery import traced_index as _traced_index
 from pycg.tensor import Tensor
 
+__all__ = ("broadcast_to", "concatenate", "expand_dims", "flip", "getitem",
+           "pad", "ravel", "reshape", "slice", "squeeze", "stack", "swapaxes",
+           "take", "take_along_axis", "transpose")
+
 _slice = builtins.slice
 
 

@@ -13,6 +13,9 @@ from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
 from pycg.ops.numeric import erfc
 from pycg.ops.reduction import max, sum
 
+__all__ = ("elu", "gelu", "log_softmax", "logsumexp", "relu", "sigmoid",
+           "silu", "softmax", "softplus")
+
 
 def sigmoid(x):
     """1 / (1 + exp(-x)), computed without overflow."""

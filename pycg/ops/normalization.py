@@ -8,6 +8,9 @@ from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
 from pycg.ops.manipulation import reshape
 from pycg.ops.reduction import mean, sum, var
 
+__all__ = ("batch_normalization", "layer_normalization", "moments",
+           "normalize", "rms_normalization")
+
 EPSILON = 1e-7
 
 

@@ -15,6 +15,11 @@ from pycg.ops.elementwise import (abs, conj, equal, greater, isnan, less,
                                   sin, sqrt, where)
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("absolute", "angle", "arccosh", "arcsinh", "arctanh", "cbrt",
+           "conjugate", "copy", "deg2rad", "divide_no_nan", "erfc", "erfinv",
+           "exp2", "fabs", "fmax", "fmin", "fmod", "heaviside", "hypot", "i0",
+           "ldexp", "logaddexp2", "nan_to_num", "rad2deg", "sinc", "trunc")
+
 arccosh = unary("arccosh", float_only=True)
 arcsinh = unary("arcsinh", float_only=True)
 arctanh = unary("arctanh", float_only=True)

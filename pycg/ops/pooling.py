@@ -10,6 +10,8 @@ from pycg.tensor import is_float
 from pycg.ops.convolution import _ints, _padding, channels_last, restore, window
 from pycg.ops.creation import cast
 
+__all__ = ("average_pool", "max_pool")
+
 
 def _pool(op, inputs, pool_size, strides, padding, data_format):
     x = real_only(as_tensor(inputs, op), op)

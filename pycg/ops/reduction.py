@@ -9,6 +9,9 @@ from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
 from pycg.tensor import is_differentiable
 
+__all__ = ("argmax", "argmin", "cumsum", "max", "mean", "min", "prod", "std",
+           "sum", "var")
+
 
 # how a reduction takes integer and bool tensors where Keras' result is not
 # its kernel's: (dtype -> the dtype it runs in, cast back after?). sum and

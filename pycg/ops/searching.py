@@ -15,6 +15,8 @@ from pycg.ops.manipulation import expand_dims, reshape
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("bincount", "digitize", "histogram", "searchsorted", "unique")
+
 
 def searchsorted(sorted_sequence, values, side="left"):
     """Insertion indices (int32) of values into a sorted 1-d sequence."""

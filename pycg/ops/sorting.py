@@ -23,6 +23,10 @@ from pycg.ops.logic import any
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("argpartition", "argsort", "in_top_k", "median", "nanmedian",
+           "nanpercentile", "nanquantile", "percentile", "quantile", "sort",
+           "top_k")
+
 
 def _to_last(x, axis, op):
     """x with `axis` (an int, a tuple, or None: all) moved last and merged:

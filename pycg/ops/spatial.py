@@ -16,6 +16,9 @@ from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
                                    take, transpose)
 from pycg.ops.reduction import max, sum
 
+__all__ = ("adaptive_average_pool", "adaptive_max_pool", "depth_to_space",
+           "fold", "space_to_depth", "unfold")
+
 
 _cache = {}
 

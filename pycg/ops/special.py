@@ -16,6 +16,9 @@ from pycg.ops._machinery.dispatch import apply, promote, unary
 from pycg.ops._machinery.floats import as_float, real_only
 from pycg.tensor import Tensor
 
+__all__ = ("beta", "choose", "digamma", "gamma", "lbeta", "lchoose", "lgamma",
+           "polygamma")
+
 MAX_ORDER = 170   # (171! is beyond float64)
 lgamma = unary("lgamma", float_only=True, real=True)
 digamma = unary("digamma", float_only=True, real=True)

@@ -18,6 +18,9 @@ from pycg.ops.arrays import moveaxis
 from pycg.ops.manipulation import concatenate, flip, getitem, pad, stack
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("extract_sequences", "fft", "fft2", "ifft2", "irfft", "istft",
+           "rfft", "stft", "view_as_complex", "view_as_real")
+
 
 def _pair(op, x):
     if not isinstance(x, (tuple, list)) or len(x) != 2:

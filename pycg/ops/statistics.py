@@ -19,6 +19,11 @@ from pycg.ops.reduction import (abs_squared, argmax, argmin, cumsum, max,
                                 mean, min, sum)
 from pycg.tensor import is_differentiable
 
+__all__ = ("amax", "amin", "average", "corrcoef", "correlate", "cumprod",
+           "diff", "nanargmax", "nanargmin", "nancumprod", "nancumsum",
+           "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
+           "nanvar", "ptp", "trapezoid")
+
 
 def amax(x, axis=None, keepdims=False):
     return max(x, axis, keepdims)

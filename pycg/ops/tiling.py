@@ -10,6 +10,8 @@ from pycg.ops._machinery.allocation import guard
 from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import _pick
 
+__all__ = ("repeat", "tile")
+
 
 def tile(x, repeats):
     """Repeat the whole tensor `repeats` times along each axis."""

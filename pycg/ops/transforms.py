@@ -13,6 +13,8 @@ from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
 
+__all__ = ("jvp", "vectorize")
+
 
 def jvp(fun, primals, tangents, has_aux=False):
     """(fun(*primals), the directional derivative along `tangents`), plus

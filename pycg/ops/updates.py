@@ -13,6 +13,9 @@ from pycg.ops.manipulation import _scatter, expand_dims, pad, reshape
 from pycg.ops.reduction import max, min, prod, sum
 from pycg.tensor import Tensor, is_float
 
+__all__ = ("saturate_cast", "scatter", "scatter_update", "segment_max",
+           "segment_min", "segment_prod", "segment_sum", "slice_update")
+
 
 def _flat_positions(op, indices, shape):
     """Flat positions (a backend int32 value) of the slices that rows of
