@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from pycg import structure
+from pycg.tensor import structure
 from pycg.api._docs import documented
 from pycg.api.tape import GradientTape
 from pycg.ops.manipulation import _copy

@@ -5,7 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 from pycg.ops.creation import _one_hot_flat
 from pycg.tensor import Tensor
 

@@ -8,7 +8,7 @@ map emit TensorFlow's control flow (pycg/ops/_machinery/traced.py) or jax.lax's
 (pycg/ops/_machinery/traced_jax.py). A Python predicate or index still picks its
 branch in Python. associative_scan is pycg ops on static shapes.
 """
-from pycg import structure
+from pycg.tensor import structure
 from pycg.ops._machinery import traced_jax as _traced_jax
 from pycg.ops._machinery.traced import Capture, as_value, is_symbolic, tracing
 from pycg.ops.manipulation import concatenate, flip, getitem, stack

@@ -11,7 +11,7 @@ import numpy as np
 
 from pycg import backends, ops
 from pycg._errors import Api, user_error
-from pycg._state import counter_dtype
+from pycg.compile.state import counter_dtype
 from pycg.ops._machinery.allocation import guard
 from pycg._errors import Shape as ShapeFact
 from pycg.random import _samplers

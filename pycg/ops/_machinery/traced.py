@@ -18,7 +18,8 @@ stop_gradient is honoured (it emits tf.stop_gradient on symbolic tensors).
 """
 import contextlib
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.core import forward as core_forward
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float

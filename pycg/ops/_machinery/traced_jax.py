@@ -14,10 +14,11 @@ scan unrolls on the tape.
 """
 import contextlib
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.tensor import Tensor, convert_to_tensor, is_float
-from pycg.tensor_convert import jax_tracer
+from pycg.tensor.convert import jax_tracer
 
 
 def traced(x):

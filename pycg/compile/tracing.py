@@ -1,11 +1,11 @@
 """pycg.function: trace a pycg function, tapes and custom gradients
 included, into one TensorFlow graph (tensorflow backend) or one jax.jit
-computation (jax backend, pycg/compile_jax.py).
+computation (jax backend, pycg/compile/jax_jit.py).
 
 Tracing runs `f` once per *input signature* (the shapes and dtypes of the
 tensor arguments, and the values of the other arguments); later calls with
 the same signature run the graph without Python (tensor arguments: without
-tf.function's dispatch either, pycg/_concrete_calls.py). A new shape, dtype or
+tf.function's dispatch either, pycg/compile/concrete_calls.py). A new shape, dtype or
 non-tensor argument value traces again: `trace_count` says how often that
 happened. NumPy arrays and scalars passed in become tensors, so a new
 value does not retrace. Python floats, ints, bools, strings and None stay
@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from pycg import backends, structure
-from pycg._state import enter_call, leave_call
-from pycg._trace_values import Literal, counted, retrace_advice, tracing
+from pycg import backends
+from pycg.tensor import structure
+from pycg.compile.state import enter_call, leave_call
+from pycg.compile.trace_values import Literal, counted, retrace_advice, tracing
 from pycg.core.recorder import state
 from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
@@ -120,13 +121,13 @@ class Function:
         self._floats = set()   # the float values traces took (see below)
         self._variables = weakref.WeakValueDictionary()
         self.trace_count = 0
-        self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
+        self._jax = None   # the jax.jit functions (pycg/compile/jax_jit.py)
         self._moves = 0   # tensorflow's moves() when the graphs were made
-        self._locks = ()   # the step locks its calls hold (pycg/_state.py)
+        self._locks = ()   # the step locks its calls hold (pycg/compile/state.py)
         self._first = threading.RLock()   # (held by calls until one ends)
         self._called = False   # a call has ended (its locks learned)
         # calls counted, the calls that traced lately, the warnings given:
-        # the retracing warning's (pycg/_trace_values.py)
+        # the retracing warning's (pycg/compile/trace_values.py)
         self._call_count, self._traced_at = itertools.count(1), []
         self._retrace_warned, self._advised = 0, False
 
@@ -159,13 +160,13 @@ class Function:
         """The jax.jit functions (one set, whichever threads call first)."""
         with self._first:
             if self._jax is None:
-                from pycg.compile_jax import Compiled
+                from pycg.compile.jax_jit import Compiled
                 self._jax = Compiled(self)
         return self._jax
 
     def _stepping_call(self, args, kwargs):
         """The call, holding the step locks of the optimizers it steps
-        (pycg/_state.py): they are taken before TensorFlow's own locks."""
+        (pycg/compile/state.py): they are taken before TensorFlow's own locks."""
         locks = self._locks
         frames = enter_call(locks)
         try:
@@ -220,7 +221,7 @@ class Function:
         ~10 us slower a call), or for any call with keywords (n None)."""
         import tensorflow as tf
 
-        from pycg._concrete_calls import SignatureCalls
+        from pycg.compile.concrete_calls import SignatureCalls
         with self._first:   # (one graph, whichever threads ask at once)
             graph = self._graphs.get(n)
             if graph is not None:

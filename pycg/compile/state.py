@@ -19,7 +19,7 @@ import threading
 import numpy as np
 
 from pycg import backends
-from pycg.tensor import _LOCKS, Tensor, Variable
+from pycg.tensor.core import _LOCKS, Tensor, Variable
 
 
 def state_variable(value, dtype, name=None):

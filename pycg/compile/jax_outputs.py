@@ -1,5 +1,5 @@
 """f's result as pycg.function's jax.jit computation returns it
-(pycg/compile_jax.py): JAX returns arrays in its own containers only, so a
+(pycg/compile/jax_jit.py): JAX returns arrays in its own containers only, so a
 result that holds Python values beside its tensors travels as an Outputs,
 a JAX pytree node whose children are the arrays and whose static part is
 the rest; and which leaves are arrays (DYNAMIC)."""
@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from pycg import structure
+from pycg.tensor import structure
 from pycg.tensor import Tensor, convert_to_tensor
 
 DYNAMIC = object()   # marks a leaf passed to jax.jit as an array

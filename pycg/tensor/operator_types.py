@@ -26,6 +26,7 @@ INSTALLED = frozenset(
 class Operators(Generic[T]):
     """The operators of Tensor (``Operators["Tensor"]``): each returns a
     Tensor, for a Variable too (its value read)."""
+    __module__ = "pycg.tensor"   # (a tensor's R classes name it)
 
     __slots__ = ()
 

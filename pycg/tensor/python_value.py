@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from pycg._errors import Api, Shape, user_error
-from pycg.tensor_convert import backend_of
+from pycg.tensor.convert import backend_of
 
 
 # set while pycg.to_jax runs its f (pycg/interop/jax.py) in this thread
@@ -19,6 +19,7 @@ to_jax_running = threading.local()
 class PythonValue:
     """What Tensor and Variable share with NumPy's arrays; each method
     reads the value through ``_to_concrete`` (an error while tracing)."""
+    __module__ = "pycg.tensor"   # (a tensor's R classes name it)
 
     __slots__ = ()
     _value: Any   # (the backend's value: Tensor's slot, Variable's read)

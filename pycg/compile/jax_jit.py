@@ -10,16 +10,17 @@ an input: the first call of such a function traces twice. Calls with
 variables, and traces (every call until one found no variables), hold one
 lock from reading the boxes to writing them back: no update or draw is
 lost or repeated across threads (as TF's), and the step locks of the
-optimizers it steps (pycg/_state.py) within it."""
+optimizers it steps (pycg/compile/state.py) within it."""
 import functools
 import threading
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg._errors import Api, user_error
-from pycg._jax_outputs import (ARRAYS, DYNAMIC, Outputs, outputs,
+from pycg.compile.jax_outputs import (ARRAYS, DYNAMIC, Outputs, outputs,
                                register_static)
-from pycg._state import enter_call, leave_call
-from pycg._trace_values import (Held, retrace_advice, static_key,
+from pycg.compile.state import enter_call, leave_call
+from pycg.compile.trace_values import (Held, retrace_advice, static_key,
                                  static_value, tracing, tree_key)
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 

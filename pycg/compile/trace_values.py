@@ -1,5 +1,5 @@
-"""Python values as pycg.function's traces see them (pycg/compile.py,
-pycg/compile_jax.py): a bool, float or complex argument is a constant of
+"""Python values as pycg.function's traces see them (pycg/compile/tracing.py,
+pycg/compile/jax_jit.py): a bool, float or complex argument is a constant of
 its trace, keyed by type and bits, and five float values bring advice; on
 the jax path an object hashed by identity (a method's instance, a
 Variable) is keyed by identity and held weakly. And the warning when a

@@ -1,6 +1,6 @@
 """Variables to and from a portable .npz file: one array per variable,
 keyed by its name, no pickles (NumPy, R's reticulate or any zip reader can
-read it). A save replaces the file whole or not at all (pycg/_files.py).
+read it). A save replaces the file whole or not at all (pycg/saving/files.py).
 
 >>> import os, tempfile, pycg
 >>> w = pycg.Variable([1.0, 2.0], name="w")
@@ -22,7 +22,7 @@ import numpy as np
 
 from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
-from pycg._files import as_path, open_regular, replace_atomically
+from pycg.saving.files import as_path, open_regular, replace_atomically
 from pycg.tensor import Variable
 
 

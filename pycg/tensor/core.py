@@ -2,7 +2,7 @@
 
 A Tensor knows nothing about tapes; `pycg.core` records the ops that touch
 it by the tensor's `_id`. The operators are installed by `pycg.ops` (their
-types: pycg.tensor_operators).
+types: pycg.tensor.operator_types).
 """
 import itertools
 import numbers
@@ -12,12 +12,12 @@ from typing import Any
 import numpy as np
 
 from pycg import backends
-from pycg.tensor_convert import (as_dtype, backend_of, broadcasts,
+from pycg.tensor.convert import (as_dtype, backend_of, broadcasts,
                                  check_numeric, default_dtype, scalar,
                                  variable_shape_error)
-from pycg.tensor_convert import is_differentiable, is_float  # noqa: F401
-from pycg.tensor_operators import Operators
-from pycg.tensor_python import PythonValue
+from pycg.tensor.convert import is_differentiable, is_float  # noqa: F401
+from pycg.tensor.operator_types import Operators
+from pycg.tensor.python_value import PythonValue
 
 _next_id = itertools.count().__next__
 _NOT_NUMBERS = frozenset("OUS")   # NumPy's object, str and bytes kinds
@@ -37,6 +37,7 @@ class Tensor(PythonValue, Operators["Tensor"]):
     >>> (x * 3).numpy().tolist()
     [3.0, 6.0]
     """
+    __module__ = "pycg.tensor"   # (its R class: see pycg/tensor/__init__.py)
 
     __slots__ = ("_value", "_id", "__weakref__")
     __array_priority__ = 1000
@@ -81,6 +82,7 @@ class Variable(Tensor):
     >>> float(tape.gradient(y, v))
     4.0
     """
+    __module__ = "pycg.tensor"
 
     __slots__ = {"trainable": "Whether tapes watch the variable when it is "
                  "read (a bool).", "name": "The variable's name, or None.",
