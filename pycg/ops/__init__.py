@@ -11,7 +11,7 @@ from pycg import backends as _backends
 from pycg.core import gc_policy as _core_gc
 from pycg.core import recorder as _core
 from pycg.custom.decorator import custom_gradient
-from pycg.ops import _docs
+from pycg.ops._machinery import docs as _docs
 from pycg.ops import rules as _rules   # (registers every topic's rules)
 from pycg.ops._machinery.dispatch import register_stack as _register_stack
 from pycg.ops._machinery.named import naming_errors as _naming_errors

@@ -25,7 +25,17 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     """Connectionist temporal classification loss per batch entry: -log
     p(target | output), output (batch, time, classes) holding logits, class
     mask_index the blank. The forward algorithm in log space, one
-    ops.scan step per time step (a tf.while_loop inside pycg.function)."""
+    ops.scan step per time step (a tf.while_loop inside pycg.function).
+
+    Args:
+        target: The labels (batch, max_label_length), integers.
+        output: The logits (batch, time, classes).
+        target_length: The length of each label sequence.
+        output_length: The number of valid time steps of each entry.
+
+    Returns:
+        A float tensor (batch,) of losses.
+    """
     op = "ctc_loss"
     output = as_tensor(output, op)
     if not is_float(output.dtype):
@@ -78,7 +88,21 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100,
     per step, repeats merged, blanks (mask_index) dropped. Returns
     (decoded (1, batch, time) int32 padded with -1, scores (batch, 1): minus
     the summed best logits), as tf.nn.ctc_greedy_decoder. Not
-    differentiable, and it needs values: not inside pycg.function."""
+    differentiable, and it needs values: not inside pycg.function.
+
+    Args:
+        inputs: The logits (batch, time, classes).
+        sequence_lengths: The valid time steps per entry.
+        strategy: 'greedy' (the only one pycg has; 'beam_search' is refused).
+        beam_width: Accepted for keras.ops' signature (greedy decoding ignores
+            it).
+        top_paths: Accepted for keras.ops' signature (greedy decoding finds one
+            path).
+        merge_repeated: Merge repeated classes (then drop blanks).
+
+    Returns:
+        A pair (decoded, scores) (shapes above).
+    """
     op = "ctc_decode"
     if strategy != "greedy":
         raise NotImplementedError(

@@ -30,11 +30,19 @@ def max_pool(inputs, pool_size, strides=None, padding="valid",
              data_format=None):
     """The maximum of each window (strides default to pool_size).
 
-    >>> from pycg import ops
-    >>> x = ops.reshape(ops.convert_to_tensor([1.0, 3.0, 2.0, 0.0]),
-    ...                 (1, 4, 1))
-    >>> ops.max_pool(x, 2).numpy().ravel().tolist()
-    [3.0, 2.0]
+    Args:
+        strides: The step between windows (None: pool_size).
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> x = ops.reshape(ops.convert_to_tensor([1.0, 3.0, 2.0, 0.0]),
+        ...                 (1, 4, 1))
+        >>> ops.max_pool(x, 2).numpy().ravel().tolist()
+        [3.0, 2.0]
     """
     x, size, strides, padding = _pool("max_pool", inputs, pool_size,
                                       strides, padding, data_format)
@@ -43,7 +51,15 @@ def max_pool(inputs, pool_size, strides=None, padding="valid",
 
 def average_pool(inputs, pool_size, strides=None, padding="valid",
                  data_format=None):
-    """The mean of each window over its cells inside the input."""
+    """The mean of each window over its cells inside the input.
+
+    Args:
+        strides: The step between windows (None: pool_size).
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+    """
     x, size, strides, padding = _pool("average_pool", inputs, pool_size,
                                       strides, padding, data_format)
     return restore(P.avg_pool(x, size, strides, padding), data_format)

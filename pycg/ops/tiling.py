@@ -14,7 +14,11 @@ __all__ = ("repeat", "tile")
 
 
 def tile(x, repeats):
-    """Repeat the whole tensor `repeats` times along each axis."""
+    """Repeat the whole tensor `repeats` times along each axis.
+
+    Returns:
+        A tensor of x's dtype, each axis times its repeats.
+    """
     x = as_tensor(x, "tile")
     reps = tuple(np.atleast_1d(repeats).tolist())
     shape = _tiled(x.shape, reps)
@@ -24,7 +28,11 @@ def tile(x, repeats):
 
 
 def repeat(x, repeats, axis=None):
-    """Repeat each element `repeats` times along `axis`."""
+    """Repeat each element `repeats` times along `axis`.
+
+    Returns:
+        A tensor of x's dtype (1-d when axis is None).
+    """
     x = as_tensor(x, "repeat")
     reps = np.asarray(repeats)
     shape = _repeated(x.shape, reps, axis)

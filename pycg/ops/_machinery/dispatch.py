@@ -64,7 +64,19 @@ def is_python_number(x):
 
 
 def cast(x, dtype):
-    """x converted to `dtype`; differentiable between float dtypes."""
+    """x converted to `dtype`; differentiable between float dtypes.
+
+    Args:
+        dtype: The dtype to convert to (a name, pycg.float32 or a NumPy dtype).
+
+    Returns:
+        A tensor of x's shape in `dtype`.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.cast([1.7, -1.7], 'int32').numpy().tolist()
+        [1, -1]
+    """
     dtype = as_dtype(dtype, "pycg.ops.cast")
     x = as_tensor(host_astype(x, dtype), "cast")
     if x.dtype == dtype:
@@ -185,8 +197,20 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
             record_one(recorders, RULES[name], x, out)
         return out
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = doc   # (the rest of it: pycg.ops._docs)
+    op.__doc__ = doc
     return op
+
+
+def made_by(factory, *args, **options):
+    """An op that `factory` (unary, binary, ...) makes, written as a
+    function: over a stub `def name(x):` whose body is its docstring, it gives
+    factory(name, *args, **options) with the stub's docstring, so that such
+    an op reads, and is documented, where it is declared."""
+    def make(stub):
+        op = factory(stub.__name__, *args, **options)
+        op.__doc__ = stub.__doc__
+        return op
+    return make
 
 
 def _operand(x, op, float_only, integers, real):

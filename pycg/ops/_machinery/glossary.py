@@ -1,19 +1,7 @@
-"""What one parameter name means across pycg.ops (so that `axis` reads the
-same in every op's Args), and `Doc`, one op's entry in a topic table."""
-
-
-class Doc:
-    """One op's text: `returns`; its own `summary` where the op has no
-    inline docstring; `differs` from keras.ops / TensorFlow / JAX; an
-    `example` (run as a doctest); `args`, its own text for a parameter
-    (else ARGS')."""
-    __slots__ = ("returns", "summary", "differs", "example", "args")
-
-    def __init__(self, returns, summary=None, differs=None, example=None,
-                 **args):
-        self.returns, self.summary, self.differs = returns, summary, differs
-        self.example, self.args = example, args
-
+"""What one parameter name means across pycg.ops, so that `axis` reads
+the same in every op's Args: an op's docstring gives Args only for the
+parameters whose meaning is its own, and `docs.compose` adds the others
+from here, in signature order."""
 
 TENSOR = "a Tensor, or anything ops.convert_to_tensor takes (a NumPy array, "
 TENSOR += "a nested list, a Python number)."
