@@ -5,20 +5,22 @@ rules/numeric.py."""
 import math
 
 from pycg import backends
-from pycg.ops._machinery.dispatch import (apply_nograd, as_tensor, made_by,
+from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, made_by,
                                           promote, unary)
 from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast, zeros_like
-from pycg.ops.elementwise import (abs, conj, equal, greater, isnan, less,
+from pycg.ops.elementwise import (abs, conj, cos, equal, greater, isnan, less,
                                   logaddexp, logical_and,
-                                  maximum, minimum, mod, not_equal, power,
+                                  maximum, minimum, mod, multiply, not_equal,
+                                  power,
                                   sin, sqrt, where)
+from pycg.ops.manipulation import stack
 from pycg.tensor import Tensor, is_float
 
 __all__ = ("absolute", "angle", "arccosh", "arcsinh", "arctanh", "cbrt",
            "conjugate", "copy", "deg2rad", "divide_no_nan", "erfc", "erfinv",
            "exp2", "fabs", "fmax", "fmin", "fmod", "heaviside", "hypot", "i0",
-           "ldexp", "logaddexp2", "nan_to_num", "rad2deg", "sinc", "trunc")
+           "ldexp", "logaddexp2", "nan_to_num", "polar", "rad2deg", "sinc", "trunc")
 
 
 @made_by(unary, float_only=True)
@@ -375,3 +377,47 @@ def _real_angle(x):
     x = as_float(x, "angle")
     zero = zeros_like(x)
     return where(less(x, 0), zero + math.pi, zero)
+
+
+def polar(abs_, angle):
+    """The complex tensor of magnitude `abs_` and argument `angle`:
+    abs_ * (cos(angle) + 1j * sin(angle)), as keras.ops.polar and
+    torch.polar (not scipy.linalg.polar, a matrix decomposition).
+    Differentiable in both.
+
+    Args:
+        abs_: The magnitude: a real Tensor, or anything
+            ops.convert_to_tensor takes (a NumPy array, a nested list, a
+            Python number).
+        angle: The argument in radians: a real Tensor, or anything
+            ops.convert_to_tensor takes. Broadcasts against abs_.
+
+    Returns:
+        A complex tensor of the broadcast shape of abs_ and angle: its real
+        part abs_ * cos(angle), its imaginary part abs_ * sin(angle), each
+        as TensorFlow computes it (infinities and signed zeros included);
+        complex128 where either input is float64, else complex64 (float16,
+        bfloat16, integer and bool inputs are computed in float32).
+
+    Differs:
+        keras.ops.polar on TensorFlow refuses integer inputs and mixed float
+        widths; pycg takes them as keras.ops on JAX does (integers as
+        floatx, the wider float). A complex abs_ or angle is refused.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.polar(2.0, 0.0).numpy().item()
+        (2+0j)
+    """
+    r = as_float(abs_, "polar", complex_ok=False)
+    t = as_float(angle, "polar", complex_ok=False)
+    f = "float64" if "float64" in (r.dtype, t.dtype) else "float32"
+    r, t = cast(r, f), cast(t, f)
+    return _complex_from_pair(stack([multiply(r, cos(t)), multiply(r, sin(t))]))
+
+
+def _complex_from_pair(pair):
+    """The complex tensor pair[0] + 1j * pair[1], built from its parts
+    (no arithmetic: an infinite or signed-zero part stays as it is)."""
+    return apply("_complex_from_pair", backends.active.to_complex_pair,
+                 (pair,))

@@ -169,7 +169,11 @@ def bincount(x, weights, minlength):
 
 # ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
 def to_complex_pair(z):
-    return z[0] + 1j * z[1]
+    # (built from its parts: z[0] + 1j * z[1] made inf * 0, a NaN real part,
+    # of an infinite imaginary part, and lost the sign of a zero)
+    out = np.empty(z.shape[1:], np.result_type(z.dtype, np.complex64))
+    out.real, out.imag = z[0], z[1]
+    return out
 
 
 def _pair(c, dtype):

@@ -82,6 +82,11 @@ defvjp("_i1", _i1)
 
 # ---- scans and products --------------------------------------------------------
 defvjp("prod", _prod)
+
+
+# ---- complex numbers from their parts ------------------------------------------
+defvjp("_complex_from_pair", lambda g, ans, pair:   # (TensorFlow's: the parts)
+       S.stack([E.real(g), E.imag(g)]))
 defvjp("cumprod", _cumprod)
 
 
