@@ -12,6 +12,8 @@
 #' @param nan The value for NaN.
 #' @param posinf The value for +Inf, or `NULL`.
 #' @param neginf The value for -Inf, or `NULL`.
+#' @param abs_ The magnitude of `op_polar()`'s result (real).
+#' @param angle The argument of `op_polar()`'s result, in radians (real).
 #' @return A tensor (a list of tensors where there are several results);
 #'   R values for the tensor facts.
 #' @examplesIf pycg_available()
@@ -32,6 +34,12 @@ op_absolute <- function(x) {
 #' @export
 op_angle <- function(x) {
   op_call("angle", as_py(x))
+}
+
+#' @rdname ops-numeric
+#' @export
+op_polar <- function(abs_, angle) {
+  op_call("polar", as_py(abs_), as_py(angle))
 }
 
 #' @rdname ops-numeric

@@ -23,7 +23,7 @@ import numpy as np  # noqa: E402
 
 import pycg  # noqa: E402
 from pycg import ops  # noqa: E402
-from pycg.ops._dispatch import RULES  # noqa: E402
+from pycg.ops._machinery.dispatch import RULES  # noqa: E402
 
 N = 100
 

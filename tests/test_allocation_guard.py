@@ -1,4 +1,4 @@
-"""One size guard (pycg/ops/_allocation.py) runs before any backend
+"""One size guard (pycg/ops/_machinery/allocation.py) runs before any backend
 allocates, for every op and draw whose result's size an argument sets: a
 tensor that cannot fit is pycg's MemoryError naming the op, the same on
 every backend, at once (jaxlib aborted the whole process on zeros((2**31,
@@ -17,7 +17,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from pycg.ops import _allocation
+from pycg.ops._machinery import allocation as _allocation
 
 HUGE = 2**40   # (elements: 4 TiB of float32, beyond any machine here)
 

@@ -1,7 +1,8 @@
 """The house rules of docs/architecture.md, checked: no import cycles
 (statically, counting imports inside functions too, and by importing every
 module alone in a process that has imported nothing of pycg), dependencies
-pointing down the layers, and no file in pycg/ over the line budget."""
+pointing down the layers, and no file in pycg/ over the line budget (of
+code lines: docstrings, comments and blank lines are free)."""
 import ast
 import importlib.util
 import json
@@ -96,9 +97,8 @@ def test_the_cycle_finder_finds_a_cycle():
 # The layers of docs/architecture.md, bottom to top, as module prefixes.
 LAYERS = [
     ("errors", ("pycg._errors", "pycg._imports")),
-    ("kernels", ("pycg.backends", "pycg.config", "pycg.structure")),
-    ("values", ("pycg.tensor", "pycg.tensor_convert", "pycg.tensor_operators",
-                "pycg.tensor_python")),
+    ("kernels", ("pycg.backends", "pycg.config")),
+    ("values", ("pycg.tensor",)),
     ("recording core", ("pycg.core",)),
     ("custom gradients", ("pycg.custom",)),
     ("ops", ("pycg.ops",)),
@@ -142,11 +142,11 @@ def test_backends_know_no_gradients():
                         if not d.startswith("pycg.backends")}
 
 
-def test_the_core_reaches_no_other_module_than_tensor_and_structure():
+def test_the_core_reaches_no_other_layer_than_the_values():
     # the core never imports a backend: it reaches values through Tensor
     core = {m for m in MODULES if m.startswith("pycg.core")}
     reached = set().union(*(GRAPH[m] for m in core)) - core - LEAF
-    assert reached <= {"pycg.tensor", "pycg.structure"}
+    assert {m for m in reached if _layer(m) != 2} == set()
 
 
 def _bound_names(path):
@@ -224,8 +224,40 @@ def test_a_module_that_cannot_import_alone_is_reported(tmp_path):
     assert "needs x first" in failed["pycg_alone_probe"]
 
 
+def _docstring_lines(tree):
+    """Line numbers of the docstrings in a module's syntax tree: a string
+    standing alone as a statement (a module's, class's or function's
+    docstring, or an attribute docstring under an assignment)."""
+    lines = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, str):
+            lines.update(range(node.lineno, node.end_lineno + 1))
+    return lines
+
+
+def code_lines(path):
+    """How many lines of `path` are code: not blank, not a comment, not in
+    a docstring (the budget is code, so documentation stays beside what it
+    documents)."""
+    text = path.read_text()
+    docs = _docstring_lines(ast.parse(text)) if path.suffix == ".py" else set()
+    return sum(1 for i, line in enumerate(text.splitlines(), 1)
+               if line.strip() and not line.strip().startswith("#")
+               and i not in docs)
+
+
+def test_the_budget_counts_code_not_docstrings_or_comments(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text('"""A module.\n\nMore."""\nimport os  # why\n\n# a note\n'
+                 'def f(x):\n    """Its doc.\n\n    Args:\n        x: it.\n'
+                 '    """\n    return x\n\n\nN = 1\n"""N\'s doc."""\n'
+                 's = """not a\ndocstring"""\n')
+    assert code_lines(f) == 6   # import, def, return, N =, s = (2 lines)
+
+
 def test_no_file_in_pycg_is_over_the_line_budget():
     long = {str(p.relative_to(ROOT)): n for p in PKG.rglob("*")
             if p.suffix in (".py", ".R") and
-            (n := len(p.read_text().splitlines())) > LINE_BUDGET}
+            (n := code_lines(p)) > LINE_BUDGET}
     assert long == {}

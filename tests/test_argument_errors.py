@@ -1,6 +1,6 @@
 """Hostile arguments get an error naming the op and the argument, decided
-where every op normalises them (pycg/ops/_arguments.py); what no check
-foresaw still names the op (pycg/ops/_named.py), and the user's own errors
+where every op normalises them (pycg/ops/_machinery/arguments.py); what no check
+foresaw still names the op (pycg/ops/_machinery/named.py), and the user's own errors
 keep their words."""
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """pycg.function's steady calls (eager tensors in, a signature seen
 before) run the concrete function tf.function would run, without its
-dispatch (pycg/_concrete_calls.py): each result is checked against the
+dispatch (pycg/compile/concrete_calls.py): each result is checked against the
 same function under tf.function, or against NumPy."""
 import threading
 

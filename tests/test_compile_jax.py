@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 from support.log1pexp_case import log1pexp
 from test_custom_gradient_conventions import (MARK, dict_style, jax_list_style,
                                               keras_style, named_style,

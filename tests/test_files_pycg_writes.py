@@ -1,7 +1,7 @@
 """Every file pycg writes is written whole or not at all: each call in
 pycg/ (Python) and R/ (the R package) that can create, write or replace a
 file is listed here with the way it is made safe, so a new writer fails
-this test until it goes through pycg/_files.py's replace_atomically (Python)
+this test until it goes through pycg/saving/files.py's replace_atomically (Python)
 or write_atomically() of R/install.R (R), both pinned by fault tests
 (tests/test_saving_faults.py, tests/testthat/test-saving.R)."""
 import ast
@@ -12,13 +12,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # (file, call) -> why it is safe
 PYTHON_WRITERS = {
-    ("pycg/_files.py", "os.open"):
+    ("pycg/saving/files.py", "os.open"):
         "replace_atomically's temporary file (O_EXCL, a new name), and the "
         "read-only opens of open_regular and _sync_folder",
-    ("pycg/_files.py", "os.fdopen"): "the temporary file and the read",
-    ("pycg/_files.py", "os.replace"): "the atomic rename itself",
-    ("pycg/_files.py", "os.chmod"): "the temporary file, before the rename",
-    ("pycg/_files.py", "os.unlink"): "the temporary file, after a failure",
+    ("pycg/saving/files.py", "os.fdopen"): "the temporary file and the read",
+    ("pycg/saving/files.py", "os.replace"): "the atomic rename itself",
+    ("pycg/saving/files.py", "os.chmod"): "the temporary file, before the rename",
+    ("pycg/saving/files.py", "os.unlink"): "the temporary file, after a failure",
     ("pycg/backends/_tf_import.py", "tempfile.TemporaryFile"):
         "an anonymous file with no name in any folder (TensorFlow's start-up "
         "logs): nothing of the user's can be replaced",

@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy

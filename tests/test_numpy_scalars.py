@@ -6,7 +6,7 @@ import pytest
 
 import pycg
 from pycg import ops
-from pycg.ops._dispatch import is_python_number
+from pycg.ops._machinery.dispatch import is_python_number
 
 keras = pytest.importorskip("keras")
 

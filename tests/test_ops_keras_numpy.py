@@ -39,6 +39,7 @@ CASES = [
     c("erfinv", UNIT), c("i0", X), c("trunc", X * 3), c("trunc", I),
     c("deg2rad", X), c("rad2deg", X), c("sinc", np.append(V, 0.0)),
     c("hypot", X, POS), c("fmax", NANS, X), c("fmin", NANS, X),
+    c("polar", POS, X), c("polar", X, X[:1]),
     c("fmod", X * 5, POS), c("fmod", I - 3, J), c("heaviside", X, POS),
     c("heaviside", np.array([-1.0, 0.0, 2.0], "float32"),
       np.array(0.5, "float32")),

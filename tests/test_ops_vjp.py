@@ -16,22 +16,23 @@ from tensorflow.python.ops import gen_nn_ops as tf_nn_raw
 
 import pycg
 from pycg import ops
-from pycg.ops import _dynamic as D
+from pycg.ops._machinery import dynamic as D
 from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
-from pycg.ops._dispatch import RULES
-from pycg.ops import vjps as _vjps
+from pycg.ops._machinery.dispatch import RULES
+from pycg.ops import rules as _rules
 from support.vjp_case import (
     COND, Case, POSITIONS, binary, invertible, normal, off_bounds,
     off_integer, off_tenth, off_zero, positive, spd, sym, tf_scatter,
     tf_sym, unary, uniform_, unit, with_zeros)
 
-# every rules module (pycg/ops/vjps*.py) lists its ops without a gradient
+# every topic's rules (pycg/ops/rules/<topic>.py) list its ops without a
+# gradient
 NON_DIFFERENTIABLE = tuple(
-    name for path in sorted(pathlib.Path(_vjps.__file__).parent.glob(
-        "vjps*.py"))
-    for name in getattr(importlib.import_module(f"pycg.ops.{path.stem}"),
-                        "NON_DIFFERENTIABLE", ()))
+    name for path in sorted(pathlib.Path(_rules.__file__).parent.glob(
+        "[!_]*.py"))
+    for name in getattr(importlib.import_module(
+        f"pycg.ops.rules.{path.stem}"), "NON_DIFFERENTIABLE", ()))
 
 tnp = tf.experimental.numpy
 

@@ -73,7 +73,7 @@ def test_the_count_is_tensorflow_s_over_random_calls():
     from tensorflow.python.eager.polymorphic_function import (
         polymorphic_function as tf_function)
 
-    from pycg import _trace_values
+    from pycg.compile import trace_values as _trace_values
 
     class Function:   # (what _trace_values reads of a pycg.function)
         __name__ = "f"

@@ -238,7 +238,7 @@ def _same(got, want, what):
 
 @pytest.mark.parametrize("name", BINARY)
 def test_every_pair_of_dtypes_promotes_and_computes_as_on_numpy(name):
-    """Keras' promotion (pycg/ops/_dispatch.py) decides the dtype, whatever
+    """Keras' promotion (pycg/ops/_machinery/dispatch.py) decides the dtype, whatever
     torch's own rule (int + float, bools, unsigned, half precisions,
     complex): the torch backend answers as the numpy backend, or raises the
     same kind of error."""

@@ -17,8 +17,6 @@ ONLY_KERAS = {
     "custom_gradient": "reachable as `pycg.ops.custom_gradient` (it is "
                        "`pycg.custom_gradient`), but not an array op, so not "
                        "in `__all__`",
-    "polar": "not implemented yet (its result is complex; it composes as "
-             "`abs_ * exp(1j * angle)`)",
 }
 ONLY_PYCG = {
     "getitem": "the function behind `Tensor.__getitem__` (`x[...]`), "

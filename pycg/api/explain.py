@@ -1,5 +1,5 @@
 """GradientTape.explain: why a gradient is None or zero, in words."""
-from pycg import structure
+from pycg.tensor import structure
 from pycg.core.recorder import live_ids
 from pycg.tensor import Tensor, Variable, is_float
 

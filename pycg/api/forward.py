@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 from pycg.api._docs import documented
 from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
                                  _prepare, _skeleton, _split_aux)

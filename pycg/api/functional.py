@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from pycg import ops, structure
+from pycg.tensor import structure
 from pycg.api._docs import documented
 from pycg.api.tape import GradientTape
+from pycg.ops.manipulation import _copy
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
@@ -34,7 +35,7 @@ def _diff_arg(x, who, i):
         if leaf is None:   # (an empty subtree, as in JAX: no gradient)
             conv.append(None)
             continue
-        t = ops._copy(leaf) if isinstance(leaf, Tensor) else \
+        t = _copy(leaf) if isinstance(leaf, Tensor) else \
             convert_to_tensor(leaf)
         if not is_differentiable(t.dtype):
             raise TypeError(

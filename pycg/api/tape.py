@@ -10,7 +10,8 @@ import contextlib
 import warnings
 from typing import Any
 
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
 from pycg.api.explain import explain as _explain

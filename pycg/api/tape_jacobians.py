@@ -5,7 +5,9 @@ from typing import Any
 
 import numpy as np
 
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
+from pycg.ops.creation import _one_hot_flat
 from pycg.tensor import Tensor
 
 
@@ -40,7 +42,7 @@ class Jacobians:
         rows = []
         try:
             for i in range(n):
-                seed = ops.reshape(ops._one_hot_flat(i, n, t.dtype), t.shape)
+                seed = ops.reshape(_one_hot_flat(i, n, t.dtype), t.shape)
                 g = self._run_backward([t], [seed], srcs)
                 rows.append([g.get(s._id) for s in srcs])
         finally:
@@ -97,7 +99,7 @@ class Jacobians:
         rows = []
         try:
             for i in range(n):
-                one = ops.reshape(ops._one_hot_flat(i, n, t.dtype), (1,) + ys)
+                one = ops.reshape(_one_hot_flat(i, n, t.dtype), (1,) + ys)
                 seed = ops.broadcast_to(one, t.shape)
                 rows.append(self._run_backward([t], [seed], [s]).get(s._id))
         finally:

@@ -2,10 +2,10 @@
 function (`forward`): collect the variables read, pause a lone recording
 tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
-from pycg import structure
+from pycg.tensor import structure
 from pycg.core.recorder import saw_variable, state
 from pycg.core.thread_state import collecting, forward_state, put, restore
-from pycg.tensor import Tensor, Variable, _next_id
+from pycg.tensor.core import Tensor, Variable, _next_id
 
 
 def forward(f, args, kwargs):
@@ -70,7 +70,7 @@ def register_graph_call(fn):
 
 
 def set_branch(probe):
-    """pycg.ops._traced runs a branch or loop body of a TensorFlow control
+    """pycg.ops._machinery.traced runs a branch or loop body of a TensorFlow control
     flow op with `probe` recording (None after); returns the previous."""
     s = state()
     put(s.recorders, s.watching, probe)

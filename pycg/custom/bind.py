@@ -4,7 +4,8 @@ import inspect
 
 import numpy as np
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 
 

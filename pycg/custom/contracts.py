@@ -5,11 +5,12 @@ import numbers
 
 import numpy as np
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg._errors import Shape, TypeOf, Value, user_error
 from pycg.custom.bind import _leaf, name_of
-from pycg.custom.conventions import VARIABLES
+from pycg.custom.calling import VARIABLES
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 

@@ -60,7 +60,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg._errors import Api, user_error
 from pycg.core import forward as core_forward
 from pycg.core.forward import drop, forward
@@ -68,9 +69,9 @@ from pycg.core.recorder import record, record_one, state
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
 from pycg.custom.plan import Plan, record_call
-from pycg.custom.conventions import DECORATOR_ARGS
+from pycg.custom.calling import DECORATOR_ARGS
 from pycg.tensor import Tensor
-from pycg.tensor_convert import jax_tracer
+from pycg.tensor.convert import jax_tracer
 
 
 def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -2,13 +2,14 @@
 parameter each argument binds) and the backward of its tape entries: the
 plan itself where every argument is a tensor, else the call's _Backward
 (how grad_fn is called, and what it returns read, for any call)."""
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.custom.bind import bind_inputs
 from pycg.custom.contracts import (_as_output, _wrapped, fits,
                                    match_gradients, returned_none,
                                    split_variables)
-from pycg.custom.conventions import (TENSORFLOW, UPSTREAM, VARIABLES,
+from pycg.custom.calling import (TENSORFLOW, UPSTREAM, VARIABLES,
                                      convention_of)
 from pycg.tensor import Tensor
 

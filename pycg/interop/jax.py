@@ -26,7 +26,7 @@ from pycg.custom.bind import name_of
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
-from pycg.tensor_python import to_jax_running
+from pycg.tensor.python_value import to_jax_running
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")

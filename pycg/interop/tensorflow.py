@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from pycg import backends, structure
+from pycg import backends
+from pycg.tensor import structure
 from pycg.core import forward as core_forward
 from pycg.backends._tf_import import import_tensorflow
 from pycg.custom.bind import name_of

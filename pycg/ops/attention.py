@@ -5,13 +5,15 @@ import math
 import numpy as np
 
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor, result_dtype
+from pycg.ops._machinery.dispatch import as_tensor, result_dtype
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import logical_and, where
 from pycg.ops.linalg import einsum
 from pycg.ops.manipulation import broadcast_to
 from pycg.ops.tiling import repeat
 from pycg.ops.nn import softmax
+
+__all__ = ("dot_product_attention",)
 
 
 def _large_negative(dtype):
@@ -30,11 +32,27 @@ def dot_product_attention(query, key, value, bias=None, mask=None,
     and mask broadcast to (batch, heads, T, S); mask and is_causal keep the
     positions where they are True; scale defaults to 1 / sqrt(dim).
 
-    >>> from pycg import ops
-    >>> q = ops.ones((1, 2, 1, 4))
-    >>> v = ops.reshape(ops.arange(4.0), (1, 2, 1, 2))
-    >>> ops.dot_product_attention(q, q, v).numpy().ravel().tolist()
-    [1.0, 2.0, 1.0, 2.0]
+    Args:
+        query: The queries (batch, T, heads, dim).
+        key: The keys (batch, S, kv_heads, dim).
+        value: The values (batch, S, kv_heads, dim).
+        bias: Added to the logits (None: none).
+        mask: A bool mask: True keeps the position (None: all kept).
+        scale: The logits' factor (None: 1 / sqrt(dim)).
+        is_causal: Keep only the positions at or before the query's.
+        flash_attention: Must be None or False: pycg has no flash kernel.
+        attn_logits_soft_cap: If given, the logits become cap * tanh(logits /
+            cap).
+
+    Returns:
+        A tensor of query's shape (batch, T, heads, dim).
+
+    Example:
+        >>> from pycg import ops
+        >>> q = ops.ones((1, 2, 1, 4))
+        >>> v = ops.reshape(ops.arange(4.0), (1, 2, 1, 2))
+        >>> ops.dot_product_attention(q, q, v).numpy().ravel().tolist()
+        [1.0, 2.0, 1.0, 2.0]
     """
     op = "dot_product_attention"
     if flash_attention:

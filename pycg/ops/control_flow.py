@@ -4,15 +4,18 @@ map, vectorized_map, associative_scan.
 Eagerly they are Python control flow over pycg ops, so the tape
 differentiates whatever ran. Inside pycg.function a tensor predicate, index
 or trip count has no value yet: cond, switch, while_loop, fori_loop, scan and
-map emit TensorFlow's control flow (pycg/ops/_traced.py) or jax.lax's
-(pycg/ops/_traced_jax.py). A Python predicate or index still picks its
+map emit TensorFlow's control flow (pycg/ops/_machinery/traced.py) or jax.lax's
+(pycg/ops/_machinery/traced_jax.py). A Python predicate or index still picks its
 branch in Python. associative_scan is pycg ops on static shapes.
 """
-from pycg import structure
-from pycg.ops import _traced_jax
-from pycg.ops._traced import Capture, as_value, is_symbolic, tracing
+from pycg.tensor import structure
+from pycg.ops._machinery import traced_jax as _traced_jax
+from pycg.ops._machinery.traced import Capture, as_value, is_symbolic, tracing
 from pycg.ops.manipulation import concatenate, flip, getitem, stack
 from pycg.tensor import Tensor, convert_to_tensor
+
+__all__ = ("associative_scan", "cond", "fori_loop", "map", "scan", "switch",
+           "vectorized_map", "while_loop")
 
 
 def _callable(op, name, fn):
@@ -28,10 +31,23 @@ def _is_symbolic(x):
 def cond(pred, true_fn, false_fn):
     """true_fn() if pred else false_fn().
 
-    >>> from pycg import ops
-    >>> float(ops.cond(ops.convert_to_tensor(1.0) > 0, lambda: 1.0,
-    ...                lambda: -1.0))
-    1.0
+    Args:
+        pred: A bool scalar (tensor or Python bool).
+        true_fn: A function of no arguments, called when pred holds.
+        false_fn: A function of no arguments, called otherwise.
+
+    Returns:
+        What the branch taken returns.
+
+    Differs:
+        Eagerly a Python loop or branch; inside pycg.function, TensorFlow's own
+        control flow, differentiable through TensorFlow's gradient.
+
+    Example:
+        >>> from pycg import ops
+        >>> float(ops.cond(ops.convert_to_tensor(1.0) > 0, lambda: 1.0,
+        ...                lambda: -1.0))
+        1.0
     """
     _callable("cond", "true_fn", true_fn)
     _callable("cond", "false_fn", false_fn)
@@ -56,7 +72,19 @@ def cond(pred, true_fn, false_fn):
 
 
 def switch(index, branches, *operands):
-    """`branches[index](*operands)`, index clipped to the valid range."""
+    """`branches[index](*operands)`, index clipped to the valid range.
+
+    Args:
+        index: Which branch, an int (clipped to the valid range).
+        branches: A sequence of functions of the operands.
+
+    Returns:
+        What the branch taken returns.
+
+    Differs:
+        Eagerly a Python loop or branch; inside pycg.function, TensorFlow's own
+        control flow, differentiable through TensorFlow's gradient.
+    """
     branches = list(branches)
     if not branches:
         raise ValueError("pycg.ops.switch: branches is empty")
@@ -89,9 +117,23 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     """Run body(*loop_vars) while cond(*loop_vars); body returns new loop
     variables of the same structure, shapes and dtypes.
 
-    >>> from pycg import ops
-    >>> ops.while_loop(lambda i: i < 10, lambda i: i * 2, 1)
-    16
+    Args:
+        cond: A function of the loop variables: keep going while it is true.
+        body: A function of the loop variables returning new ones.
+        loop_vars: The initial loop variables (a tensor, tuple or list).
+        maximum_iterations: Stop after this many iterations (None: no limit).
+
+    Returns:
+        The final loop variables, in loop_vars' structure.
+
+    Differs:
+        Eagerly a Python loop or branch; inside pycg.function, TensorFlow's own
+        control flow, differentiable through TensorFlow's gradient.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.while_loop(lambda i: i < 10, lambda i: i * 2, 1)
+        16
     """
     _callable("while_loop", "cond", cond)
     _callable("while_loop", "body", body)
@@ -133,7 +175,21 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    """val = body_fun(i, val) for i in range(lower, upper)."""
+    """val = body_fun(i, val) for i in range(lower, upper).
+
+    Args:
+        lower: The first i, an int.
+        upper: The end of the range, excluded.
+        body_fun: A function (i, val) -> val.
+        init_val: The initial value (any structure of tensors).
+
+    Returns:
+        The final value.
+
+    Differs:
+        Eagerly a Python loop or branch; inside pycg.function, TensorFlow's own
+        control flow, differentiable through TensorFlow's gradient.
+    """
     _callable("fori_loop", "body_fun", body_fun)
     if not tracing() and not (_traced_jax.traced(lower) or
                               _traced_jax.traced(upper)):
@@ -152,7 +208,24 @@ def fori_loop(lower, upper, body_fun, init_val):
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     """(final carry, stacked ys) of carry, y = f(carry, x) over the leading
-    axis of xs (or `length` times with x None)."""
+    axis of xs (or `length` times with x None).
+
+    Args:
+        f: A function (carry, x) -> (carry, y).
+        init: The initial carry.
+        xs: The tensors scanned over their leading axis (None: length steps
+            with x None).
+        length: The number of steps when xs is None.
+        unroll: Accepted for keras.ops' signature (no effect: the answer is the
+            same).
+
+    Returns:
+        A pair (carry, ys): the final carry and the stacked ys.
+
+    Differs:
+        Eagerly a Python loop or branch; inside pycg.function, TensorFlow's own
+        control flow, differentiable through TensorFlow's gradient.
+    """
     _callable("scan", "f", f)
     x_leaves = [convert_to_tensor(x) for x in structure.flatten(xs)] \
         if xs is not None else []
@@ -177,7 +250,15 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
 
 
 def map(f, xs):
-    """f applied to each slice of xs along its leading axis, stacked."""
+    """f applied to each slice of xs along its leading axis, stacked.
+
+    Args:
+        f: A function of one slice.
+        xs: The tensor (or structure of tensors) to map over.
+
+    Returns:
+        The results stacked along a new leading axis.
+    """
     _callable("map", "f", f)
     _, ys = scan(lambda c, x: (c, f(x)), (), xs)
     return ys
@@ -185,13 +266,33 @@ def map(f, xs):
 
 def vectorized_map(function, elements):
     """function over the leading axis of elements (as map: pycg has no
-    batching transform, so the slices run one after another)."""
+    batching transform, so the slices run one after another).
+
+    Args:
+        function: A function of one slice.
+        elements: The tensor (or structure) to map over.
+
+    Returns:
+        The results stacked along a new leading axis.
+
+    Differs:
+        The slices run one after another (TensorFlow's vectorized_map batches
+        them).
+    """
     return map(function, elements)
 
 
 def associative_scan(f, elems, reverse=False, axis=0):
     """Inclusive scan of an associative f(a, b) along `axis`: element i is
-    f over elements 0..i (Hillis-Steele: log2(n) batched calls of f)."""
+    f over elements 0..i (Hillis-Steele: log2(n) batched calls of f).
+
+    Args:
+        f: An associative function (a, b) of two batches of elements.
+        elems: The tensors (or structure of tensors) to scan.
+
+    Returns:
+        Tensors of elems' structure and shapes.
+    """
     _callable("associative_scan", "f", f)
     leaves = [convert_to_tensor(e) for e in structure.flatten(elems)]
     n = _length(leaves, None, axis)

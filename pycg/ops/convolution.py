@@ -1,6 +1,6 @@
 """Convolutions (keras.ops names): the arguments a user passed checked and
 normalised here, the work done by the recorded primitives of
-pycg/ops/_conv_primitives.py, which run each backend's own kernels
+pycg/ops/_machinery/conv_primitives.py, which run each backend's own kernels
 (TensorFlow's Conv ops; NumPy im2col and BLAS) and whose gradients are
 rules in the table. depthwise_conv is a grouped conv (one group per
 channel); conv_transpose is conv's input gradient, as in TensorFlow.
@@ -10,13 +10,15 @@ Spatial work is done channels_last; channels_first is transposed in and out
 import numpy as np
 
 from pycg._errors import Op, Shape, user_error
-from pycg.ops import _conv_primitives as P
-from pycg.ops._dispatch import as_tensor, result_dtype
-from pycg.ops._floats import real_only
+from pycg.ops._machinery import conv_primitives as P
+from pycg.ops._machinery.dispatch import as_tensor, result_dtype
+from pycg.ops._machinery.floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.creation import cast
 from pycg.ops.linalg import matmul
 from pycg.ops.manipulation import reshape, transpose
+
+__all__ = ("conv", "conv_transpose", "depthwise_conv", "separable_conv")
 
 
 def _data_format(op, data_format):
@@ -103,10 +105,19 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     filters); channels a multiple of kernel.shape[-2] makes a grouped
     convolution.
 
-    >>> from pycg import ops
-    >>> x = ops.reshape(ops.arange(5.0), (1, 5, 1))
-    >>> ops.conv(x, ops.ones((2, 1, 1))).numpy().ravel().tolist()
-    [1.0, 3.0, 5.0, 7.0]
+    Args:
+        inputs: The input (batch, spatial..., channels).
+        kernel: The kernel (spatial..., channels / groups, filters).
+
+    Returns:
+        A tensor (batch, spatial..., filters) (channels_first: (batch, filters,
+        spatial...)) in the promoted dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> x = ops.reshape(ops.arange(5.0), (1, 5, 1))
+        >>> ops.conv(x, ops.ones((2, 1, 1))).numpy().ravel().tolist()
+        [1.0, 3.0, 5.0, 7.0]
     """
     op = "conv"
     inputs, kernel = _floats(op, inputs, kernel)
@@ -134,7 +145,15 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 def depthwise_conv(inputs, kernel, strides=1, padding="valid",
                    data_format=None, dilation_rate=1):
     """Each input channel convolved with its own kernel[..., c, :]
-    (spatial..., channels, multiplier): channels * multiplier outputs."""
+    (spatial..., channels, multiplier): channels * multiplier outputs.
+
+    Args:
+        kernel: The kernel (spatial..., channels, multiplier).
+
+    Returns:
+        A tensor (batch, spatial..., channels * multiplier) in the promoted
+        dtype.
+    """
     op = "depthwise_conv"
     inputs, kernel = _floats(op, inputs, kernel)
     x = channels_last(op, inputs, data_format)
@@ -156,7 +175,17 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid",
 def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
                    padding="valid", data_format=None, dilation_rate=1):
     """depthwise_conv, then a 1x1 conv with pointwise_kernel
-    (1..., channels * multiplier, filters)."""
+    (1..., channels * multiplier, filters).
+
+    Args:
+        depthwise_kernel: The depthwise kernel (spatial..., channels,
+            multiplier).
+        pointwise_kernel: The 1x1 kernel (1..., channels * multiplier, filters).
+
+    Returns:
+        A tensor (batch, spatial..., filters) (channels_first: (batch, filters,
+        spatial...)) in the promoted dtype.
+    """
     op = "separable_conv"
     y = depthwise_conv(inputs, depthwise_kernel, strides, padding,
                        "channels_last" if data_format is None else
@@ -176,7 +205,18 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid",
                    output_padding=None, data_format=None, dilation_rate=1):
     """The transpose (VJP) of conv: kernel (spatial..., filters, channels)
     spreads each input position over a window of the output; the output
-    size follows Keras (output_padding adds to the right)."""
+    size follows Keras (output_padding adds to the right).
+
+    Args:
+        inputs: The input (batch, spatial..., channels).
+        kernel: The kernel (spatial..., filters, channels).
+        output_padding: Extra rows and columns added to the right of each
+            spatial axis (None: none).
+
+    Returns:
+        A tensor (batch, spatial..., filters) (channels_first: (batch, filters,
+        spatial...)) in the promoted dtype.
+    """
     op = "conv_transpose"
     inputs, kernel = _floats(op, inputs, kernel)
     x = channels_last(op, inputs, data_format)

@@ -5,12 +5,16 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Axis, Dtype, Op, Value, user_error
-from pycg.ops import _dynamic
-from pycg.ops._allocation import allocated, guard
-from pycg.ops._arguments import as_int, norm_dtype, norm_shape
-from pycg.ops._dispatch import as_tensor, cast
+from pycg.ops._machinery import dynamic as _dynamic
+from pycg.ops._machinery.allocation import allocated, guard
+from pycg.ops._machinery.arguments import as_int, norm_dtype, norm_shape
+from pycg.ops._machinery.dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
+
+__all__ = ("arange", "convert_to_numpy", "convert_to_tensor", "eye", "full",
+           "full_like", "linspace", "ones", "ones_like", "shape",
+           "stop_gradient", "zeros", "zeros_like")
 
 
 def _dtype(dtype, op, default=None):
@@ -24,6 +28,16 @@ def _shape(shape, op):
 
 
 def zeros(shape, dtype=None):
+    """A tensor of zeros.
+
+    Returns:
+        A tensor of `shape` in `dtype` (None: floatx, pycg.config.floatx()).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.zeros((2,)).numpy().tolist()
+        [0.0, 0.0]
+    """
     return _zeros_as("zeros", shape, dtype)
 
 
@@ -34,12 +48,22 @@ def _zeros_as(op, shape, dtype):
 
 
 def ones(shape, dtype=None):
+    """A tensor of ones.
+
+    Returns:
+        A tensor of `shape` in `dtype` (None: floatx, pycg.config.floatx()).
+    """
     shape, dtype = _shape(shape, "ones"), _dtype(dtype, "ones")
     return allocated("ones", shape, dtype, backends.active.ones, shape,
                      dtype)
 
 
 def full(shape, fill_value, dtype=None):
+    """A tensor whose every element is fill_value.
+
+    Returns:
+        A tensor of `shape` in `dtype` (None: fill_value's dtype).
+    """
     shape, dtype = _shape(shape, "full"), _dtype(dtype, "full")
     if fill_value is None:   # (NumPy fills floats with NaN, Keras refuses)
         raise user_error(TypeError, "{op}: fill_value is None; expected a "
@@ -51,11 +75,27 @@ def full(shape, fill_value, dtype=None):
 
 
 def zeros_like(x, dtype=None):
+    """Zeros in x's shape.
+
+    Args:
+        dtype: The result's dtype. None: x's dtype.
+
+    Returns:
+        A tensor of x's shape in `dtype` (None: x's dtype).
+    """
     x = as_tensor(x, "zeros_like")
     return zeros(_dynamic.shape_of(x), dtype or x.dtype)
 
 
 def ones_like(x, dtype=None):
+    """Ones in x's shape.
+
+    Args:
+        dtype: The result's dtype. None: x's dtype.
+
+    Returns:
+        A tensor of x's shape in `dtype` (None: x's dtype).
+    """
     if dtype is None and type(x) is Tensor and \
             type(x._value) in backends.active.float_types:
         return Tensor(type(x._value)(1))   # (a float scalar: its type's 1)
@@ -64,11 +104,24 @@ def ones_like(x, dtype=None):
 
 
 def full_like(x, fill_value, dtype=None):
+    """fill_value in x's shape.
+
+    Args:
+        dtype: The result's dtype. None: x's dtype.
+
+    Returns:
+        A tensor of x's shape in `dtype` (None: x's dtype).
+    """
     x = as_tensor(x, "full_like")
     return full(_dynamic.shape_of(x), fill_value, dtype or x.dtype)
 
 
 def eye(N, M=None, k=0, dtype=None):
+    """A matrix with ones on the k-th diagonal, zeros elsewhere.
+
+    Returns:
+        A 2-d tensor (N, M) in `dtype` (None: floatx).
+    """
     return _eye_as("eye", N, M, k, dtype)
 
 
@@ -82,6 +135,22 @@ def _eye_as(op, N, M, k, dtype):
 
 
 def arange(start, stop=None, step=1, dtype=None):
+    """Evenly spaced values in [start, stop) by step (with one argument: [0,
+    start)).
+
+    Args:
+        start: The first value (or, alone, the stop with start 0).
+        stop: The end, excluded (None: see start).
+        step: The spacing.
+
+    Returns:
+        A 1-d tensor, int32 for int arguments, else floatx (or `dtype`).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.arange(3).numpy().tolist()
+        [0, 1, 2]
+    """
     if stop is None:
         start, stop = 0, start
     start, stop, step = (_bound(v, "arange") for v in (start, stop, step))
@@ -131,7 +200,15 @@ def _bound(v, op):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None,
              axis=0):
     """`num` evenly spaced values; array `start`/`stop` give one sequence
-    per element, laid along `axis` (np.linspace)."""
+    per element, laid along `axis` (np.linspace).
+
+    Args:
+        retstep: Also return the spacing.
+
+    Returns:
+        A tensor of `num` values along `axis` (more axes for array endpoints),
+        in `dtype` (None: floatx). With retstep, a pair (values, step).
+    """
     return _linspace_as("linspace", start, stop, num, endpoint, retstep,
                        dtype, axis)
 
@@ -170,7 +247,20 @@ def _linspace_as(op, start, stop, num, endpoint, retstep, dtype, axis):
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     """A pycg Tensor (Python floats become floatx, arrays keep dtype);
     a tensor given a new dtype is cast, so its gradient flows. pycg tensors
-    are dense: sparse=True and ragged=True are refused."""
+    are dense: sparse=True and ragged=True are refused.
+
+    Args:
+        sparse: Must be None or False: pycg tensors are dense.
+        ragged: Must be None or False: pycg tensors are dense.
+
+    Returns:
+        A Tensor (x itself when it is one, of that dtype).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.convert_to_tensor([1, 2]).dtype.name
+        'int32'
+    """
     for flag, what in ((sparse, "sparse"), (ragged, "ragged")):
         if flag:
             raise ValueError(
@@ -185,17 +275,38 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
 
 
 def convert_to_numpy(x):
-    """The value of x as a NumPy array."""
+    """The value of x as a NumPy array.
+
+    Returns:
+        A NumPy array (a copy; a 0-d array for a scalar).
+    """
     return np.asarray(as_tensor(x, "convert_to_numpy").numpy())
 
 
 def shape(x):
-    """The static shape of x as a tuple of ints."""
+    """The static shape of x as a tuple of ints.
+
+    Returns:
+        A tuple of ints.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.shape(ops.zeros((2, 3)))
+        (2, 3)
+    """
     return as_tensor(x, "shape").shape
 
 
 def stop_gradient(variable):
-    """The same value, with no gradient flowing through it."""
+    """The same value, with no gradient flowing through it.
+
+    Args:
+        variable: The value whose gradient is cut (any tensor, not only a
+            Variable: keras.ops' name).
+
+    Returns:
+        A tensor equal to `variable`, a constant to every tape.
+    """
     x = as_tensor(variable, "stop_gradient")
     return Tensor(backends.active.stop_gradient(x._value))
 

@@ -4,17 +4,19 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import arange, cast, full
 from pycg.ops.elementwise import (equal, less, logaddexp, logical_and,
                                   logical_or, not_equal, where)
-from pycg.ops._traced import tracing
+from pycg.ops._machinery.traced import tracing
 from pycg.ops.control_flow import scan
 from pycg.ops.linalg import einsum
 from pycg.ops.losses import _labels, one_hot
 from pycg.ops.manipulation import concatenate, reshape, stack
 from pycg.ops.nn import log_softmax, logsumexp
 from pycg.tensor import convert_to_tensor, is_float
+
+__all__ = ("ctc_decode", "ctc_loss")
 
 _NEG = -1e30   # log(0) for CTC: finite, so that no gradient is 0 * inf
 
@@ -23,7 +25,17 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     """Connectionist temporal classification loss per batch entry: -log
     p(target | output), output (batch, time, classes) holding logits, class
     mask_index the blank. The forward algorithm in log space, one
-    ops.scan step per time step (a tf.while_loop inside pycg.function)."""
+    ops.scan step per time step (a tf.while_loop inside pycg.function).
+
+    Args:
+        target: The labels (batch, max_label_length), integers.
+        output: The logits (batch, time, classes).
+        target_length: The length of each label sequence.
+        output_length: The number of valid time steps of each entry.
+
+    Returns:
+        A float tensor (batch,) of losses.
+    """
     op = "ctc_loss"
     output = as_tensor(output, op)
     if not is_float(output.dtype):
@@ -76,7 +88,21 @@ def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100,
     per step, repeats merged, blanks (mask_index) dropped. Returns
     (decoded (1, batch, time) int32 padded with -1, scores (batch, 1): minus
     the summed best logits), as tf.nn.ctc_greedy_decoder. Not
-    differentiable, and it needs values: not inside pycg.function."""
+    differentiable, and it needs values: not inside pycg.function.
+
+    Args:
+        inputs: The logits (batch, time, classes).
+        sequence_lengths: The valid time steps per entry.
+        strategy: 'greedy' (the only one pycg has; 'beam_search' is refused).
+        beam_width: Accepted for keras.ops' signature (greedy decoding ignores
+            it).
+        top_paths: Accepted for keras.ops' signature (greedy decoding finds one
+            path).
+        merge_repeated: Merge repeated classes (then drop blanks).
+
+    Returns:
+        A pair (decoded, scores) (shapes above).
+    """
     op = "ctc_decode"
     if strategy != "greedy":
         raise NotImplementedError(

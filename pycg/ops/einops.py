@@ -5,8 +5,10 @@ import re
 import numpy as np
 
 from pycg._errors import Arg, Op, Shape, Value, user_error
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import reshape, transpose
+
+__all__ = ("rearrange",)
 
 _AXIS = re.compile(r"\w+|\([^()]*\)")
 
@@ -28,12 +30,23 @@ def _groups(side, pattern):
 def rearrange(tensor, pattern, **axes_lengths):
     """Reorder, merge and split axes by an einops pattern.
 
-    >>> from pycg import ops
-    >>> x = ops.zeros((2, 3, 4))
-    >>> ops.rearrange(x, "b h w -> h (b w)").shape
-    (3, 8)
-    >>> ops.rearrange(x, "b h (w1 w) -> (b w1) h w", w1=2).shape
-    (4, 3, 2)
+    Args:
+        tensor: The input tensor.
+        pattern: An einops pattern, 'b h w -> h (b w)'.
+        **axes_lengths: The lengths of axes that the pattern splits, by name
+            (w1=2).
+
+    Returns:
+        A tensor of tensor's dtype with the axes the pattern names on its right
+        side.
+
+    Example:
+        >>> from pycg import ops
+        >>> x = ops.zeros((2, 3, 4))
+        >>> ops.rearrange(x, "b h w -> h (b w)").shape
+        (3, 8)
+        >>> ops.rearrange(x, "b h (w1 w) -> (b w1) h w", w1=2).shape
+        (4, 3, 2)
     """
     x = as_tensor(tensor, "rearrange")
     if pattern.count("->") != 1:

@@ -5,18 +5,32 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Axis, Op, Shape, Value, user_error
-from pycg.ops._dispatch import (cast, apply, apply_nograd, as_tensor, norm_axis,
-                                promote, result_dtype)
+from pycg.ops._machinery.dispatch import (cast, apply, apply_nograd,
+                                          as_tensor, norm_axis, promote,
+                                          result_dtype)
 from pycg.ops.elementwise import abs, multiply, not_equal, sqrt
 from pycg.ops.reduction import max, min, sum
 from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
                                    transpose)
-from pycg.ops._dynamic import shape_of
-from pycg.ops import _singular_values
+from pycg.ops._machinery.dynamic import shape_of
+from pycg.ops._machinery import singular_values as _singular_values
+
+__all__ = ("cholesky", "det", "dot", "einsum", "inv", "matmul", "norm",
+           "outer", "slogdet", "solve", "tensordot")
 
 
 def matmul(x1, x2):
-    """Matrix product with NumPy's rules (1-d operands, batch broadcast)."""
+    """Matrix product with NumPy's rules (1-d operands, batch broadcast).
+
+    Returns:
+        A tensor in the promoted dtype of x1 and x2 (shape below). int8
+        operands give int32, as Keras.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.matmul([[1.0, 2.0]], [[3.0], [4.0]]).numpy().tolist()
+        [[11.0]]
+    """
     a, b = promote(x1, x2, "matmul")
     if a.ndim == 0 or b.ndim == 0:
         raise user_error(ValueError, "{op}: operands must be at least 1-d, "
@@ -73,7 +87,11 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 
 def dot(x1, x2):
-    """np.dot: matmul for 1-d and 2-d, sum over last/second-to-last else."""
+    """np.dot: matmul for 1-d and 2-d, sum over last/second-to-last else.
+
+    Returns:
+        A tensor in the promoted dtype of x1 and x2 (shape below).
+    """
     a, b = promote(x1, x2, "dot")
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
@@ -89,7 +107,15 @@ def dot(x1, x2):
 
 
 def tensordot(x1, x2, axes=2):
-    """Sum products over the given axes (as np.tensordot)."""
+    """Sum products over the given axes (as np.tensordot).
+
+    Args:
+        axes: An int N (the last N axes of x1 with the first N of x2) or a pair
+            of axis lists.
+
+    Returns:
+        A tensor in the promoted dtype of x1 and x2 (shape below).
+    """
     a, b = promote(x1, x2, "tensordot")
     if isinstance(axes, (int, np.integer)):
         ax_a = list(range(a.ndim - int(axes), a.ndim))
@@ -119,7 +145,11 @@ def tensordot(x1, x2, axes=2):
 
 
 def outer(x1, x2):
-    """Outer product of the flattened inputs."""
+    """Outer product of the flattened inputs.
+
+    Returns:
+        A 2-d tensor (x1.size, x2.size) in the promoted dtype.
+    """
     a, b = promote(x1, x2, "outer")
     return reshape(a, (-1, 1)) * reshape(b, (1, -1))
 
@@ -128,7 +158,21 @@ def einsum(subscripts, *operands):
     """Einstein summation as np.einsum: implicit or explicit ('->') output,
     '...' for broadcast leading axes, repeated indices (diagonals, traces).
     The subscripts are written out in explicit form before the kernel runs,
-    so the gradient rule sees one letter per axis."""
+    so the gradient rule sees one letter per axis.
+
+    Args:
+        subscripts: The subscripts, as np.einsum ('ij,jk->ik').
+        *operands: The tensors, one per comma-separated term.
+
+    Returns:
+        A tensor in the operands' promoted dtype, of the shape the output
+        subscripts name.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.einsum('ij->j', [[1.0, 2.0], [3.0, 4.0]]).numpy().tolist()
+        [4.0, 6.0]
+    """
     ops_ = [as_tensor(o, "einsum") for o in operands]
     spec = _explicit(subscripts.replace(" ", ""), ops_)
     if len(ops_) > 1:
@@ -193,7 +237,22 @@ def norm(x, ord=None, axis=None, keepdims=False):
     (ord any number p: (sum |x|^p)^(1/p), inf, -inf, 0 the count of
     nonzeros) along one axis or of a 1-d x; matrix norms ('fro', 1, -1,
     inf, -inf, and from the singular values 2, -2, 'nuc') over two axes or
-    of a 2-d x."""
+    of a 2-d x.
+
+    Args:
+        ord: The norm's order (see the summary; None: 2-norm / Frobenius).
+
+    Returns:
+        A real float tensor: x's shape without the reduced axes (kept as length
+        1 with keepdims).
+
+    Differs:
+        The norm of a complex x is real, as NumPy; a bfloat16 x answers in
+        bfloat16 (Keras cannot read its own result back); ord=2, -2 or 'nuc'
+        with keepdims and the two axes in descending order keeps them as NumPy
+        (Keras fails). Their gradient is TensorFlow's: u @ diag(g) @ vh, finite
+        where singular values repeat or vanish.
+    """
     x = as_tensor(x, "norm")
     if ord is not None:
         axes = norm_axis(tuple(range(x.ndim)) if axis is None else axis,
@@ -238,24 +297,54 @@ def _square(op, x):
 
 def cholesky(x, upper=False):
     """Lower-triangular L with L @ L^T = x (upper: L^T, upper-triangular,
-    with L^T^T @ L^T = x)."""
+    with L^T^T @ L^T = x).
+
+    Args:
+        x: The symmetric positive-definite matrix (or batch).
+
+    Returns:
+        A tensor of x's shape and dtype.
+    """
     out = apply("cholesky", backends.active.cholesky,
                 (_square("cholesky", x),))
     return swapaxes(out, -1, -2) if upper else out
 
 
 def inv(x):
-    """Matrix inverse."""
+    """Matrix inverse.
+
+    Args:
+        x: The matrix (or a batch of matrices in the last two axes): a Tensor,
+            or anything ops.convert_to_tensor takes.
+
+    Returns:
+        A tensor of x's shape and dtype.
+    """
     return apply("inv", backends.active.inv, (_square("inv", x),))
 
 
 def det(x):
-    """Matrix determinant."""
+    """Matrix determinant.
+
+    Args:
+        x: The matrix (or a batch of matrices in the last two axes): a Tensor,
+            or anything ops.convert_to_tensor takes.
+
+    Returns:
+        A tensor of x's batch shape (the last two axes reduced).
+    """
     return apply("det", backends.active.det, (_square("det", x),))
 
 
 def solve(a, b):
-    """x with a @ x = b (b a vector or a matrix of right-hand sides)."""
+    """x with a @ x = b (b a vector or a matrix of right-hand sides).
+
+    Args:
+        a: The square matrix (or batch).
+
+    Returns:
+        A tensor of b's shape: the solution x.
+    """
     a = _square("solve", a)
     a, b = promote(a, b, "solve")
     vec = b.ndim == a.ndim - 1
@@ -271,7 +360,15 @@ def solve(a, b):
 
 
 def slogdet(x):
-    """(sign, log|det x|); only the log-determinant has a gradient."""
+    """(sign, log|det x|); only the log-determinant has a gradient.
+
+    Args:
+        x: The matrix (or a batch of matrices in the last two axes): a Tensor,
+            or anything ops.convert_to_tensor takes.
+
+    Returns:
+        A pair (sign, logabsdet), each of x's batch shape.
+    """
     x = _square("slogdet", x)
     sign = apply_nograd(lambda v: backends.active.slogdet(v)[0], (x,))
     logdet = apply("logabsdet", lambda v: backends.active.slogdet(v)[1], (x,))

@@ -1,16 +1,24 @@
 """Predicates, bitwise and integer ops, and tensor facts (keras.ops names).
-None of these carries a gradient (see NON_DIFFERENTIABLE in vjps.py)."""
+None of these carries a gradient (see NON_DIFFERENTIABLE in rules/numeric.py)."""
 import numpy as np
 
 from pycg import backends
-from pycg.ops._dispatch import apply_nograd, as_tensor, norm_axis, promote
-from pycg.ops._floats import real_only
+from pycg.ops._machinery.dispatch import (apply_nograd, as_tensor, made_by,
+                                          norm_axis, promote)
+from pycg.ops._machinery.floats import real_only
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
                                   logical_and, logical_or, nonzero,  # noqa
                                   not_equal, truth, where)
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
+
+__all__ = ("all", "allclose", "any", "bitwise_and", "bitwise_invert",
+           "bitwise_left_shift", "bitwise_not", "bitwise_or",
+           "bitwise_right_shift", "bitwise_xor", "count_nonzero", "dtype",
+           "gcd", "is_tensor", "isclose", "isin", "isinf", "isneginf",
+           "isposinf", "isreal", "lcm", "left_shift", "logical_xor", "ndim",
+           "nextafter", "nonzero", "right_shift", "signbit", "size", "view")
 
 
 def _kernel(op, kernel, *xs, **params):
@@ -32,7 +40,12 @@ def _integers(op, x):
 
 
 def any(x, axis=None, keepdims=False):
-    """True where any element along `axis` is nonzero."""
+    """True where any element along `axis` is nonzero.
+
+    Returns:
+        A bool tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); not differentiable.
+    """
     t = truth(x, "any")
     axes = norm_axis(axis, t.ndim, "any")
     return equal(max(cast(t, "int32"), axes, keepdims), 1) if t.size else \
@@ -40,7 +53,17 @@ def any(x, axis=None, keepdims=False):
 
 
 def all(x, axis=None, keepdims=False):
-    """True where every element along `axis` is nonzero."""
+    """True where every element along `axis` is nonzero.
+
+    Returns:
+        A bool tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); not differentiable.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.all([[True, False], [True, True]], axis=1).numpy().tolist()
+        [False, True]
+    """
     t = truth(x, "all")
     axes = norm_axis(axis, t.ndim, "all")
     return equal(min(cast(t, "int32"), axes, keepdims), 1) if t.size else \
@@ -53,12 +76,21 @@ def _empty_reduce(t, axes, keepdims, value):
 
 
 def count_nonzero(x, axis=None):
-    """Number of nonzero elements along `axis` (int32)."""
+    """Number of nonzero elements along `axis` (int32).
+
+    Returns:
+        An int32 tensor: x's shape without the counted axes.
+    """
     t = truth(x, "count_nonzero")
     return sum(cast(t, "int32"), norm_axis(axis, t.ndim, "count_nonzero"))
 
 
 def isinf(x):
+    """Elementwise: True where x is +inf or -inf.
+
+    Returns:
+        A bool tensor of x's shape; not differentiable.
+    """
     x = as_tensor(x, "isinf")
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
@@ -66,6 +98,14 @@ def isinf(x):
 
 
 def isneginf(x):
+    """Elementwise: True where x is -inf.
+
+    Returns:
+        A bool tensor of x's shape; not differentiable.
+
+    Differs:
+        A complex x is refused by name.
+    """
     x = real_only(as_tensor(x, "isneginf"), "isneginf")
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
@@ -73,6 +113,14 @@ def isneginf(x):
 
 
 def isposinf(x):
+    """Elementwise: True where x is +inf.
+
+    Returns:
+        A bool tensor of x's shape; not differentiable.
+
+    Differs:
+        A complex x is refused by name.
+    """
     x = real_only(as_tensor(x, "isposinf"), "isposinf")
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
@@ -80,11 +128,24 @@ def isposinf(x):
 
 
 def signbit(x):
+    """Elementwise: True where x's sign bit is set (negative numbers, -0.0 and
+    -NaN).
+
+    Returns:
+        A bool tensor of x's shape; not differentiable.
+
+    Differs:
+        A complex x is refused by name.
+    """
     return _kernel("signbit", "signbit", x)
 
 
 def isreal(x):
-    """True where x has no imaginary part (every element of a real x)."""
+    """True where x has no imaginary part (every element of a real x).
+
+    Returns:
+        A bool tensor of x's shape; not differentiable.
+    """
     x = as_tensor(x, "isreal")
     if x.dtype.kind == "c":
         from pycg.ops.elementwise import imag
@@ -95,10 +156,18 @@ def isreal(x):
 def isclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
     """|x1 - x2| <= atol + rtol * |x2|, infinities close only to themselves.
 
-    >>> from pycg import ops
-    >>> ops.isclose(ops.convert_to_tensor([1.0, 2.0]),
-    ...             ops.convert_to_tensor([1.0 + 1e-9, 2.1])).numpy().tolist()
-    [True, False]
+    Returns:
+        A bool tensor of the broadcast shape; not differentiable.
+
+    Differs:
+        isclose(-inf, inf) is False, as IEEE 754 and NumPy (Keras' formula
+        answers True).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.isclose(ops.convert_to_tensor([1.0, 2.0]),
+        ...             ops.convert_to_tensor([1.0 + 1e-9, 2.1])).numpy().tolist()
+        [True, False]
     """
     x1, x2 = promote(x1, x2, "isclose")
     if not is_float(x1.dtype):
@@ -113,18 +182,41 @@ def isclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
 
 
 def allclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
-    """True if isclose holds everywhere."""
+    """True if isclose holds everywhere.
+
+    Returns:
+        A 0-d bool tensor; not differentiable.
+
+    Differs:
+        Infinities are close only to themselves (isclose(-inf, inf) is False,
+        as NumPy).
+    """
     return all(isclose(x1, x2, rtol, atol, equal_nan))
 
 
 def isin(x1, x2, assume_unique=False, invert=False):
-    """True where an element of x1 occurs in x2."""
+    """True where an element of x1 occurs in x2.
+
+    Args:
+        x2: The values to look for (any shape; flattened).
+        assume_unique: Accepted for NumPy's signature; the answer is the same
+            either way.
+        invert: Answer True where x1's element is NOT in x2.
+
+    Returns:
+        A bool tensor of x1's shape; not differentiable.
+    """
     x1, x2 = promote(x1, x2, "isin")
     out = apply_nograd(backends.active.isin, (x1, x2))
     return _kernel("isin", "logical_not", out) if invert else out
 
 
 def logical_xor(x1, x2):
+    """Elementwise x1 xor x2, each number taken as its truth (nonzero is True).
+
+    Returns:
+        A bool tensor of the broadcast shape of x1 and x2; not differentiable.
+    """
     return _pair("logical_xor", "logical_xor", truth(x1, "logical_xor"),
                  truth(x2, "logical_xor"))
 
@@ -133,28 +225,96 @@ def _bitwise(name):
     def op(x, y):
         return _pair(name, name, _integers(name, x), _integers(name, y))
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"Elementwise {name} of integer or bool tensors."
     return op
 
 
-bitwise_and = _bitwise("bitwise_and")
-bitwise_or = _bitwise("bitwise_or")
-bitwise_xor = _bitwise("bitwise_xor")
-left_shift = bitwise_left_shift = _bitwise("left_shift")
-right_shift = bitwise_right_shift = _bitwise("right_shift")
+@made_by(_bitwise)
+def bitwise_and(x, y):
+    """Elementwise bitwise_and of integer or bool tensors.
+
+    Returns:
+        An integer (or bool) tensor of the broadcast shape of x and y in their
+        promoted dtype; not differentiable.
+    """
+
+
+@made_by(_bitwise)
+def bitwise_or(x, y):
+    """Elementwise bitwise_or of integer or bool tensors.
+
+    Returns:
+        An integer (or bool) tensor of the broadcast shape of x and y in their
+        promoted dtype; not differentiable.
+    """
+
+
+@made_by(_bitwise)
+def bitwise_xor(x, y):
+    """Elementwise bitwise_xor of integer or bool tensors.
+
+    Returns:
+        An integer (or bool) tensor of the broadcast shape of x and y in their
+        promoted dtype; not differentiable.
+    """
+
+
+@made_by(_bitwise)
+def left_shift(x, y):
+    """Elementwise left_shift of integer or bool tensors.
+
+    Args:
+        y: The shift, in bits (non-negative).
+
+    Returns:
+        An integer (or bool) tensor of the broadcast shape of x and y in their
+        promoted dtype; not differentiable.
+    """
+
+
+bitwise_left_shift = left_shift
+
+
+@made_by(_bitwise)
+def right_shift(x, y):
+    """Elementwise right_shift of integer or bool tensors.
+
+    Args:
+        y: The shift, in bits (non-negative).
+
+    Returns:
+        An integer (or bool) tensor of the broadcast shape of x and y in their
+        promoted dtype; not differentiable.
+    """
+
+
+bitwise_right_shift = right_shift
 
 
 def gcd(x1, x2):
-    """Elementwise greatest common divisor of integer tensors."""
+    """Elementwise greatest common divisor of integer tensors.
+
+    Returns:
+        An integer tensor of the broadcast shape; not differentiable.
+    """
     return _pair("gcd", "gcd", _integers("gcd", x1), _integers("gcd", x2))
 
 
 def lcm(x1, x2):
-    """Elementwise least common multiple of integer tensors."""
+    """Elementwise least common multiple of integer tensors.
+
+    Returns:
+        An integer tensor of the broadcast shape; not differentiable.
+    """
     return _pair("lcm", "lcm", _integers("lcm", x1), _integers("lcm", x2))
 
 
 def bitwise_invert(x):
+    """Elementwise bitwise NOT of an integer or bool tensor (~x); bitwise_not is
+    the same op.
+
+    Returns:
+        An integer (or bool) tensor of x's shape and dtype; not differentiable.
+    """
     return _kernel("bitwise_invert", "bitwise_invert",
                    _integers("bitwise_invert", x))
 
@@ -163,33 +323,85 @@ bitwise_not = bitwise_invert
 
 
 def nextafter(x1, x2):
-    """The next float after x1 towards x2."""
+    """The next float after x1 towards x2.
+
+    Returns:
+        A float tensor of the broadcast shape.
+
+    Differs:
+        nextafter(inf, 1) is the largest float (IEEE 754, NumPy); a complex
+        input is refused by name.
+    """
     return _pair("nextafter", "nextafter", x1, x2)
 
 
 def is_tensor(x):
-    """True for a pycg Tensor (or Variable)."""
+    """True for a pycg Tensor (or Variable).
+
+    Returns:
+        A Python bool.
+
+    Differs:
+        A NumPy array or a TensorFlow tensor is not a pycg tensor: False.
+    """
     return isinstance(x, Tensor)
 
 
 def dtype(x):
-    """The dtype name of x ('float32', ...)."""
+    """The dtype name of x ('float32', ...).
+
+    Returns:
+        A str: the dtype's name.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.dtype(ops.ones((2,)))
+        'float32'
+    """
     return str(as_tensor(x, "dtype").dtype)
 
 
 def ndim(x):
+    """The number of axes of x (0 for a scalar).
+
+    Returns:
+        A Python int.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.ndim(ops.ones((2, 3)))
+        2
+    """
     return as_tensor(x, "ndim").ndim
 
 
 def size(x):
-    """The number of elements, an int32 tensor (keras.ops)."""
+    """The number of elements, an int32 tensor (keras.ops).
+
+    Returns:
+        A 0-d int32 tensor.
+
+    Differs:
+        A tensor, as keras.ops (NumPy's size is an int).
+    """
     n = as_tensor(x, "size").size
     return Tensor(backends.active.scalar(n, np.dtype("int32")))
 
 
 def view(x, dtype=None):
     """The bits of x read as `dtype` (the last axis rescales when the item
-    sizes differ, as ndarray.view); not differentiable."""
+    sizes differ, as ndarray.view); not differentiable.
+
+    Args:
+        dtype: The dtype to read the bytes as (None: x's own).
+
+    Returns:
+        A tensor of `dtype` holding x's bytes.
+
+    Differs:
+        A bool x is read as its bytes, as NumPy's x.view() (TensorFlow's
+        bitcast has no bool).
+    """
     x = as_tensor(x, "view")
     if dtype is None:
         return Tensor(x._value)

@@ -6,15 +6,18 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Axis, Op, Shape, Value, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import as_tensor, norm_axis
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import as_tensor, norm_axis
 from pycg.tensor import is_float
 from pycg.ops.creation import arange, cast
 from pycg.ops.elementwise import abs, clip, equal, exp, log, log1p, maximum
 from pycg.ops.manipulation import expand_dims, reshape, squeeze
 from pycg.ops.nn import log_softmax
 from pycg.ops.reduction import max, mean, sum
+
+__all__ = ("binary_crossentropy", "categorical_crossentropy", "multi_hot",
+           "one_hot", "psnr", "sparse_categorical_crossentropy")
 
 EPSILON = 1e-7   # keras.config.epsilon()'s default
 
@@ -23,9 +26,17 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     """Integer labels as one-hot vectors along a new `axis` (a label
     outside [0, num_classes) gives all zeros); not differentiable.
 
-    >>> from pycg import ops
-    >>> ops.one_hot([2, 0], 3).numpy().tolist()
-    [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
+    Args:
+        x: The integer labels.
+        axis: Where the new class axis goes.
+
+    Returns:
+        A tensor with a new axis of num_classes, in `dtype` (None: floatx).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.one_hot([2, 0], 3).numpy().tolist()
+        [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
     """
     return _one_hot_as("one_hot", x, num_classes, axis, dtype, sparse)
 
@@ -54,7 +65,16 @@ def _one_hot_as(op, x, num_classes, axis, dtype, sparse):
 def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False,
               **kwargs):
     """One vector per row of `inputs` with a 1 at each label it holds (a
-    rank-1 `inputs` is one row); not differentiable."""
+    rank-1 `inputs` is one row); not differentiable.
+
+    Args:
+        inputs: The integer labels, one row per sample.
+        num_classes: The number of classes.
+        axis: Where the class axis goes.
+
+    Returns:
+        A tensor (rows, num_classes) in `dtype` (None: floatx).
+    """
     if num_classes is None:
         num_classes = kwargs.pop("num_tokens", None)
     if num_classes is None or kwargs:
@@ -94,9 +114,13 @@ def binary_crossentropy(target, output, from_logits=False):
     """Elementwise -(t log p + (1 - t) log(1 - p)); with from_logits,
     p = sigmoid(output), computed without overflow.
 
-    >>> from pycg import ops
-    >>> round(float(ops.binary_crossentropy(1.0, 0.0, from_logits=True)), 4)
-    0.6931
+    Returns:
+        A float tensor of the broadcast shape of target and output.
+
+    Example:
+        >>> from pycg import ops
+        >>> round(float(ops.binary_crossentropy(1.0, 0.0, from_logits=True)), 4)
+        0.6931
     """
     target, output = _floats("binary_crossentropy", target, output)
     _same_shape("binary_crossentropy", target, output)
@@ -109,7 +133,15 @@ def binary_crossentropy(target, output, from_logits=False):
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     """-sum(t * log p) along `axis`; without from_logits the output is
-    first rescaled to sum to 1, then clipped."""
+    first rescaled to sum to 1, then clipped.
+
+    Args:
+        target: The true class probabilities, output's shape.
+        axis: The class axis.
+
+    Returns:
+        A float tensor: the loss per entry (target's shape without `axis`).
+    """
     op = "categorical_crossentropy"
     target, output = _floats(op, target, output)
     if output.ndim < 1:
@@ -129,7 +161,15 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
     """categorical_crossentropy with integer class labels as target (a
     trailing axis of size 1 in target is dropped); without from_logits the
     output is clipped, then rescaled to sum to 1 (Keras). Only the last axis
-    of output holds the classes (Keras' rule)."""
+    of output holds the classes (Keras' rule).
+
+    Args:
+        target: The true class of each entry, integers.
+        axis: The class axis of output.
+
+    Returns:
+        A float tensor: the loss per entry (target's shape without `axis`).
+    """
     op = "sparse_categorical_crossentropy"
     output = as_tensor(output, op)
     if not is_float(output.dtype):
@@ -157,7 +197,16 @@ def sparse_categorical_crossentropy(target, output, from_logits=False,
 
 
 def psnr(x1, x2, max_val):
-    """Peak signal-to-noise ratio: 20 log10(max_val) - 10 log10(mse)."""
+    """Peak signal-to-noise ratio: 20 log10(max_val) - 10 log10(mse).
+
+    Args:
+        x1: The first image.
+        x2: The second image, x1's shape.
+        max_val: The largest possible pixel value.
+
+    Returns:
+        A 0-d float tensor, in decibels.
+    """
     x1, x2 = as_tensor(x1, "psnr"), as_tensor(x2, "psnr")
     if x1.shape != x2.shape:
         raise user_error(ValueError, "{op}: x1 and x2 must have the same "

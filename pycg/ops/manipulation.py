@@ -12,11 +12,16 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_sequence, norm_shape
-from pycg.ops._dispatch import apply, as_tensor, cast, norm_axis, result_dtype
-from pycg.ops import _dynamic, _traced_index
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_sequence, norm_shape
+from pycg.ops._machinery.dispatch import apply, as_tensor, cast, norm_axis, result_dtype
+from pycg.ops._machinery import dynamic as _dynamic
+from pycg.ops._machinery import traced_index as _traced_index
 from pycg.tensor import Tensor
+
+__all__ = ("broadcast_to", "concatenate", "expand_dims", "flip", "getitem",
+           "pad", "ravel", "reshape", "slice", "squeeze", "stack", "swapaxes",
+           "take", "take_along_axis", "transpose")
 
 _slice = builtins.slice
 
@@ -87,7 +92,15 @@ def _index_key(index):
 
 
 def getitem(x, index):
-    """NumPy indexing (ints, slices, None, Ellipsis, int or bool arrays)."""
+    """NumPy indexing (ints, slices, None, Ellipsis, int or bool arrays).
+
+    Args:
+        index: The index: ints, slices, None, Ellipsis, int or bool tensors
+            (NumPy's rules).
+
+    Returns:
+        A tensor of x's dtype, the selected elements.
+    """
     if isinstance(index, list) and any(isinstance(i, Tensor) for i in index):
         index = tuple(index)
     known = _traced_index.known(index)
@@ -101,7 +114,14 @@ def getitem(x, index):
 
 
 def slice(inputs, start_indices, shape):
-    """The block of `shape` starting at `start_indices`."""
+    """The block of `shape` starting at `start_indices`.
+
+    Args:
+        shape: The block's shape.
+
+    Returns:
+        A tensor of `shape` and the input's dtype.
+    """
     starts = norm_shape(start_indices, "slice", "start_indices", free=True)
     sizes = norm_shape(shape, "slice")
     idx = tuple(_slice(s, s + n) for s, n in zip(starts, sizes))
@@ -109,7 +129,11 @@ def slice(inputs, start_indices, shape):
 
 
 def take(x, indices, axis=None):
-    """Elements of x at `indices` along `axis` (None: flattened x)."""
+    """Elements of x at `indices` along `axis` (None: flattened x).
+
+    Returns:
+        A tensor of x's dtype: the indices' shape in place of `axis`.
+    """
     ind = _traced_index.known(indices)
     if ind is _traced_index.TRACED:   # (traced: the backend computes the positions)
         return _traced_index.take(_gather, as_tensor(x, "take"), indices, axis)
@@ -121,7 +145,11 @@ def take(x, indices, axis=None):
 
 
 def take_along_axis(x, indices, axis=None):
-    """np.take_along_axis: indices broadcast against x along other axes."""
+    """np.take_along_axis: indices broadcast against x along other axes.
+
+    Returns:
+        A tensor of x's dtype of the broadcast shape.
+    """
     ind = np.asarray(indices.numpy() if isinstance(indices, Tensor)
                      else indices)
     if axis is None:
@@ -132,7 +160,11 @@ def take_along_axis(x, indices, axis=None):
 
 
 def flip(x, axis=None):
-    """Reverse the order of elements along `axis` (None: all axes)."""
+    """Reverse the order of elements along `axis` (None: all axes).
+
+    Returns:
+        A tensor of x's shape and dtype.
+    """
     return _pick("flip", x, lambda grid: np.flip(grid, axis=axis),
                  ("flip", axis if not isinstance(axis, list) else tuple(axis)))
 
@@ -148,7 +180,20 @@ def _same(value):
 
 
 def reshape(x, newshape):
-    """The same elements in a new shape (one entry may be -1)."""
+    """The same elements in a new shape (one entry may be -1).
+
+    Args:
+        newshape: The new shape (a tuple of ints, one of them may be -1:
+            inferred).
+
+    Returns:
+        A tensor of x's dtype holding x's elements (shape below).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.reshape(ops.arange(6), (2, -1)).shape
+        (2, 3)
+    """
     x = as_tensor(x, "reshape")
     if not _dynamic.is_static(newshape):
         return apply("reshape", backends.active.reshape, (x,),
@@ -171,7 +216,14 @@ def reshape(x, newshape):
 
 
 def transpose(x, axes=None):
-    """Permute the axes (default: reverse them)."""
+    """Permute the axes (default: reverse them).
+
+    Args:
+        axes: The new order of the axes (None: reversed).
+
+    Returns:
+        A tensor of x's dtype holding x's elements (shape below).
+    """
     x = as_tensor(x, "transpose")
     perm = tuple(range(x.ndim))[::-1] if axes is None else \
         norm_axis(axes, x.ndim, "transpose")
@@ -183,6 +235,11 @@ def transpose(x, axes=None):
 
 
 def swapaxes(x, axis1, axis2):
+    """x with axes axis1 and axis2 swapped.
+
+    Returns:
+        A tensor of x's dtype holding x's elements (shape below).
+    """
     x = as_tensor(x, "swapaxes")
     perm = list(range(x.ndim))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
@@ -190,7 +247,14 @@ def swapaxes(x, axis1, axis2):
 
 
 def expand_dims(x, axis):
-    """Insert a length-1 axis at `axis`."""
+    """Insert a length-1 axis at `axis`.
+
+    Args:
+        axis: Where the new axis goes (or a tuple of places).
+
+    Returns:
+        A tensor of x's dtype with one more axis.
+    """
     x = as_tensor(x, "expand_dims")
     count = len(axis) if isinstance(axis, (list, tuple)) else 1
     shape = list(_dynamic.shape_of(x))
@@ -201,7 +265,14 @@ def expand_dims(x, axis):
 
 
 def squeeze(x, axis=None):
-    """Remove length-1 axes (all of them, or those in `axis`)."""
+    """Remove length-1 axes (all of them, or those in `axis`).
+
+    Args:
+        axis: The length-1 axes to remove (None: all).
+
+    Returns:
+        A tensor of x's dtype holding x's elements (shape below).
+    """
     x = as_tensor(x, "squeeze")
     axes = norm_axis(axis, x.ndim, "squeeze")
     if axes is None:
@@ -216,7 +287,11 @@ def squeeze(x, axis=None):
 
 
 def broadcast_to(x, shape):
-    """x broadcast to `shape` (NumPy rules)."""
+    """x broadcast to `shape` (NumPy rules).
+
+    Returns:
+        A tensor of `shape` and x's dtype.
+    """
     x = as_tensor(x, "broadcast_to")
     if not _dynamic.known(x.shape) or not _dynamic.is_static(shape):
         return apply("broadcast_to", backends.active.broadcast_to, (x,),
@@ -236,7 +311,16 @@ def broadcast_to(x, shape):
 
 
 def concatenate(xs, axis=0):
-    """Join tensors along an existing axis."""
+    """Join tensors along an existing axis.
+
+    Returns:
+        A tensor in the promoted dtype of the inputs (shape below).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.concatenate([ops.ones((1, 2)), ops.zeros((1, 2))]).shape
+        (2, 2)
+    """
     xs = tuple(as_tensor(x, "concatenate") for x in
                as_sequence(xs, "concatenate"))
     if not xs:
@@ -260,7 +344,17 @@ def _concatenate_kernel(*values, axis):
 
 
 def stack(x, axis=0):
-    """Join tensors along a new axis."""
+    """Join tensors along a new axis.
+
+    Args:
+        x: The tensors to stack, all of one shape.
+
+    Returns:
+        A tensor in the promoted dtype of the inputs (shape below).
+
+    Differs:
+        An empty sequence is refused, as NumPy.
+    """
     xs = [as_tensor(t, "stack") for t in as_sequence(x, "stack", "x")]
     if not xs:
         raise ValueError("pycg.ops.stack: needs at least one tensor")
@@ -273,7 +367,16 @@ def stack(x, axis=0):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """Pad with a constant, or with x's own elements (a gather): as np.pad."""
+    """Pad with a constant, or with x's own elements (a gather): as np.pad.
+
+    Args:
+        pad_width: (before, after) per axis, or one pair / int for all.
+        mode: 'constant', 'reflect', 'symmetric', 'edge', 'wrap' ... as np.pad.
+        constant_values: The value for mode='constant' (None: 0).
+
+    Returns:
+        A tensor of x's dtype, each axis longer by its padding.
+    """
     x = as_tensor(x, "pad")
     pw = np.broadcast_to(np.asarray(pad_width, dtype=np.int64),
                          (x.ndim, 2)).tolist()
@@ -290,4 +393,9 @@ def pad(x, pad_width, mode="constant", constant_values=None):
 
 
 def ravel(x):
+    """x flattened to 1-d, in row-major order.
+
+    Returns:
+        A 1-d tensor of x's elements (row-major).
+    """
     return reshape(x, (-1,))

@@ -1,12 +1,15 @@
 """Moments and normalisations (keras.ops names), built from differentiable
 pycg ops. `epsilon=None` means Keras' default epsilon, 1e-7."""
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._dispatch import as_tensor, norm_axis
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.dispatch import as_tensor, norm_axis
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import abs, maximum, minimum, power, rsqrt
 from pycg.ops.manipulation import reshape
 from pycg.ops.reduction import mean, sum, var
+
+__all__ = ("batch_normalization", "layer_normalization", "moments",
+           "normalize", "rms_normalization")
 
 EPSILON = 1e-7
 
@@ -18,10 +21,19 @@ def _like(v, x, op):
 def moments(x, axes, keepdims=False, synchronized=False):
     """(mean, variance) of x over `axes` (the population variance).
 
-    >>> from pycg import ops
-    >>> m, v = ops.moments(ops.convert_to_tensor([1.0, 3.0]), axes=0)
-    >>> float(m), float(v)
-    (2.0, 1.0)
+    Args:
+        synchronized: Accepted for keras.ops' signature: pycg runs on one
+            device, so it changes nothing.
+
+    Returns:
+        A pair (mean, variance), x's shape without `axes` (kept as length 1
+        with keepdims).
+
+    Example:
+        >>> from pycg import ops
+        >>> m, v = ops.moments(ops.convert_to_tensor([1.0, 3.0]), axes=0)
+        >>> float(m), float(v)
+        (2.0, 1.0)
     """
     x = as_float(x, "moments")
     axes = norm_axis(axes, x.ndim, "moments")
@@ -31,7 +43,18 @@ def moments(x, axes, keepdims=False, synchronized=False):
 def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
                         epsilon=1e-3):
     """(x - mean) / sqrt(variance + epsilon) * scale + offset, with the
-    1-D statistics laid along `axis` of x."""
+    1-D statistics laid along `axis` of x.
+
+    Args:
+        mean: The mean, 1-d along `axis`.
+        variance: The variance, 1-d along `axis`.
+        axis: The axis of x the statistics run along.
+        offset: Added after scaling (None: 0).
+        scale: The factor (None: 1).
+
+    Returns:
+        A float tensor of x's shape (floatx for an integer or bool x).
+    """
     op = "batch_normalization"
     x = as_float(x, op, complex_ok=False)
     (axis,) = norm_axis(axis, x.ndim, op)
@@ -59,7 +82,14 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None,
 
 
 def normalize(x, axis=-1, order=2, epsilon=None):
-    """x divided by its `order`-norm along `axis` (at least epsilon)."""
+    """x divided by its `order`-norm along `axis` (at least epsilon).
+
+    Args:
+        order: The norm's order (2: Euclidean).
+
+    Returns:
+        A float tensor of x's shape (floatx for an integer or bool x).
+    """
     if not isinstance(order, int) or isinstance(order, bool) or order < 1:
         raise ValueError(
             f"pycg.ops.normalize: order must be an int >= 1, got {order!r}")
@@ -102,7 +132,20 @@ def _stat_shape(x, axes, v, name, op):
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
                         **kwargs):
     """(x - mean) / sqrt(var + epsilon) * gamma + beta over `axis`;
-    rms_scaling=True divides by sqrt(var + epsilon) alone."""
+    rms_scaling=True divides by sqrt(var + epsilon) alone.
+
+    Args:
+        gamma: The scale (None: 1).
+        beta: The offset (None: 0).
+        **kwargs: rms_scaling=True (see the summary).
+
+    Returns:
+        A float tensor of x's shape (floatx for an integer or bool x).
+
+    Differs:
+        An integer or bool x computes in floatx (Keras on TensorFlow truncates
+        it to integers); a complex x is refused by name.
+    """
     op = "layer_normalization"
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:
@@ -125,7 +168,18 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None,
 
 def rms_normalization(x, scale=None, axis=-1, epsilon=None):
     """x / sqrt(mean(x^2) + epsilon) * scale over `axis` (scale broadcasts
-    against x, as in Keras)."""
+    against x, as in Keras).
+
+    Args:
+        scale: The factor, broadcasting against x (None: 1).
+
+    Returns:
+        A float tensor of x's shape (floatx for an integer or bool x).
+
+    Differs:
+        An integer or bool x computes in floatx (Keras on TensorFlow truncates
+        it to integers); a complex x is refused by name.
+    """
     op = "rms_normalization"
     x = as_float(x, op, complex_ok=False)
     if x.ndim == 0:

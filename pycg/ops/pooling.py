@@ -1,14 +1,16 @@
 """Pooling (keras.ops names): the arguments checked here, the work done by
-the recorded primitives of pycg/ops/_conv_primitives.py (TensorFlow's
+the recorded primitives of pycg/ops/_machinery/conv_primitives.py (TensorFlow's
 MaxPool/AvgPool ops; NumPy window views). With padding='same' the padded
 cells never win a max and are not counted in a mean (TensorFlow's rule)."""
 from pycg import config
-from pycg.ops import _conv_primitives as P
-from pycg.ops._dispatch import as_tensor
-from pycg.ops._floats import real_only
+from pycg.ops._machinery import conv_primitives as P
+from pycg.ops._machinery.dispatch import as_tensor
+from pycg.ops._machinery.floats import real_only
 from pycg.tensor import is_float
 from pycg.ops.convolution import _ints, _padding, channels_last, restore, window
 from pycg.ops.creation import cast
+
+__all__ = ("average_pool", "max_pool")
 
 
 def _pool(op, inputs, pool_size, strides, padding, data_format):
@@ -28,11 +30,19 @@ def max_pool(inputs, pool_size, strides=None, padding="valid",
              data_format=None):
     """The maximum of each window (strides default to pool_size).
 
-    >>> from pycg import ops
-    >>> x = ops.reshape(ops.convert_to_tensor([1.0, 3.0, 2.0, 0.0]),
-    ...                 (1, 4, 1))
-    >>> ops.max_pool(x, 2).numpy().ravel().tolist()
-    [3.0, 2.0]
+    Args:
+        strides: The step between windows (None: pool_size).
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> x = ops.reshape(ops.convert_to_tensor([1.0, 3.0, 2.0, 0.0]),
+        ...                 (1, 4, 1))
+        >>> ops.max_pool(x, 2).numpy().ravel().tolist()
+        [3.0, 2.0]
     """
     x, size, strides, padding = _pool("max_pool", inputs, pool_size,
                                       strides, padding, data_format)
@@ -41,7 +51,15 @@ def max_pool(inputs, pool_size, strides=None, padding="valid",
 
 def average_pool(inputs, pool_size, strides=None, padding="valid",
                  data_format=None):
-    """The mean of each window over its cells inside the input."""
+    """The mean of each window over its cells inside the input.
+
+    Args:
+        strides: The step between windows (None: pool_size).
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+    """
     x, size, strides, padding = _pool("average_pool", inputs, pool_size,
                                       strides, padding, data_format)
     return restore(P.avg_pool(x, size, strides, padding), data_format)

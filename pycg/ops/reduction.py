@@ -3,11 +3,14 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, Value, user_error
-from pycg.ops import _dynamic
+from pycg.ops._machinery import dynamic as _dynamic
 from pycg.ops.elementwise import imag, maximum, minimum, real
-from pycg.ops._dispatch import (apply, apply_nograd, as_tensor, cast,
+from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor, cast,
                                 norm_axis)
 from pycg.tensor import is_differentiable
+
+__all__ = ("argmax", "argmin", "cumsum", "max", "mean", "min", "prod", "std",
+           "sum", "var")
 
 
 # how a reduction takes integer and bool tensors where Keras' result is not
@@ -37,27 +40,61 @@ def _reduce(name, x, axis, keepdims):
 
 def sum(x, axis=None, keepdims=False):
     """Sum over `axis` (None: all axes); narrow integers and bools in 32
-    bits."""
+    bits.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims); int32 (uint32) for bool and narrow integer x, else x's
+        dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.sum([[1.0, 2.0], [3.0, 4.0]], axis=0).numpy().tolist()
+        [4.0, 6.0]
+    """
     return _reduce("sum", x, axis, keepdims)
 
 
 def prod(x, axis=None, keepdims=False):
     """Product over `axis` (narrow integers and bools in 32 bits); its
-    gradient is right with zeros in x."""
+    gradient is right with zeros in x.
+
+    Returns:
+        A tensor as sum's: x's reduced shape, narrow integers and bools in 32
+        bits.
+    """
     return _reduce("prod", x, axis, keepdims)
 
 
 def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`, and at least `initial` when given (np.max);
     ties share the gradient equally. Over an empty axis: `initial`, or an
-    error without it (keras.ops and NumPy raise too)."""
+    error without it (keras.ops and NumPy raise too).
+
+    Args:
+        initial: A lower bound of the answer (None: none). Needed over an empty
+            axis.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     return _extremum("max", maximum, x, axis, keepdims, initial)
 
 
 def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`, and at most `initial` when given (np.min);
     ties share the gradient equally. Over an empty axis: `initial`, or an
-    error without it."""
+    error without it.
+
+    Args:
+        initial: An upper bound of the answer (None: none). Needed over an
+            empty axis.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     return _extremum("min", minimum, x, axis, keepdims, initial)
 
 
@@ -90,7 +127,17 @@ def _empty_over(name, x, axes, refuse):
 
 
 def mean(x, axis=None, keepdims=False):
-    """Arithmetic mean over `axis` (integers and bools average as floatx)."""
+    """Arithmetic mean over `axis` (integers and bools average as floatx).
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+
+    Example:
+        >>> from pycg import ops
+        >>> float(ops.mean([1.0, 2.0, 6.0]))
+        3.0
+    """
     x = as_tensor(x, "mean")
     if not is_differentiable(x.dtype):
         from pycg import config
@@ -104,7 +151,15 @@ def mean(x, axis=None, keepdims=False):
 
 def var(x, axis=None, keepdims=False):
     """Population variance over `axis`: the mean of |x - mean|^2, real for
-    complex x (NumPy's and TensorFlow's)."""
+    complex x (NumPy's and TensorFlow's).
+
+    Returns:
+        A real float tensor: x's reduced shape (float32 for complex64).
+
+    Differs:
+        The variance of a complex x is real, as NumPy (Keras keeps the complex
+        dtype).
+    """
     x = as_tensor(x, "var")
     d = x - mean(x, axis, keepdims=True)
     return mean(abs_squared(d), axis, keepdims)
@@ -119,14 +174,28 @@ def abs_squared(d):
 
 
 def std(x, axis=None, keepdims=False):
-    """Population standard deviation over `axis`."""
+    """Population standard deviation over `axis`.
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+    """
     from pycg.ops.elementwise import sqrt
     return sqrt(var(x, axis, keepdims))
 
 
 def cumsum(x, axis=None, dtype=None):
     """Cumulative sum along `axis` (None: over the flattened tensor),
-    computed in `dtype` when given."""
+    computed in `dtype` when given.
+
+    Returns:
+        A tensor of x's shape (1-d when axis is None), in `dtype` when given.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.cumsum([1, 2, 3]).numpy().tolist()
+        [1, 3, 6]
+    """
     x = as_tensor(x, "cumsum")
     if dtype is not None:
         x = cast(x, dtype)
@@ -140,12 +209,30 @@ def cumsum(x, axis=None, dtype=None):
 
 
 def argmax(x, axis=None, keepdims=False):
-    """Index of the maximum (int32, 0-based); not differentiable."""
+    """Index of the maximum (int32, 0-based); not differentiable.
+
+    Returns:
+        An int32 tensor of 0-based indices: x's shape without `axis` (kept as
+        length 1 with keepdims); not differentiable.
+
+    Differs:
+        A NaN is what argmax finds (the first one), as NumPy and JAX
+        (TensorFlow picks by position).
+    """
     return _arg_extremum("argmax", x, axis, keepdims)
 
 
 def argmin(x, axis=None, keepdims=False):
-    """Index of the minimum (int32, 0-based); not differentiable."""
+    """Index of the minimum (int32, 0-based); not differentiable.
+
+    Returns:
+        An int32 tensor of 0-based indices: x's shape without `axis` (kept as
+        length 1 with keepdims); not differentiable.
+
+    Differs:
+        A NaN is what argmin finds (the first one), as NumPy and JAX
+        (TensorFlow picks by position).
+    """
     return _arg_extremum("argmin", x, axis, keepdims)
 
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Axis, Op, Position, Shape, user_error
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import (as_tensor, norm_axis)
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import (as_tensor, norm_axis)
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import (ceil, equal, floor, greater, isnan, less,
                                   logical_not, maximum, minimum,
@@ -22,6 +22,10 @@ from pycg.ops.manipulation import (_gather, getitem, reshape,
 from pycg.ops.logic import any
 from pycg.ops.reduction import sum
 from pycg.tensor import Tensor, is_float
+
+__all__ = ("argpartition", "argsort", "in_top_k", "median", "nanmedian",
+           "nanpercentile", "nanquantile", "percentile", "quantile", "sort",
+           "top_k")
 
 
 def _to_last(x, axis, op):
@@ -65,9 +69,17 @@ def _argsort_last(x):
 def sort(x, axis=-1):
     """x sorted ascending along `axis` (None: flattened); differentiable.
 
-    >>> from pycg import ops
-    >>> ops.sort(ops.convert_to_tensor([3.0, 1.0, 2.0])).numpy().tolist()
-    [1.0, 2.0, 3.0]
+    Returns:
+        A tensor of x's shape and dtype (1-d when axis is None).
+
+    Differs:
+        NaN sorts last, as NumPy and JAX (TensorFlow's sort places NaN by
+        position).
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.sort(ops.convert_to_tensor([3.0, 1.0, 2.0])).numpy().tolist()
+        [1.0, 2.0, 3.0]
     """
     if axis is None:
         x = reshape(as_tensor(x, "sort"), (-1,))
@@ -77,7 +89,15 @@ def sort(x, axis=-1):
 
 
 def argsort(x, axis=-1):
-    """Indices (int32) that sort x along `axis` (stable; None: flattened)."""
+    """Indices (int32) that sort x along `axis` (stable; None: flattened).
+
+    Returns:
+        An int32 tensor of x's shape; not differentiable.
+
+    Differs:
+        NaN sorts last, as NumPy and JAX (TensorFlow's sort places NaN by
+        position).
+    """
     if axis is None:
         x = reshape(as_tensor(x, "argsort"), (-1,))
         axis = -1
@@ -87,7 +107,14 @@ def argsort(x, axis=-1):
 
 def argpartition(x, kth, axis=-1):
     """Indices that partition x around its kth element (a full argsort is
-    one such partition)."""
+    one such partition).
+
+    Args:
+        kth: The element (index in sorted order) to partition around.
+
+    Returns:
+        An int32 tensor of x's shape; not differentiable.
+    """
     t = as_tensor(x, "argpartition")
     (ax,) = norm_axis(axis, t.ndim, "argpartition")
     if not -t.shape[ax] <= as_int(kth, "argpartition", "kth") < t.shape[ax]:
@@ -102,10 +129,19 @@ def top_k(x, k, sorted=True):
     """(values, indices) of the k largest entries along the last axis,
     largest first; the values are differentiable.
 
-    >>> from pycg import ops
-    >>> values, indices = ops.top_k(ops.convert_to_tensor([1.0, 4.0, 3.0]), 2)
-    >>> values.numpy().tolist(), indices.numpy().tolist()
-    ([4.0, 3.0], [1, 2])
+    Args:
+        k: How many of the largest entries.
+        sorted: Whether the k come largest first (pycg always sorts them).
+
+    Returns:
+        A tuple (values, indices): x's shape with the last axis k long; indices
+        int32.
+
+    Example:
+        >>> from pycg import ops
+        >>> values, indices = ops.top_k(ops.convert_to_tensor([1.0, 4.0, 3.0]), 2)
+        >>> values.numpy().tolist(), indices.numpy().tolist()
+        ([4.0, 3.0], [1, 2])
     """
     x, k = as_tensor(x, "top_k"), as_int(k, "top_k", "k")
     if x.ndim == 0 or not 0 <= k <= x.shape[-1]:
@@ -117,7 +153,16 @@ def top_k(x, k, sorted=True):
 
 def in_top_k(targets, predictions, k):
     """True where the prediction for the target class is among the k
-    largest of its row (ties count in its favour)."""
+    largest of its row (ties count in its favour).
+
+    Args:
+        targets: The target class of each row, integers.
+        predictions: The scores, (rows, classes).
+        k: How many of the largest scores count.
+
+    Returns:
+        A bool tensor, one per row; not differentiable.
+    """
     p = as_tensor(predictions, "in_top_k")
     t = as_tensor(targets, "in_top_k")
     if p.ndim != 2 or t.shape != p.shape[:1]:
@@ -137,36 +182,82 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 def quantile(x, q, axis=None, method="linear", keepdims=False):
     """The q-th quantiles (q in [0, 1]) along `axis`; differentiable.
 
-    >>> from pycg import ops
-    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
-    >>> ops.quantile(x, [0.25, 0.5]).numpy().tolist()
-    [1.75, 2.5]
+    Returns:
+        A float tensor: q's shape followed by x's shape without the reduced
+        axes (kept as length 1 with keepdims).
+
+    Example:
+        >>> from pycg import ops
+        >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+        >>> ops.quantile(x, [0.25, 0.5]).numpy().tolist()
+        [1.75, 2.5]
     """
     return _quantile("quantile", x, q, axis, method, keepdims, nan=False)
 
 
 def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    """quantile ignoring NaNs (NaN where a slice is all NaN)."""
+    """quantile ignoring NaNs (NaN where a slice is all NaN).
+
+    Returns:
+        A float tensor: q's shape followed by x's shape without the reduced
+        axes (kept as length 1 with keepdims).
+    """
     return _quantile("nanquantile", x, q, axis, method, keepdims, nan=True)
 
 
 def percentile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th percentiles (q in [0, 100])."""
+    """The q-th percentiles (q in [0, 100]).
+
+    Args:
+        q: The percentiles, in [0, 100]: a number or a 1-d tensor.
+
+    Returns:
+        A float tensor: q's shape followed by x's shape without the reduced
+        axes (kept as length 1 with keepdims).
+
+    Example:
+        >>> from pycg import ops
+        >>> float(ops.percentile([1.0, 2.0, 3.0], 50))
+        2.0
+    """
     return _quantile("percentile", x, q, axis, method, keepdims, nan=False,
                      scale=100)
 
 
 def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    """percentile ignoring NaNs (NaN where a slice is all NaN).
+
+    Args:
+        q: The percentiles, in [0, 100]: a number or a 1-d tensor.
+
+    Returns:
+        A float tensor: q's shape followed by x's shape without the reduced
+        axes (kept as length 1 with keepdims).
+    """
     return _quantile("nanpercentile", x, q, axis, method, keepdims, nan=True,
                      scale=100)
 
 
 def median(x, axis=None, keepdims=False):
-    """The median along `axis` (None: all)."""
+    """The median along `axis` (None: all).
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims).
+    """
     return _quantile("median", x, 0.5, axis, "linear", keepdims, nan=False)
 
 
 def nanmedian(x, axis=None, keepdims=False):
+    """The median along `axis` ignoring NaNs (NaN where a slice is all NaN).
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims).
+
+    Differs:
+        Over an empty axis pycg raises an error naming the op.
+    """
     return _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, nan=True)
 
 

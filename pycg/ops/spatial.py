@@ -6,15 +6,18 @@ import numpy as np
 
 from pycg import config
 from pycg._errors import Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.tensor import is_float
 from pycg.ops.convolution import _data_format, _ints, channels_last, restore
 from pycg.ops.creation import cast
 from pycg.ops.manipulation import (_gather, _scatter, getitem, pad, reshape,
                                    take, transpose)
 from pycg.ops.reduction import max, sum
+
+__all__ = ("adaptive_average_pool", "adaptive_max_pool", "depth_to_space",
+           "fold", "space_to_depth", "unfold")
 
 
 _cache = {}
@@ -57,7 +60,11 @@ def depth_to_space(x, block_size, data_format="channels_last"):
     """Move channels into block_size x block_size spatial blocks (pixel
     shuffle): (N, H, W, C) -> (N, H*b, W*b, C / b^2). channels_first is the
     same on transposed axes (Keras' TensorFlow backend; its NumPy backend
-    orders the channels as torch's pixel_shuffle instead)."""
+    orders the channels as torch's pixel_shuffle instead).
+
+    Returns:
+        A tensor of x's dtype (shape above).
+    """
     op = "depth_to_space"
     x, b = _image(op, x), as_int(block_size, op, "block_size")
     x = channels_last(op, x, _data_format(op, data_format))
@@ -74,7 +81,11 @@ def depth_to_space(x, block_size, data_format="channels_last"):
 def space_to_depth(x, block_size, data_format="channels_last"):
     """Move block_size x block_size spatial blocks into channels (pixel
     unshuffle): (N, H, W, C) -> (N, H/b, W/b, C*b^2); channels_first as in
-    depth_to_space."""
+    depth_to_space.
+
+    Returns:
+        A tensor of x's dtype (shape above).
+    """
     op = "space_to_depth"
     x, b = _image(op, x), as_int(block_size, op, "block_size")
     x = channels_last(op, x, _data_format(op, data_format))
@@ -98,7 +109,14 @@ def _torch_pairs(op, kernel_size, dilation, padding, stride):
 
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of a (N, C, H, W) image as (N, C*kH*kW, L) columns
-    (torch.nn.Unfold; L counts the block positions, row-major)."""
+    (torch.nn.Unfold; L counts the block positions, row-major).
+
+    Args:
+        padding: The zero padding of each spatial side: an int or (ph, pw).
+
+    Returns:
+        A tensor (N, C*kH*kW, L) of x's dtype.
+    """
     op = "unfold"
     k, d, p, s = _torch_pairs(op, kernel_size, dilation, padding, stride)
     x = transpose(_image(op, x), (0, 2, 3, 1))
@@ -113,7 +131,15 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """The transpose of unfold: (N, C*kH*kW, L) columns summed back into a
-    (N, C, H, W) image of spatial size output_size (torch.nn.Fold)."""
+    (N, C, H, W) image of spatial size output_size (torch.nn.Fold).
+
+    Args:
+        x: The columns, (N, C*kH*kW, L).
+        padding: The zero padding of each spatial side: an int or (ph, pw).
+
+    Returns:
+        A tensor (N, C, H, W) of x's dtype.
+    """
     op = "fold"
     k, d, p, s = _torch_pairs(op, kernel_size, dilation, padding, stride)
     x = as_tensor(x, op)
@@ -177,12 +203,22 @@ def _adaptive(op, inputs, output_size, data_format, reduce):
 
 def adaptive_average_pool(inputs, output_size, data_format=None):
     """Mean over output_size bins per spatial axis (bins may overlap by one
-    cell when the sizes do not divide)."""
+    cell when the sizes do not divide).
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+    """
     return _adaptive("adaptive_average_pool", inputs, output_size,
                      data_format, "mean")
 
 
 def adaptive_max_pool(inputs, output_size, data_format=None):
-    """Maximum over output_size bins per spatial axis."""
+    """Maximum over output_size bins per spatial axis.
+
+    Returns:
+        A tensor of inputs' batch and channels, with the pooled spatial size,
+        in inputs' dtype.
+    """
     return _adaptive("adaptive_max_pool", inputs, output_size, data_format,
                      "max")

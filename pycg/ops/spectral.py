@@ -1,7 +1,7 @@
 """Fourier transforms and framing (keras.ops math names). A complex tensor
 is a (real, imaginary) pair of float tensors, as in Keras. The transforms
 are two linear ops (_fft, _ifft) on the pair stacked on a new first axis;
-each one's gradient is the other (vjps_decompositions.py); rfft, irfft,
+each one's gradient is the other (rules/decompositions.py); rfft, irfft,
 stft and istft are compositions."""
 import builtins
 import math
@@ -10,13 +10,16 @@ import numpy as np
 
 from pycg import backends, config
 from pycg._errors import Dtype, Op, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import apply, as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import apply, as_tensor
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.arrays import moveaxis
 from pycg.ops.manipulation import concatenate, flip, getitem, pad, stack
 from pycg.tensor import Tensor, is_float
+
+__all__ = ("extract_sequences", "fft", "fft2", "ifft2", "irfft", "istft",
+           "rfft", "stft", "view_as_complex", "view_as_real")
 
 
 def _pair(op, x):
@@ -53,11 +56,19 @@ def fft(x):
     """The discrete Fourier transform along the last axis of x =
     (real, imag).
 
-    >>> from pycg import ops
-    >>> re, im = ops.fft((ops.convert_to_tensor([1.0, 0.0]),
-    ...                   ops.convert_to_tensor([0.0, 0.0])))
-    >>> re.numpy().tolist(), im.numpy().tolist()
-    ([1.0, 1.0], [0.0, 0.0])
+    Args:
+        x: The input as a pair (real, imag) of float tensors of the same shape
+            (keras.ops' form of a complex signal).
+
+    Returns:
+        A pair (real, imag) of the real and imaginary parts, x's shapes.
+
+    Example:
+        >>> from pycg import ops
+        >>> re, im = ops.fft((ops.convert_to_tensor([1.0, 0.0]),
+        ...                   ops.convert_to_tensor([0.0, 0.0])))
+        >>> re.numpy().tolist(), im.numpy().tolist()
+        ([1.0, 1.0], [0.0, 0.0])
     """
     return _split(_transform("_fft", _pair("fft", x), 1))
 
@@ -67,11 +78,28 @@ def ifft(x):
 
 
 def fft2(x):
-    """The 2-d discrete Fourier transform over the last two axes."""
+    """The 2-d discrete Fourier transform over the last two axes.
+
+    Args:
+        x: The input as a pair (real, imag) of float tensors of the same shape
+            (keras.ops' form of a complex signal).
+
+    Returns:
+        A pair (real, imag) of the real and imaginary parts, x's shapes.
+    """
     return _split(_transform("_fft", _pair("fft2", x), 2, "fft2"))
 
 
 def ifft2(x):
+    """The 2-d inverse discrete Fourier transform over the last two axes.
+
+    Args:
+        x: The input as a pair (real, imag) of float tensors of the same shape
+            (keras.ops' form of a complex signal).
+
+    Returns:
+        A pair (real, imag) of the real and imaginary parts, x's shapes.
+    """
     return _split(_transform("_ifft", _pair("ifft2", x), 2, "ifft2"))
 
 
@@ -89,10 +117,20 @@ def rfft(x, fft_length=None):
     """The Fourier transform of real x along the last axis, non-negative
     frequencies only: (real, imag) of length fft_length // 2 + 1.
 
-    >>> from pycg import ops
-    >>> re, im = ops.rfft(ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
-    >>> re.numpy().tolist(), im.numpy().tolist()
-    ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
+    Args:
+        x: The real signal (its last axis transformed).
+
+    Returns:
+        A pair (real, imag), each with a last axis of fft_length // 2 + 1.
+
+    Differs:
+        A bfloat16 x answers in float32 (open: Keras keeps bfloat16).
+
+    Example:
+        >>> from pycg import ops
+        >>> re, im = ops.rfft(ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0]))
+        >>> re.numpy().tolist(), im.numpy().tolist()
+        ([10.0, -2.0, -2.0], [0.0, 2.0, 0.0])
     """
     x = as_tensor(x, "rfft")
     x = x if is_float(x.dtype) else cast(x, config.floatx())
@@ -108,7 +146,15 @@ def rfft(x, fft_length=None):
 def irfft(x, fft_length=None):
     """The inverse of rfft: a real signal of length fft_length (default
     2 * (m - 1)); the imaginary parts at frequency 0 (and n/2) are
-    ignored."""
+    ignored.
+
+    Args:
+        x: The input as a pair (real, imag) of float tensors of the same shape
+            (keras.ops' form of a complex signal).
+
+    Returns:
+        A real float tensor with a last axis of fft_length.
+    """
     z = _pair("irfft", x)
     m = z.shape[-1]
     n = 2 * (m - 1) if fft_length is None else \
@@ -131,7 +177,11 @@ def irfft(x, fft_length=None):
 
 def extract_sequences(x, sequence_length, sequence_stride):
     """Frames of length sequence_length every sequence_stride samples
-    along the last axis: shape (..., frames, sequence_length)."""
+    along the last axis: shape (..., frames, sequence_length).
+
+    Returns:
+        A tensor (..., frames, sequence_length) of x's dtype.
+    """
     x = as_tensor(x, "extract_sequences")
     op = "extract_sequences"
     n, L, s = x.shape[-1], as_int(sequence_length, op, "sequence_length"), \
@@ -177,7 +227,14 @@ def _const(a, dtype):
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
          center=True):
     """The short-time Fourier transform of real x along the last axis:
-    (real, imag) of shape (..., frames, fft_length // 2 + 1)."""
+    (real, imag) of shape (..., frames, fft_length // 2 + 1).
+
+    Args:
+        x: The real signal (its last axis is time).
+
+    Returns:
+        A pair (real, imag) of the real and imaginary parts, x's shapes.
+    """
     x = as_tensor(x, "stft")
     if not is_float(x.dtype):
         raise TypeError(f"pycg.ops.stft: x must be float32 or float64, got "
@@ -203,7 +260,12 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann",
 
 def view_as_complex(x):
     """A complex tensor from a float tensor whose last axis holds (real,
-    imaginary); not differentiable."""
+    imaginary); not differentiable.
+
+    Returns:
+        A complex tensor of x's shape without its last axis (complex64 for
+        float32).
+    """
     x = as_tensor(x, "view_as_complex")
     if not is_float(x.dtype):   # (NumPy would read bools and ints, and
         raise user_error(       # complex numbers, into a nonsense answer)
@@ -218,7 +280,16 @@ def view_as_complex(x):
 
 
 def view_as_real(x):
-    """A float tensor with a last axis of (real, imaginary)."""
+    """A float tensor with a last axis of (real, imaginary).
+
+    Returns:
+        A float tensor of x's shape with a last axis of length 2 (float32 for
+        complex64).
+
+    Differs:
+        A bool x is answered as NumPy's real and imag read it (the bools, and
+        False); Keras on TensorFlow has no kernel for it.
+    """
     from pycg.ops.elementwise import imag, real
     x = as_tensor(x, "view_as_real")
     return stack([real(x), imag(x)], -1)
@@ -227,7 +298,16 @@ def view_as_real(x):
 def istft(x, sequence_length, sequence_stride, fft_length, length=None,
           window="hann", center=True):
     """The inverse of stft: overlap-add of the windowed inverse transforms
-    (TensorFlow's inverse_stft window), cut to `length`."""
+    (TensorFlow's inverse_stft window), cut to `length`.
+
+    Args:
+        x: The input as a pair (real, imag) of float tensors of the same shape
+            (keras.ops' form of a complex signal).
+        length: The signal's length (None: all the frames give).
+
+    Returns:
+        A real float tensor, the signal (last axis `length` long, when given).
+    """
     dtype = _pair("istft", x).dtype
     n, step = (as_int(fft_length, "istft", "fft_length"),
                as_int(sequence_stride, "istft", "sequence_stride"))

@@ -8,9 +8,9 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Axis, Op, Shape, user_error
-from pycg.ops._arguments import as_int
-from pycg.ops._dispatch import apply, as_tensor, norm_axis, promote
-from pycg.ops._floats import as_float
+from pycg.ops._machinery.arguments import as_int
+from pycg.ops._machinery.dispatch import apply, as_tensor, norm_axis, promote
+from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import cast, zeros_like
 from pycg.ops.elementwise import (equal, isnan, logical_not, real, sqrt,
                                   where)
@@ -19,26 +19,59 @@ from pycg.ops.reduction import (abs_squared, argmax, argmin, cumsum, max,
                                 mean, min, sum)
 from pycg.tensor import is_differentiable
 
+__all__ = ("amax", "amin", "average", "corrcoef", "correlate", "cumprod",
+           "diff", "nanargmax", "nanargmin", "nancumprod", "nancumsum",
+           "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum",
+           "nanvar", "ptp", "trapezoid")
+
 
 def amax(x, axis=None, keepdims=False):
+    """The maximum over `axis` (max without `initial`); ties share the gradient
+    equally.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     return max(x, axis, keepdims)
 
 
 def amin(x, axis=None, keepdims=False):
+    """The minimum over `axis` (min without `initial`); ties share the gradient
+    equally.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     return min(x, axis, keepdims)
 
 
 def ptp(x, axis=None, keepdims=False):
-    """max - min along `axis` (peak to peak)."""
+    """max - min along `axis` (peak to peak).
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+
+    Differs:
+        Over an all-NaN or empty slice the answer is NaN; over an empty axis
+        pycg raises an error naming the op (Keras' nanmax answers nan, its ptp
+        -inf).
+    """
     return max(x, axis, keepdims) - min(x, axis, keepdims)
 
 
 def cumprod(x, axis=None, dtype=None):
     """Cumulative product along `axis` (None: the flattened tensor).
 
-    >>> from pycg import ops
-    >>> ops.cumprod(ops.convert_to_tensor([1.0, 2.0, 3.0])).numpy().tolist()
-    [1.0, 2.0, 6.0]
+    Returns:
+        A tensor of x's shape (1-d when axis is None), in `dtype` when given.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.cumprod(ops.convert_to_tensor([1.0, 2.0, 3.0])).numpy().tolist()
+        [1.0, 2.0, 6.0]
     """
     x = as_tensor(x, "cumprod")
     if axis is None:
@@ -49,7 +82,16 @@ def cumprod(x, axis=None, dtype=None):
 
 
 def average(x, axis=None, weights=None):
-    """The weighted mean along `axis`; 1-d weights run along that axis."""
+    """The weighted mean along `axis`; 1-d weights run along that axis.
+
+    Args:
+        weights: The weights: x's shape, or 1-d along `axis`. None: the plain
+            mean.
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+    """
     x = as_float(x, "average")
     if weights is None:
         return mean(x, axis)
@@ -79,20 +121,48 @@ def _nan_filled(op, x, fill):
 
 
 def nansum(x, axis=None, keepdims=False):
+    """The sum over `axis` with NaNs counted as 0.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     return sum(_nan_filled("nansum", x, 0.0)[0], axis, keepdims)
 
 
 def nanprod(x, axis=None, keepdims=False):
+    """The product over `axis` with NaNs counted as 1.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+    """
     from pycg.ops.reduction import prod
     return prod(_nan_filled("nanprod", x, 1.0)[0], axis, keepdims)
 
 
 def nancumsum(x, axis=None, dtype=None):
+    """Cumulative sum along `axis` with NaNs counted as 0.
+
+    Returns:
+        A tensor of x's shape (1-d when axis is None), in `dtype` when given.
+
+    Differs:
+        An inf in x is carried on, as NumPy (Keras loses it).
+    """
     out = cumsum(_nan_filled("nancumsum", x, 0.0)[0], axis)
     return out if dtype is None else cast(out, dtype)
 
 
 def nancumprod(x, axis=None, dtype=None):
+    """Cumulative product along `axis` with NaNs counted as 1.
+
+    Returns:
+        A tensor of x's shape (1-d when axis is None), in `dtype` when given.
+
+    Differs:
+        An inf in x is carried on, as NumPy (Keras loses it).
+    """
     return cumprod(_nan_filled("nancumprod", x, 1.0)[0], axis, dtype)
 
 
@@ -105,10 +175,19 @@ def _count(missing, x, axis, keepdims):
 def nanmean(x, axis=None, keepdims=False):
     """mean ignoring NaNs (NaN where a slice is all NaN).
 
-    >>> import math
-    >>> from pycg import ops
-    >>> float(ops.nanmean(ops.convert_to_tensor([1.0, math.nan, 3.0])))
-    2.0
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+
+    Differs:
+        The mean of a complex x keeps its imaginary part, as NumPy (Keras drops
+        it).
+
+    Example:
+        >>> import math
+        >>> from pycg import ops
+        >>> float(ops.nanmean(ops.convert_to_tensor([1.0, math.nan, 3.0])))
+        2.0
     """
     x = as_float(x, "nanmean")
     filled, missing = _nan_filled("nanmean", x, 0.0)
@@ -117,7 +196,12 @@ def nanmean(x, axis=None, keepdims=False):
 
 
 def nanvar(x, axis=None, keepdims=False):
-    """Population variance ignoring NaNs."""
+    """Population variance ignoring NaNs.
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+    """
     x = as_float(x, "nanvar")
     filled, missing = _nan_filled("nanvar", x, 0.0)
     n = cast(_count(missing, x, axis, True), x.dtype)
@@ -127,6 +211,12 @@ def nanvar(x, axis=None, keepdims=False):
 
 
 def nanstd(x, axis=None, keepdims=False):
+    """The population standard deviation over `axis`, ignoring NaNs.
+
+    Returns:
+        A float tensor: x's shape without the reduced axes (kept as length 1
+        with keepdims); floatx for an integer or bool x.
+    """
     return sqrt(nanvar(x, axis, keepdims))
 
 
@@ -141,19 +231,52 @@ def _nan_extremum(op, reduce, fill, x, axis, keepdims):
 
 
 def nanmax(x, axis=None, keepdims=False):
+    """The maximum over `axis`, ignoring NaNs.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+
+    Differs:
+        Over an all-NaN or empty slice the answer is NaN; over an empty axis
+        pycg raises an error naming the op (Keras' nanmax answers nan, its ptp
+        -inf).
+    """
     return _nan_extremum("nanmax", max, -math.inf, x, axis, keepdims)
 
 
 def nanmin(x, axis=None, keepdims=False):
+    """The minimum over `axis`, ignoring NaNs.
+
+    Returns:
+        A tensor: x's shape without the reduced axes (kept as length 1 with
+        keepdims), in x's dtype.
+
+    Differs:
+        Over an all-NaN or empty slice the answer is NaN; over an empty axis
+        pycg raises an error naming the op (Keras' nanmax answers nan, its ptp
+        -inf).
+    """
     return _nan_extremum("nanmin", min, math.inf, x, axis, keepdims)
 
 
 def nanargmax(x, axis=None, keepdims=False):
-    """argmax ignoring NaNs (-1 where a slice is all NaN)."""
+    """argmax ignoring NaNs (-1 where a slice is all NaN).
+
+    Returns:
+        An int32 tensor of 0-based indices: x's shape without `axis` (kept as
+        length 1 with keepdims); not differentiable.
+    """
     return _nan_arg("nanargmax", argmax, -math.inf, x, axis, keepdims)
 
 
 def nanargmin(x, axis=None, keepdims=False):
+    """argmin ignoring NaNs (-1 where a slice is all NaN).
+
+    Returns:
+        An int32 tensor of 0-based indices: x's shape without `axis` (kept as
+        length 1 with keepdims); not differentiable.
+    """
     return _nan_arg("nanargmin", argmin, math.inf, x, axis, keepdims)
 
 
@@ -172,7 +295,15 @@ def _nan_arg(op, arg, fill, x, axis, keepdims):
 
 # ---- differences and integrals ----------------------------------------------
 def diff(a, n=1, axis=-1):
-    """The n-th discrete difference along `axis`."""
+    """The n-th discrete difference along `axis`.
+
+    Args:
+        a: The input: a Tensor or anything ops.convert_to_tensor takes.
+        n: How many times to take the difference.
+
+    Returns:
+        A tensor one (n) shorter along `axis`.
+    """
     x = as_tensor(a, "diff")
     (ax,) = norm_axis(axis, x.ndim, "diff")
     pre, n, length = (slice(None),) * ax, as_int(n, "diff", "n"), x.shape[ax]
@@ -185,7 +316,16 @@ def diff(a, n=1, axis=-1):
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """The integral of y along `axis` by the trapezoid rule."""
+    """The integral of y along `axis` by the trapezoid rule.
+
+    Args:
+        y: The values to integrate.
+        x: The sample points (None: spaced by dx).
+        dx: The spacing of the samples when x is None.
+
+    Returns:
+        A float tensor: y's shape without `axis`.
+    """
     y = as_float(y, "trapezoid")
     (ax,) = norm_axis(axis, y.ndim, "trapezoid")
     pre = (slice(None),) * ax
@@ -200,7 +340,11 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 
 
 def corrcoef(x):
-    """Pearson correlation of the rows of x (each row a variable)."""
+    """Pearson correlation of the rows of x (each row a variable).
+
+    Returns:
+        A (rows, rows) float tensor of correlations.
+    """
     x = as_float(x, "corrcoef", complex_ok=False)
     if x.ndim == 1:
         x = reshape(x, (1, -1))
@@ -218,7 +362,20 @@ def _gram(c):
 
 
 def correlate(x1, x2, mode="valid"):
-    """Cross-correlation of two 1-d tensors (np.correlate)."""
+    """Cross-correlation of two 1-d tensors (np.correlate).
+
+    Args:
+        x1: The first 1-d signal.
+        x2: The second 1-d signal.
+        mode: 'valid' (only full overlaps), 'same' (x1's length) or 'full'
+            (every overlap).
+
+    Returns:
+        A 1-d tensor, its length set by `mode`.
+
+    Differs:
+        A complex input is refused by name.
+    """
     if mode not in ("valid", "same", "full"):
         raise ValueError(f"pycg.ops.correlate: mode must be 'valid', 'same' "
                          f"or 'full', got {mode!r}")

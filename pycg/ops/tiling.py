@@ -1,18 +1,24 @@
 """Tensors repeated along their axes (keras.ops names): `tile` repeats the
 whole tensor, `repeat` each element. Each is one gather of flat positions
 (manipulation._pick), its result's size checked before anything is
-allocated (ops/_allocation.py)."""
+allocated (ops/_machinery/allocation.py)."""
 import operator
 
 import numpy as np
 
-from pycg.ops._allocation import guard
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.manipulation import _pick
+
+__all__ = ("repeat", "tile")
 
 
 def tile(x, repeats):
-    """Repeat the whole tensor `repeats` times along each axis."""
+    """Repeat the whole tensor `repeats` times along each axis.
+
+    Returns:
+        A tensor of x's dtype, each axis times its repeats.
+    """
     x = as_tensor(x, "tile")
     reps = tuple(np.atleast_1d(repeats).tolist())
     shape = _tiled(x.shape, reps)
@@ -22,7 +28,11 @@ def tile(x, repeats):
 
 
 def repeat(x, repeats, axis=None):
-    """Repeat each element `repeats` times along `axis`."""
+    """Repeat each element `repeats` times along `axis`.
+
+    Returns:
+        A tensor of x's dtype (1-d when axis is None).
+    """
     x = as_tensor(x, "repeat")
     reps = np.asarray(repeats)
     shape = _repeated(x.shape, reps, axis)

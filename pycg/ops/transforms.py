@@ -9,9 +9,11 @@ import numpy as np
 from pycg._errors import Op, Shape, user_error
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
-from pycg.ops._dispatch import as_tensor
+from pycg.ops._machinery.dispatch import as_tensor
 from pycg.ops.creation import ones_like, zeros_like
 from pycg.ops.manipulation import broadcast_to, getitem, reshape, stack
+
+__all__ = ("jvp", "vectorize")
 
 
 def jvp(fun, primals, tangents, has_aux=False):
@@ -20,10 +22,25 @@ def jvp(fun, primals, tangents, has_aux=False):
     derivative of a VJP with respect to its cotangent, so it needs no
     forward-mode rules.
 
-    >>> from pycg import ops
-    >>> out, dout = ops.jvp(ops.sin, (0.0,), (2.0,))
-    >>> float(dout)  # cos(0) * 2
-    2.0
+    Args:
+        fun: The function of the primals.
+        primals: The point: a tuple or list of inputs.
+        tangents: The direction: one tangent per primal.
+        has_aux: fun returns (output, aux); aux is passed back undifferentiated.
+
+    Returns:
+        A pair (outputs, tangent outputs), or a triple with aux.
+
+    Differs:
+        Computed as the derivative of a VJP (no forward rules), so it runs
+        through custom gradients too (JAX refuses jvp of a custom_vjp
+        function).
+
+    Example:
+        >>> from pycg import ops
+        >>> out, dout = ops.jvp(ops.sin, (0.0,), (2.0,))
+        >>> float(dout)  # cos(0) * 2
+        2.0
     """
     if not isinstance(primals, (tuple, list)) or not isinstance(
             tangents, (tuple, list)) or len(primals) != len(tangents):
@@ -100,12 +117,22 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
     (elementwise, or over blocks named by a NumPy `signature` such as
     '(n),(n)->()'); arguments in `excluded` pass through unchanged.
 
-    >>> from pycg import ops
-    >>> dot = ops.vectorize(lambda a, b: ops.sum(a * b),
-    ...                     signature="(n),(n)->()")
-    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0])
-    >>> dot(ops.ones((2, 3)), x).numpy().tolist()
-    [6.0, 6.0]
+    Args:
+        pyfunc: The function of scalars (or of blocks, with signature).
+        excluded: Positions or names of arguments passed through unchanged.
+        signature: A NumPy gufunc signature such as '(n),(n)->()' (None:
+            elementwise).
+
+    Returns:
+        A function: the vectorized pyfunc.
+
+    Example:
+        >>> from pycg import ops
+        >>> dot = ops.vectorize(lambda a, b: ops.sum(a * b),
+        ...                     signature="(n),(n)->()")
+        >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0])
+        >>> dot(ops.ones((2, 3)), x).numpy().tolist()
+        [6.0, 6.0]
     """
     excluded = set(excluded or ())
     core = _parse(signature) if signature else None

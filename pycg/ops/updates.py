@@ -5,13 +5,16 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Dtype, Op, Position, Shape, user_error
-from pycg.ops._allocation import guard
-from pycg.ops._dispatch import as_tensor, promote
+from pycg.ops._machinery.allocation import guard
+from pycg.ops._machinery.dispatch import as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
 from pycg.ops.manipulation import _scatter, expand_dims, pad, reshape
 from pycg.ops.reduction import max, min, prod, sum
 from pycg.tensor import Tensor, is_float
+
+__all__ = ("saturate_cast", "scatter", "scatter_update", "segment_max",
+           "segment_min", "segment_prod", "segment_sum", "slice_update")
 
 
 def _flat_positions(op, indices, shape):
@@ -42,10 +45,19 @@ def scatter(indices, values, shape):
     """Zeros of `shape` with `values` added at `indices` (rows of
     coordinates; repeated indices add up).
 
-    >>> from pycg import ops
-    >>> ops.scatter([[1], [3], [1]], ops.convert_to_tensor([1.0, 2.0, 3.0]),
-    ...             (4,)).numpy().tolist()
-    [0.0, 4.0, 0.0, 2.0]
+    Args:
+        indices: The coordinates: (n, len(shape)) ints (or fewer columns, for
+            whole slices).
+        values: What to add at each row of indices.
+
+    Returns:
+        A tensor of `shape` and values' dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.scatter([[1], [3], [1]], ops.convert_to_tensor([1.0, 2.0, 3.0]),
+        ...             (4,)).numpy().tolist()
+        [0.0, 4.0, 0.0, 2.0]
     """
     shape = tuple(int(s) for s in shape)
     pos, want = _flat_positions("scatter", indices, shape)
@@ -60,7 +72,16 @@ def scatter(indices, values, shape):
 
 def scatter_update(inputs, indices, updates, reduction=None):
     """inputs with the entries at `indices` replaced by `updates` (or
-    combined with them: reduction 'add', 'mul', 'max' or 'min')."""
+    combined with them: reduction 'add', 'mul', 'max' or 'min').
+
+    Args:
+        indices: The coordinates to update: (n, rank) ints.
+        updates: The new values, one per row of indices.
+        reduction: None (replace), 'add', 'mul', 'max' or 'min'.
+
+    Returns:
+        A tensor of inputs' shape and dtype.
+    """
     x = as_tensor(inputs, "scatter_update")
     u = cast(as_tensor(updates, "scatter_update"), x.dtype)
     hit = greater(scatter(indices, cast(u * 0 + 1, "float32"), x.shape), 0)
@@ -76,7 +97,14 @@ def scatter_update(inputs, indices, updates, reduction=None):
 
 
 def slice_update(inputs, start_indices, updates):
-    """inputs with the block at start_indices replaced by `updates`."""
+    """inputs with the block at start_indices replaced by `updates`.
+
+    Args:
+        updates: The block to write.
+
+    Returns:
+        A tensor of inputs' shape and dtype.
+    """
     x, u = promote(inputs, updates, "slice_update")
     starts = [int(s) for s in np.asarray(
         start_indices.numpy() if isinstance(start_indices, Tensor)
@@ -119,10 +147,14 @@ def _segments(op, data, segment_ids, num_segments):
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     """Sums of the rows of data that share a segment id.
 
-    >>> from pycg import ops
-    >>> ops.segment_sum(ops.convert_to_tensor([1.0, 2.0, 3.0]),
-    ...                 ops.convert_to_tensor([0, 0, 1])).numpy().tolist()
-    [3.0, 3.0]
+    Returns:
+        A tensor (num_segments, *data.shape[1:]) of data's dtype.
+
+    Example:
+        >>> from pycg import ops
+        >>> ops.segment_sum(ops.convert_to_tensor([1.0, 2.0, 3.0]),
+        ...                 ops.convert_to_tensor([0, 0, 1])).numpy().tolist()
+        [3.0, 3.0]
     """
     data, ids, n = _segments("segment_sum", data, segment_ids, num_segments)
     return scatter(reshape(ids, (-1, 1)), data, (n,) + data.shape[1:])
@@ -149,26 +181,45 @@ def _highest(dtype):
 
 
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
-    """Maxima per segment (the dtype's lowest value for an empty one)."""
+    """Maxima per segment (the dtype's lowest value for an empty one).
+
+    Returns:
+        A tensor (num_segments, *data.shape[1:]) of data's dtype.
+    """
     d = as_tensor(data, "segment_max")
     return _masked("segment_max", d, segment_ids, num_segments,
                    _lowest(d.dtype), max)
 
 
 def segment_min(data, segment_ids, num_segments=None, sorted=False):
-    """Minima per segment (the dtype's highest value for an empty one)."""
+    """Minima per segment (the dtype's highest value for an empty one).
+
+    Returns:
+        A tensor (num_segments, *data.shape[1:]) of data's dtype.
+    """
     d = as_tensor(data, "segment_min")
     return _masked("segment_min", d, segment_ids, num_segments,
                    _highest(d.dtype), min)
 
 
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):
-    """Products per segment (1 for an empty one)."""
+    """Products per segment (1 for an empty one).
+
+    Returns:
+        A tensor (num_segments, *data.shape[1:]) of data's dtype.
+    """
     return _masked("segment_prod", data, segment_ids, num_segments, 1, prod)
 
 
 def saturate_cast(x, dtype):
-    """x cast to `dtype`, values clipped to its range first."""
+    """x cast to `dtype`, values clipped to its range first.
+
+    Args:
+        dtype: The dtype to convert to.
+
+    Returns:
+        A tensor of x's shape in `dtype`.
+    """
     x = as_tensor(x, "saturate_cast")
     dt = np.dtype(dtype)
     if _overflows(x.dtype, dt):

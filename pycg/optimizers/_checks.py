@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from pycg._errors import Api, Arg, Value, user_error
-from pycg._state import var_key
+from pycg.compile.state import var_key
 from pycg.optimizers import _messages as messages
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 

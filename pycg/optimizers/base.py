@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from pycg import config
-from pycg._state import counter_dtype, hold_in_call, state_variable, var_key
+from pycg.compile.state import counter_dtype, hold_in_call, state_variable, var_key
 from pycg.optimizers._checks import Checks, hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.clipping import clip

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pycg import ops
-from pycg._state import var_key
+from pycg.compile.state import var_key
 
 
 class WeightDecay:

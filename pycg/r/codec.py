@@ -21,7 +21,7 @@ complex    complex128(16)  complex128                   complex
 import numpy as np
 
 from pycg.tensor import Tensor, convert_to_tensor
-from pycg.tensor_convert import as_dtype
+from pycg.tensor.convert import as_dtype
 
 # R kind -> (the stored element, the tensor dtype)
 DTYPES = {"double": ("<f8", "float64"), "integer": ("<i4", "int32"),

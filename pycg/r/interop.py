@@ -23,7 +23,7 @@ from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
 from pycg.tensor import Tensor
-from pycg.tensor_convert import as_dtype
+from pycg.tensor.convert import as_dtype
 
 CONDITION_KEY = "__pycg_r_condition__"
 

@@ -14,7 +14,7 @@ a mask cannot be read, and is None.
 import numpy as np
 
 import pycg
-from pycg.ops._traced import is_symbolic, tracing
+from pycg.ops._machinery.traced import is_symbolic, tracing
 from pycg.tensor import Tensor
 
 ops = pycg.ops

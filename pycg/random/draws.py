@@ -11,8 +11,8 @@ import numpy as np
 
 from pycg import backends, ops
 from pycg._errors import Api, user_error
-from pycg._state import counter_dtype
-from pycg.ops._allocation import guard
+from pycg.compile.state import counter_dtype
+from pycg.ops._machinery.allocation import guard
 from pycg._errors import Shape as ShapeFact
 from pycg.random import _samplers
 from pycg.random._arguments import (as_shape, float_dtype, int_bound,
@@ -266,7 +266,7 @@ def dropout(inputs: ArrayLike, rate: float,
 # ---- plumbing --------------------------------------------------------------
 def _host(sampler, who, seed, shape, dtype, extra=(), **params):
     """Run sampler on the (seed, counter) pair, as a Tensor of shape/dtype
-    (its size checked first, as every op's: ops/_allocation.py)."""
+    (its size checked first, as every op's: ops/_machinery/allocation.py)."""
     guard(Api(f"random.{who}"), shape, dtype)
     pair = draw_seed(seed, who)
 

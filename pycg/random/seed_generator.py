@@ -14,7 +14,7 @@ import threading
 
 import numpy as np
 
-from pycg._state import counter_dtype, read_and_add, state_variable
+from pycg.compile.state import counter_dtype, read_and_add, state_variable
 from pycg.tensor import Tensor, convert_to_tensor
 
 _MASK64 = (1 << 64) - 1

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg import ops, structure
+from pycg import ops
+from pycg.tensor import structure
 
 ORIGIN = "jax-ml/jax tests/custom_api_test.py"
 

@@ -413,7 +413,7 @@ def test_custom_gradient_structural_input_output(backend, x_struct,
                                                  y_struct):
     """CustomGradientTest.testCustomGradientStructuralInputOutput: nested
     inputs and outputs (None marks a scalar leaf)"""
-    from pycg import structure
+    from pycg.tensor import structure
 
     def zeros(s):
         return _map(lambda _: ops.zeros(()), s)

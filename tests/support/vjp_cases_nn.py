@@ -7,7 +7,7 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_nn_ops as tf_nn
 
 from pycg import ops
-from pycg.ops import _conv_primitives as P
+from pycg.ops._machinery import conv_primitives as P
 from support.vjp_case import Case, normal, off_zero, positive, uniform, unary
 
 

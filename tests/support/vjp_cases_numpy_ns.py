@@ -106,6 +106,11 @@ CASES = {
     "sinc": unary(ops.sinc, lambda x: tf.sin(math.pi * x) / (math.pi * x),
                   off_zero),
     "hypot": binary(ops.hypot, lambda a, b: tf.sqrt(a * a + b * b)),
+    "polar": binary(ops.polar, lambda r, t: tf.complex(r * tf.cos(t),
+                                                       r * tf.sin(t))),
+    "_complex_from_pair": Case(N._complex_from_pair,
+                               lambda p: tf.complex(p[0], p[1]),
+                               (normal(2, 2, 3),)),
     "fmax": binary(ops.fmax, tf.maximum),
     "fmin": binary(ops.fmin, tf.minimum, shapes=((2, 1), (2, 3))),
     # |x1 / x2| in (1.56, 1.8): away from the jumps of trunc

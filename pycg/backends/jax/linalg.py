@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as _scipy
 import numpy as np
+from pycg.backends import _numpy_like
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False):
@@ -52,23 +53,8 @@ def slogdet(x):
 
 
 # ---- decompositions: several outputs packed into one array ---------------
-def svd_packed(x, full_matrices):
-    u, s, vh = jnp.linalg.svd(x, full_matrices=full_matrices)
-    batch = x.shape[:-2]
-    return jnp.concatenate([u.reshape(batch + (-1,)), s,
-                            vh.reshape(batch + (-1,))], axis=-1)
-
-
-def qr_packed(x, mode):
-    q, r = jnp.linalg.qr(x, mode=mode)
-    batch = x.shape[:-2]
-    return jnp.concatenate([q.reshape(batch + (-1,)),
-                            r.reshape(batch + (-1,))], axis=-1)
-
-
-def eigh_packed(x):
-    w, v = jnp.linalg.eigh(x)
-    return jnp.concatenate([w[..., None, :], v], axis=-2)
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.packed_decompositions(jnp))
 
 
 def eig(x):

@@ -13,6 +13,7 @@ import jax.scipy.special as _special
 import numpy as np
 
 from pycg.backends import _beta, _gamma
+from pycg.backends import _numpy_like
 
 arccosh = jnp.arccosh
 arcsinh = jnp.arcsinh
@@ -146,28 +147,8 @@ def view(x, dtype):
 
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
 # here for parity (JAX shapes are always known) -------------------------------
-def dynamic_dim(x, axis):
-    return x.shape[axis]
-
-
-def slice_axis(x, axis, start, size):
-    return x[(slice(None),) * axis + (slice(start, start + size),)]
-
-
-def pad_axis(x, axis, before, after):
-    pads = [(0, 0)] * x.ndim
-    pads[axis] = (before, after)
-    return jnp.pad(x, pads)
-
-
-def sum_to(g, shape):
-    shape = tuple(int(n) for n in shape)
-    extra = g.ndim - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        i + extra for i, n in enumerate(shape)
-        if n == 1 and g.shape[i + extra] != 1)
-    return jnp.sum(g, axis=axes).reshape(shape) if axes else \
-        g.reshape(shape)
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.traced_shapes(jnp))
 
 
 # ---- the gamma family, beta and binomial coefficients ----------------------

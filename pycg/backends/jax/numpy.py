@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from pycg.backends.jax.core import _check_width, _traced
+from pycg.backends import _numpy_like
 
 # ---- elementwise ----------------------------------------------------------
 abs = jnp.abs
@@ -114,39 +115,11 @@ def min(x, axis=None, keepdims=False):
     return jnp.min(x, axis=axis, keepdims=keepdims)
 
 
-def argmax(x, axis=None, keepdims=False):
-    return jnp.argmax(x, axis=axis, keepdims=keepdims).astype(np.int32)
-
-
-def argmin(x, axis=None, keepdims=False):
-    return jnp.argmin(x, axis=axis, keepdims=keepdims).astype(np.int32)
-
-
-def cumsum(x, axis=None):
-    return jnp.cumsum(x, axis=axis, dtype=_int_dtype(x))
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.shapes(jnp, _int_dtype))
 
 
 # ---- shapes -----------------------------------------------------------------
-def reshape(x, shape):
-    return jnp.reshape(x, shape)
-
-
-def transpose(x, axes=None):
-    return jnp.transpose(x, axes)
-
-
-def broadcast_to(x, shape):
-    return jnp.broadcast_to(x, shape)
-
-
-def concatenate(xs, axis=0):
-    return jnp.concatenate(xs, axis=axis)
-
-
-def pad(x, pad_width, constant_values=0):
-    return jnp.pad(x, pad_width, constant_values=constant_values)
-
-
 def gather_flat(x, positions):
     flat = jnp.reshape(x, -1)
     if not _traced(positions):   # (JAX clamps an index out of range)

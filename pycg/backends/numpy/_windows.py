@@ -8,14 +8,11 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _as_strided
 
+from pycg.backends import _numpy_like
 
-def padded(x, pads, value=0):
-    crop = tuple(slice(None, a if a < 0 else None) for _, a in pads)
-    x = x[(slice(None),) + crop]
-    if any(b or a > 0 for b, a in pads):
-        widths = [(0, 0)] + [(b, max(a, 0)) for b, a in pads] + [(0, 0)]
-        x = np.pad(x, widths, constant_values=value)
-    return x
+
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.windows(np))
 
 
 def unpadded(xp, pads, shape):

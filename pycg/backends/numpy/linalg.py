@@ -1,5 +1,6 @@
 """NumPy kernels of the linear algebra ops (keras.ops linalg names)."""
 import numpy as np
+from pycg.backends import _numpy_like
 
 
 # ---- linear algebra -------------------------------------------------------
@@ -30,23 +31,8 @@ def slogdet(x):
 
 
 # ---- decompositions: several outputs packed into one array ---------------
-def svd_packed(x, full_matrices):
-    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
-    batch = x.shape[:-2]
-    return np.concatenate([u.reshape(batch + (-1,)), s,
-                           vh.reshape(batch + (-1,))], axis=-1)
-
-
-def qr_packed(x, mode):
-    q, r = np.linalg.qr(x, mode=mode)
-    batch = x.shape[:-2]
-    return np.concatenate([q.reshape(batch + (-1,)),
-                           r.reshape(batch + (-1,))], axis=-1)
-
-
-def eigh_packed(x):
-    w, v = np.linalg.eigh(x)
-    return np.concatenate([w[..., None, :], v], axis=-2)
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.packed_decompositions(np))
 
 
 def eig(x):

@@ -7,6 +7,7 @@ from functools import partial as _partial
 import numpy as np
 
 from pycg.backends import _beta, _gamma
+from pycg.backends import _numpy_like
 
 arccosh = np.arccosh
 arcsinh = np.arcsinh
@@ -168,7 +169,11 @@ def bincount(x, weights, minlength):
 
 # ---- Fourier transforms on (real, imaginary) stacked on axis 0 -------------
 def to_complex_pair(z):
-    return z[0] + 1j * z[1]
+    # (built from its parts: z[0] + 1j * z[1] made inf * 0, a NaN real part,
+    # of an infinite imaginary part, and lost the sign of a zero)
+    out = np.empty(z.shape[1:], np.result_type(z.dtype, np.complex64))
+    out.real, out.imag = z[0], z[1]
+    return out
 
 
 def _pair(c, dtype):
@@ -202,25 +207,6 @@ def view(x, dtype):
 
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
 # here for parity (NumPy shapes are always known) -----------------------------
-def dynamic_dim(x, axis):
-    return x.shape[axis]
-
-
-def slice_axis(x, axis, start, size):
-    return x[(slice(None),) * axis + (slice(start, start + size),)]
-
-
-def pad_axis(x, axis, before, after):
-    pads = [(0, 0)] * x.ndim
-    pads[axis] = (before, after)
-    return np.pad(x, pads)
-
-
-def sum_to(g, shape):
-    shape = tuple(int(n) for n in shape)
-    extra = g.ndim - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        i + extra for i, n in enumerate(shape) if n == 1 and g.shape[i + extra] != 1)
-    return np.sum(g, axis=axes).reshape(shape) if axes else g.reshape(shape)
-
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.traced_shapes(np))
 

@@ -3,6 +3,7 @@
 import operator
 
 import numpy as np
+from pycg.backends import _numpy_like
 
 
 # ---- elementwise ----------------------------------------------------------
@@ -85,39 +86,11 @@ def prod(x, axis=None, keepdims=False):
 max, min = np.maximum.reduce, np.minimum.reduce
 
 
-def argmax(x, axis=None, keepdims=False):
-    return np.argmax(x, axis=axis, keepdims=keepdims).astype(np.int32)
-
-
-def argmin(x, axis=None, keepdims=False):
-    return np.argmin(x, axis=axis, keepdims=keepdims).astype(np.int32)
-
-
-def cumsum(x, axis=None):
-    return np.cumsum(x, axis=axis, dtype=_int_dtype(x))
+# (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+globals().update(_numpy_like.shapes(np, _int_dtype))
 
 
 # ---- shapes -----------------------------------------------------------------
-def reshape(x, shape):
-    return np.reshape(x, shape)
-
-
-def transpose(x, axes=None):
-    return np.transpose(x, axes)
-
-
-def broadcast_to(x, shape):
-    return np.broadcast_to(x, shape)
-
-
-def concatenate(xs, axis=0):
-    return np.concatenate(xs, axis=axis)
-
-
-def pad(x, pad_width, constant_values=0):
-    return np.pad(x, pad_width, constant_values=constant_values)
-
-
 def gather_flat(x, positions):
     return np.reshape(x, -1)[positions]
 

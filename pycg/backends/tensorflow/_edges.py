@@ -5,7 +5,7 @@ and the matrix functions; complex numbers in isnan/isfinite/isinf and round,
 and in NumPy's order (by real part, then imaginary part, NaN last) for
 comparisons, maximum, minimum, max, min, the arg extrema and sorting.
 Gathered last by the package, over the topic files; the `edge_<kernel>`
-functions are the ops' fallback where the kernel fails (ops/_dispatch.py
+functions are the ops' fallback where the kernel fails (ops/_machinery/dispatch.py
 binary): NumPy's meaning, or None where they have none."""
 import numpy as np
 import tensorflow as tf
