@@ -19,7 +19,8 @@ import functools
 import inspect
 import sys
 
-from pycg import _imports, backends, structure
+from pycg import _imports, backends
+from pycg.tensor import structure
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
 from pycg.interop._outputs import checked
