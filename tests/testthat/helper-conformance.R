@@ -408,11 +408,11 @@ run_gradient_case <- function(expr, r_bindings, wrt, fun) {
                        error = function(e) NULL)))
     return(NULL)  # not a smooth real function here
   want <- lapply(wrt, function(name) {
-    fd_grad(function(a) {
+    suppressWarnings(fd_grad(function(a) {
       values <- r_bindings
       values[[name]] <- a
       scalar(values)
-    }, r_bindings[[name]])
+    }, r_bindings[[name]]))
   })
   f <- function() {
     bound <- r_bindings
@@ -423,7 +423,8 @@ run_gradient_case <- function(expr, r_bindings, wrt, fun) {
   }
   formals(f) <- stats::setNames(rep(list(quote(expr = )), length(wrt)), wrt)
   tensors <- unname(lapply(r_bindings[wrt], as_conformance_tensor))
-  got <- tryCatch(do.call(pycg_grad(f, argnums = seq_along(wrt)), tensors),
+  got <- tryCatch(suppressWarnings(
+    do.call(pycg_grad(f, argnums = seq_along(wrt)), tensors)),
                   error = function(e) structure(
                     list(message = conditionMessage(e)),
                     class = "conformance_error"))
