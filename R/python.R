@@ -44,6 +44,7 @@ start_python <- function() {
     r_summary = interop$r_summary,
     r_parallel = interop$r_parallel,
     r_replace = interop$r_replace,
+    r_as_double = interop$r_as_double,
     r_ifelse = interop$r_ifelse
   )
   .pycg$interop

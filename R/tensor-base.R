@@ -248,7 +248,7 @@ axis_reduce <- function(x, op, axis, na.rm) {
          "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
     stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  op_call(if (na.rm) paste0("nan", op) else op, na_as_nan(x), axis = axis)
+  op_call(if (na.rm) paste0("nan", op) else op, r_as_double(x), axis = axis)
 }
 
 #' @rdname tensor-base
@@ -277,8 +277,8 @@ setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
 
 # t(x) %*% y, or x %*% t(y) if `transposed`; y = NULL is x.
 tensor_crossprod <- function(x, y, transposed = FALSE) {
-  x <- as_py(x)
-  y <- if (is.null(y)) x else as_py(y)
+  x <- r_as_double(x)
+  y <- if (is.null(y)) x else r_as_double(y)
   if (transposed) op_call("matmul", x, op_call("transpose", y))
   else op_call("matmul", op_call("transpose", x), y)
 }

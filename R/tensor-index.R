@@ -12,9 +12,8 @@
     if (identical(e, quote(expr = ))) return(NULL)  # a missing index: all
     r_index(eval(e, env) %||% integer())             # x[NULL] selects none
   })
-  d <- tensor_dim(x)
   if (length(index) == 1L && is.matrix(index[[1L]]) &&
-      is.numeric(index[[1L]]) && length(d) > 1L &&
+      is.numeric(index[[1L]]) && length(d <- tensor_dim(x)) > 1L &&
       ncol(index[[1L]]) == length(d))
     index[[1L]] <- matrix_positions(index[[1L]], d)
   if (length(index) == 1L && is.logical(index[[1L]]) &&
@@ -139,5 +138,5 @@ r_replace <- function(x, index, value, what) {
   }
   v <- r_operand(value, what)
   with_na(py_call(interop()$r_replace, x, as_py(array(as.numeric(at) - 1)),
-                  v$value, na_of(x), v$na, v$weak == 1L))
+                  v$value, na_of(x), v$na, v$weak == 1L, length(index) > 1L))
 }

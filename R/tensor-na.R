@@ -35,6 +35,13 @@ na_as_nan <- function(x) {
   if (is.null(na)) x else core_call("r.na.as_nan", x, na)
 }
 
+# x (a tensor or R data) as a double tensor, NA kept, as base R's
+# crossprod() and colSums() see integers and logicals.
+r_as_double <- function(x) {
+  a <- r_operand(x, "as.double")
+  py_call(interop()$r_as_double, a$value, a$na)
+}
+
 # is.na(): NA or NaN (an integer's NA is R's bit pattern of NA_integer_).
 r_is_na <- function(x) core_call("r.semantics.is_missing", x)
 

@@ -24,6 +24,8 @@ COMPARE = {"==": "equal", "!=": "not_equal", "<": "less",
            "<=": "less_equal", ">": "greater", ">=": "greater_equal"}
 LOGIC = {"&": "logical_and", "|": "logical_or"}
 C_EPS = float(np.finfo(np.longdouble).eps)   # R's c_eps (long double)
+FAST = {"+": ops.add, "-": ops.subtract, "*": ops.multiply, "/": ops.divide,
+        "^": ops.power}
 
 
 def operator(generic, e1, e2, na1=None, na2=None, weak=0):
@@ -32,6 +34,9 @@ def operator(generic, e1, e2, na1=None, na2=None, weak=0):
     (result, mask) where an element is NA."""
     if generic in LOGIC:
         return _logic(generic, e1, e2, na1, na2)
+    fast = _fast(generic, e1, e2)
+    if fast is not None:
+        return fast
     shape = rs.layout(e1, e2, arith=generic in ARITH, what=generic)
     operands = (e1, e2)
     top = max(rs.r_type(e1), rs.r_type(e2))
@@ -50,10 +55,37 @@ def operator(generic, e1, e2, na1=None, na2=None, weak=0):
             for e, na in ((e1, na1), (e2, na2)))
     if generic in COMPARE:
         out = getattr(ops, COMPARE[generic])(a, b)
-        return with_mask(out, _either(rs.missing(a), rs.missing(b)))
+        if symbolic(out):
+            return out
+        m1, m2 = rs.host_missing(a), rs.host_missing(b)
+        return with_mask(out, m2 if m1 is None else
+                         m1 if m2 is None else m1 | m2)
     if top == INTEGER:
         return _integer(generic, a, b)
     return _double(generic, a, b)
+
+
+def _fast(generic, e1, e2):
+    """e1 <generic> e2 where R's answer is the op's: + - * / (and ^ to a
+    whole positive power) of a float tensor and an R number or a tensor of
+    its dtype and shape; else None."""
+    if generic not in FAST:
+        return None
+    t1, t2 = isinstance(e1, rs.Tensor), isinstance(e2, rs.Tensor)
+    if t1 and t2:
+        if e1.shape != e2.shape or e1.dtype != e2.dtype:
+            return None
+        t = e1
+    elif t1 and type(e2) in (float, int) and e2 == e2:
+        t = e1
+    elif t2 and type(e1) in (float, int) and e1 == e1 and generic != "^":
+        t = e2
+    else:
+        return None
+    if t.dtype.kind != "f" or generic == "^" and not (
+            not t2 and 0 < e2 < 2**53 and e2 == int(e2)):
+        return None
+    return FAST[generic](e1, e2)
 
 
 def unary(generic, x, na=None):

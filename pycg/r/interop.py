@@ -113,6 +113,7 @@ r_math = _guarded(semantics.quiet(rmath.math1))
 r_complex = _guarded(semantics.quiet(rmath.complex_part))
 r_summary = _guarded(semantics.quiet(summary.summary))
 r_parallel = _guarded(semantics.quiet(summary.parallel))
+r_as_double = _guarded(semantics.as_double)
 r_replace = _guarded(semantics.quiet(replace.replace))
 r_ifelse = _guarded(semantics.quiet(replace.ifelse))
 

@@ -22,9 +22,12 @@ from pycg.r.na import symbolic, with_mask
 from pycg.r.semantics import LOGICAL, ops
 
 
-def replace(x, positions, value, x_na=None, value_na=None, weak=True):
+def replace(x, positions, value, x_na=None, value_na=None, weak=True,
+            array=False):
     """x with the elements at `positions` (0-based, in R's column-major
-    order; a list or NumPy vector) replaced by `value`, recycled."""
+    order; a list or NumPy vector) replaced by `value`, recycled; `array`
+    for x[i, j] <- value, where base R stops rather than warns when the
+    value does not fit a whole number of times."""
     top = max(rs.r_type(x), rs.r_type(value))
     dtype = rs.result_dtype(top, [x, value], (False, weak))
     base = rs.coerce(x, top, dtype, x_na)
@@ -34,6 +37,9 @@ def replace(x, positions, value, x_na=None, value_na=None, weak=True):
         return with_mask(base, x_na) if top == LOGICAL else base
     if not m:
         raise rs.RError("`[<-`: replacement has length zero")
+    if k % m and array:
+        raise rs.RError("`[<-`: number of items to replace is not a multiple "
+                        "of replacement length")
     if k % m:
         rs.warn("number of items to replace is not a multiple of "
                 "replacement length")

@@ -73,11 +73,16 @@ def keep_nan(x, out):
     produced" where out is NaN and x was not."""
     if x.dtype.kind == "c":
         return out
-    nan = ops.isnan(x)
-    made = ops.logical_and(ops.isnan(out), ops.logical_not(nan))
-    if not symbolic(made) and bool(ops.any(made).numpy()):
-        rs.warn("NaNs produced")
-    return ops.where(nan, x, out)
+    if not symbolic(out):
+        nan_out = np.isnan(np.asarray(out))
+        if not nan_out.any():
+            return out
+        nan = np.isnan(np.asarray(x))
+        if (nan_out & ~nan).any():
+            rs.warn("NaNs produced")
+        if not nan.any():
+            return out
+    return ops.where(ops.isnan(x), x, out)
 
 
 def _log(x, base):
@@ -144,7 +149,7 @@ def r_signif(x, digits):
     a = ops.abs(x)
     l10 = ops.log10(ops.where(ops.equal(a, 0), ops.ones_like(a), a))
     e10 = ops.subtract(float(dig - 1), ops.floor(l10))
-    pow10 = ops.power(10.0, ops.abs(e10))
+    pow10 = _pow10_di(ops.abs(e10))
     up = ops.divide(ops.round(ops.multiply(a, pow10)), pow10)
     down = ops.multiply(ops.round(ops.divide(a, pow10)), pow10)
     rounded = ops.where(ops.greater(e10, 0), up, down)
@@ -159,6 +164,18 @@ def _logb(a):
     e = ops.where(ops.greater(ops.power(2.0, e), a), ops.subtract(e, 1), e)
     return ops.where(ops.less_equal(ops.power(2.0, ops.add(e, 1)), a),
                      ops.add(e, 1), e)
+
+
+def _pow10_di(n):
+    """10^n for whole n >= 0 (a float tensor) as R_pow_di computes it, by
+    repeated squaring (beyond 10^22 it is not the nearest double)."""
+    result, base = ops.ones_like(n), ops.full_like(n, 10.0)
+    for _ in range(11):   # n < 2^11
+        odd = ops.equal(ops.mod(n, 2.0), 1.0)
+        result = ops.where(odd, ops.multiply(result, base), result)
+        n = ops.floor(ops.divide(n, ops.full_like(n, 2.0)))
+        base = ops.where(ops.greater(n, 0), ops.multiply(base, base), base)
+    return result
 
 
 def _pow_di(x, n):

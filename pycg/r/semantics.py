@@ -203,19 +203,28 @@ def result_dtype(rtype, operands, weak=()):
     """The dtype of a result of R type `rtype` (LOGICAL ... COMPLEX) made
     from `operands`: a double takes the widest float dtype among the tensors
     that are not R data (`weak` flags, one per operand), else among all,
-    else float64; a complex one likewise."""
-    if rtype == LOGICAL:
-        return "bool"
-    if rtype == INTEGER:
-        return "int32"
+    else float64; a complex one likewise. (A NumPy dtype.)"""
+    if rtype <= INTEGER:
+        return _BOOL if rtype == LOGICAL else _INT32
     kind = "c" if rtype == COMPLEX else "f"
-    strong = [e for e, w in zip(operands, _flags(weak, operands))
-              if not w and isinstance(e, Tensor)]
-    for group in (strong, [e for e in operands if isinstance(e, Tensor)]):
-        found = [e.dtype for e in group if e.dtype.kind == kind]
-        if found:
-            return max(found, key=lambda d: d.itemsize).name
-    return "complex128" if rtype == COMPLEX else "float64"
+    flags = _flags(weak, operands)
+    best = best_weak = None
+    for e, w in zip(operands, flags):
+        if isinstance(e, Tensor):
+            d = e.dtype
+            if d.kind == kind:
+                if not w and (best is None or d.itemsize > best.itemsize):
+                    best = d
+                if best_weak is None or d.itemsize > best_weak.itemsize:
+                    best_weak = d
+    found = best if best is not None else best_weak
+    if found is not None:
+        return found
+    return _COMPLEX128 if rtype == COMPLEX else _FLOAT64
+
+
+_BOOL, _INT32 = np.dtype("bool"), np.dtype("int32")
+_FLOAT64, _COMPLEX128 = np.dtype("float64"), np.dtype("complex128")
 
 
 def _flags(weak, operands):
@@ -231,7 +240,7 @@ def coerce(x, rtype, dtype, na=None):
         if isinstance(x, float) and x != x:   # R's NA arrives signalling
             return NA_REAL if is_na(x) else float("nan")
         return (bool, int, float, complex)[rtype](x)
-    if x.dtype.name == dtype:
+    if x.dtype == dtype:
         return x
     out = ops.cast(x, dtype)
     if rtype >= DOUBLE and r_type(x) == INTEGER:
@@ -239,6 +248,23 @@ def coerce(x, rtype, dtype, na=None):
     if na is not None and r_type(x) == LOGICAL and rtype >= INTEGER:
         out = ops.where(na, INT_NA if rtype == INTEGER else NA_REAL, out)
     return out
+
+
+def as_double(x, na=None):
+    """x as a double tensor (its float dtype, else float64), NA kept."""
+    if not isinstance(x, Tensor):
+        x = pycg.convert_to_tensor(np.asarray(x))
+    return coerce(x, max(r_type(x), DOUBLE), result_dtype(DOUBLE, [x]), na)
+
+
+def host_missing(x):
+    """Where a concrete x is NA (or NaN), as a NumPy array; None for a
+    logical x (its mask says it)."""
+    t = r_type(x)
+    if t == LOGICAL:
+        return None
+    a = np.asarray(x)
+    return np.isnan(a) if t >= DOUBLE else a == INT_NA
 
 
 def missing(x):

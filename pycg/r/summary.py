@@ -33,14 +33,18 @@ def summary(generic, parts, masks, na_rm):
     if generic == "prod":
         top = max(top, DOUBLE)
     dtype = rs.result_dtype(top, parts)
-    flat = [_flat(rs.coerce(p, top, dtype, m), dtype)
-            for p, m in zip(parts, masks)]
-    x = flat[0] if len(flat) == 1 else ops.concatenate(flat, axis=0)
+    flat = [rs.coerce(p, top, dtype, m) for p, m in zip(parts, masks)]
+    if len(flat) == 1 and isinstance(flat[0], rs.Tensor) and (
+            generic in ("sum", "prod") and top >= DOUBLE and not na_rm):
+        return getattr(ops, generic)(flat[0])   # (R's order does not matter)
+    if len(flat) == 1 and isinstance(flat[0], rs.Tensor):
+        x = flat[0]   # (the order of the elements does not matter)
+    else:
+        x = ops.concatenate([_flat(p, dtype) for p in flat], axis=0)
     if generic == "sum":
         return _sum(x, top, na_rm)
     if generic == "prod":
-        return ops.prod(_drop(x, na_rm, top), axis=0) if na_rm else \
-            ops.prod(x, axis=0)
+        return ops.prod(_drop(x, na_rm, top))
     if generic == "range":
         return ops.stack([_extreme("min", x, top, na_rm),
                           _extreme("max", x, top, na_rm)])
@@ -57,25 +61,23 @@ def _drop(x, na_rm, top):
     """x without its NAs (and NaNs) where na_rm."""
     if not na_rm or symbolic(x):
         return x
-    missing = rs.missing(x)
-    return x if missing is None else ops.take(
-        x, np.flatnonzero(~np.asarray(missing)), axis=0)
+    missing = rs.host_missing(x)
+    return x if missing is None or not missing.any() else ops.take(
+        ops.reshape(x, (-1,)), np.flatnonzero(~missing.reshape(-1)), axis=0)
 
 
 def _sum(x, top, na_rm):
     if top == INTEGER:
-        missing = rs.missing(x)
         if symbolic(x):
             return ops.sum(x)
-        if not na_rm and bool(ops.any(missing).numpy()):
+        missing = rs.host_missing(x)
+        if not na_rm and missing.any():
             return pycg.convert_to_tensor(np.int32(INT_NA))
-        total = ops.sum(ops.where(missing, 0, ops.cast(x, "int64")))
+        total = ops.sum(ops.cast(_drop(x, True, top), "int64"))
         if INT_NA < int(total.numpy()) <= INT_MAX:
             return ops.cast(total, "int32")
         return ops.cast(total, "float64")
-    if na_rm:
-        return ops.sum(_drop(x, True, top), axis=0)
-    return ops.sum(x, axis=0)
+    return ops.sum(_drop(x, na_rm, top))
 
 
 def _extreme(generic, x, top, na_rm):
@@ -83,15 +85,15 @@ def _extreme(generic, x, top, na_rm):
     reduce = ops.max if generic == "max" else ops.min
     if symbolic(x):
         return reduce(x)
-    missing = np.asarray(rs.missing(x))
+    missing = rs.host_missing(x)
     if missing.any() and not na_rm:
         if top == INTEGER:
             return pycg.convert_to_tensor(np.int32(INT_NA))
         value = NA_REAL if rs.is_na(x).any() else float("nan")
         return pycg.convert_to_tensor(value, x.dtype.name)
     kept = x if not missing.any() else ops.take(
-        x, np.flatnonzero(~missing), axis=0)
-    if not kept.shape[0]:
+        ops.reshape(x, (-1,)), np.flatnonzero(~missing.reshape(-1)), axis=0)
+    if not rs.length(kept):
         bound = "-Inf" if generic == "max" else "Inf"
         rs.warn(f"no non-missing arguments to {generic}; returning {bound}")
         dtype = x.dtype.name if top >= DOUBLE else "float64"
