@@ -39,6 +39,7 @@ start_python <- function() {
     enter_tape = interop$enter_tape,
     r_operator = interop$r_operator,
     r_unary = interop$r_unary,
+    r_diff = interop$r_diff,
     r_math = interop$r_math,
     r_complex = interop$r_complex,
     r_summary = interop$r_summary,

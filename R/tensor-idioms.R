@@ -61,7 +61,7 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
   # a matrix differences its rows, anything else R's order of elements
   x <- na_as_nan(x)
   if (length(dim(x)) != 2L) x <- r_order_vector(x)
-  op_call("diff", x, n = as_int(differences), axis = 0L)
+  r_diff(x, differences)
 }
 
 #' @rdname tensor-base

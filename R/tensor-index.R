@@ -53,7 +53,8 @@ matrix_positions <- function(at, d) {
 #' @rdname tensor-methods
 #' @export
 `[[.pycg.tensor.Tensor` <- function(x, i, ...) {
-  index <- c(list(i), list(...))
+  index <- lapply(c(list(i), list(...)), function(a)
+    if (is_tensor(a)) tensor_to_r(a) else a)  # a tensor: the R value it holds
   d <- tensor_dim(x) %||% length(x)
   extents <- if (length(index) == 1L) length(x) else d
   if (length(index) != 1L && length(index) != length(d))

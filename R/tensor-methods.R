@@ -292,6 +292,12 @@ r_ifelse <- function(test, yes, no) {
                   parts[[3L]]$na, parts[[2L]]$weak + 2L * parts[[3L]]$weak))
 }
 
+# diff(x, differences = n) of a tensor in R's order (a matrix: its rows),
+# integers by R's integer arithmetic.
+r_diff <- function(x, differences) {
+  py_call(interop()$r_diff, x, as_int(differences))
+}
+
 # Re(), Im(), Mod(), Arg() or Conj() of a tensor (the Complex group).
 r_complex <- function(what, z) {
   py_call(interop()$r_complex, what, z, na_of(z))

@@ -43,12 +43,12 @@ r_as_double <- function(x) {
 }
 
 # is.na(): NA or NaN (an integer's NA is R's bit pattern of NA_integer_).
-r_is_na <- function(x) core_call("r.semantics.is_missing", x)
+r_is_na <- function(x) core_call("r.na.is_missing", x)
 
 # is.nan(): NaN, but not R's NA (a double's NA is a NaN with R's payload).
 r_is_nan <- function(x) {
   if (!is.null(na_of(x))) return(op_call("zeros_like", x))
-  core_call("r.semantics.is_nan", x)
+  core_call("r.na.is_nan", x)
 }
 
 # One operand of R's operators (and of the Summary group, pmax(), ...) as

@@ -101,6 +101,23 @@ def unary(generic, x, na=None):
     return ops.negative(x)    # -NA_integer_ wraps to itself: NA
 
 
+def diff(x, differences):
+    """R's diff(x, differences = n) along the first axis (lag 1): integers
+    and logicals by R's integer arithmetic (NA, with R's warning, where a
+    difference overflows), doubles by the op. Too short a vector (or matrix)
+    gives x[0], an empty vector of x's type, as base R's diff()."""
+    if x.shape[0] <= differences:
+        return ops.take(ops.reshape(x, (-1,)), np.zeros(0, np.int64), axis=0)
+    if rs.r_type(x) >= DOUBLE:
+        return ops.diff(x, n=differences, axis=0)
+    x = rs.coerce(x, INTEGER, rs.result_dtype(INTEGER, [x]))
+    for _ in range(differences):
+        m = x.shape[0]
+        x = _integer("-", ops.take(x, np.arange(1, max(m, 1)), axis=0),
+                     ops.take(x, np.arange(0, max(m - 1, 0)), axis=0))
+    return x
+
+
 def _integer(generic, a, b):
     if generic in ("%%", "%/%"):
         zero = _either(ops.equal(b, 0), _either(rs.missing(a), rs.missing(b)))

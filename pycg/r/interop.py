@@ -109,6 +109,7 @@ def enter_tape(persistent, watch_accessed_variables):
 
 r_operator = _guarded(semantics.quiet(arith.operator))
 r_unary = _guarded(semantics.quiet(arith.unary))
+r_diff = _guarded(semantics.quiet(arith.diff))
 r_math = _guarded(semantics.quiet(rmath.math1))
 r_complex = _guarded(semantics.quiet(rmath.complex_part))
 r_summary = _guarded(semantics.quiet(summary.summary))

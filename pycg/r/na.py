@@ -49,6 +49,20 @@ def fill(x, na):
     return with_mask(x, np.asarray(na))
 
 
+def is_missing(x):
+    """R's is.na(x) of a tensor without a mask: a boolean tensor."""
+    out = rs.missing(x)
+    return ops.zeros(x.shape, "bool") if out is None else out
+
+
+def is_nan(x):
+    """R's is.nan(x): NaN but not R's NA (a boolean tensor)."""
+    if rs.r_type(x) < rs.DOUBLE:
+        return ops.zeros(x.shape, "bool")
+    return ops.logical_and(ops.isnan(x), ops.logical_not(
+        pycg.convert_to_tensor(rs.is_na(x))))
+
+
 def symbolic(x):
     """True for a tensor of a graph being traced, which has no value yet."""
     return tracing() and is_symbolic(x)

@@ -28,18 +28,18 @@ def replace(x, positions, value, x_na=None, value_na=None, weak=True,
     order; a list or NumPy vector) replaced by `value`, recycled; `array`
     for x[i, j] <- value, where base R stops rather than warns when the
     value does not fit a whole number of times."""
+    positions = np.asarray(positions, dtype=np.int64).reshape(-1)
+    k, m = len(positions), rs.length(value)
+    if k and not m:
+        raise rs.RError("`[<-`: replacement has length zero")
+    if k % max(m, 1) and array:
+        raise rs.RError("`[<-`: number of items to replace is not a multiple "
+                        "of replacement length")
     top = max(rs.r_type(x), rs.r_type(value))
     dtype = rs.result_dtype(top, [x, value], (False, weak))
     base = rs.coerce(x, top, dtype, x_na)
-    positions = np.asarray(positions, dtype=np.int64).reshape(-1)
-    k, m = len(positions), rs.length(value)
     if not k:
         return with_mask(base, x_na) if top == LOGICAL else base
-    if not m:
-        raise rs.RError("`[<-`: replacement has length zero")
-    if k % m and array:
-        raise rs.RError("`[<-`: number of items to replace is not a multiple "
-                        "of replacement length")
     if k % m:
         rs.warn("number of items to replace is not a multiple of "
                 "replacement length")

@@ -65,7 +65,8 @@ def complex_part(generic, z, na=None):
         return ops.abs(x)
     if generic == "Im":
         return ops.zeros_like(x)
-    return keep_nan(x, ops.where(ops.less(x, 0), np.pi, ops.zeros_like(x)))
+    arg = ops.where(ops.less(x, 0), np.pi, ops.zeros_like(x))
+    return ops.where(ops.isnan(x), x, arg)   # NA stays NA, NaN NaN
 
 
 def keep_nan(x, out):

@@ -51,7 +51,7 @@ NA_REAL = float(np.array(NA_BITS, dtype=np.uint64).view(np.float64))
 
 NOT_MULTIPLE = ("longer object length is not a multiple of shorter object "
                 "length")
-ARRAY_OF_ONE = ("Recycling array of length 1 in array-vector arithmetic is "
+ARRAY_OF_ONE = ("Recycling array of length 1 in {} arithmetic is "
                 "deprecated.\n  Use c() or as.vector() instead.\n")
 WAY_OUT = ("op_add(), op_multiply(), op_maximum() and the other op_*() "
            "functions broadcast as NumPy does")
@@ -118,11 +118,11 @@ def layout(e1, e2, arith=True, what="op"):
     if arith and (d1 is None) != (d2 is None):
         if d1 is not None and n1 == 1 and n2 != 1:
             if n2:
-                warn(ARRAY_OF_ONE)
+                warn(ARRAY_OF_ONE.format("array-vector"))
             d1 = None
         if d2 is not None and n2 == 1 and n1 != 1:
             if n1:
-                warn(ARRAY_OF_ONE)
+                warn(ARRAY_OF_ONE.format("vector-array"))
             d2 = None
     if d1 is not None and d2 is not None:
         if d1 != d2:
@@ -275,20 +275,6 @@ def missing(x):
     if not isinstance(x, Tensor):
         return np.bool_(x != x) if t >= DOUBLE else np.bool_(x == INT_NA)
     return ops.isnan(x) if t >= DOUBLE else ops.equal(x, INT_NA)
-
-
-def is_missing(x):
-    """R's is.na(x) of a tensor without a mask: a boolean tensor."""
-    out = missing(x)
-    return ops.zeros(x.shape, "bool") if out is None else out
-
-
-def is_nan(x):
-    """R's is.nan(x): NaN but not R's NA (a boolean tensor)."""
-    if r_type(x) < DOUBLE:
-        return ops.zeros(x.shape, "bool")
-    return ops.logical_and(ops.isnan(x), ops.logical_not(
-        pycg.convert_to_tensor(is_na(x))))
 
 
 def is_na(x):

@@ -21,7 +21,9 @@
 # found there without a template of its own is called as f(X).
 #
 # PYCG_CONFORMANCE=full runs the long grid (make soak); the default grid
-# keeps each backend under about a minute.
+# keeps each backend under about a minute. PYCG_CONFORMANCE_BACKENDS
+# (comma-separated) narrows the backends; PYCG_CONFORMANCE_REPORT names a
+# file that gets every case as a tab-separated row.
 
 conformance_full <- function() identical(Sys.getenv("PYCG_CONFORMANCE"), "full")
 
@@ -232,8 +234,7 @@ conformance_templates <- list(
                 {X[2:3] <- c(1, 2); X}, {X[] <- 0; X}, {X[X > 1] <- NA; X},
                 {X[1, ] <- 5; X}, {X[, 2] <- Y; X}, {X[-1] <- Y; X}),
   "[[<-" = alist({X[[1]] <- 9; X}, {X[[2]] <- 9L; X}),
-  "dim<-" = alist({dim(X) <- NULL; X}, {dim(X) <- c(1, length(X)); X}),
-  "$" = list())
+  "dim<-" = alist({dim(X) <- NULL; X}, {dim(X) <- c(1, length(X)); X}))
 
 # The cases of one function: its templates, each over the inputs (and, for
 # templates that use Y, over the partners or a second input).
@@ -248,10 +249,14 @@ function_templates <- function(name) {
   list(as.call(list(as.name(name), quote(X))))
 }
 
-# Every function the suite covers, by family.
+# Every function the suite covers, by family: the methods of base R's
+# generics (not reticulate's or waldo's, nor `$`, a Python attribute).
 conformance_families <- function() {
   methods <- conformance_methods()
-  methods <- setdiff(methods, c("Ops", "Math", "Summary", "Complex"))
+  base <- unlist(lapply(c("base", "stats", "utils", "methods"),
+                        getNamespaceExports))
+  methods <- setdiff(intersect(methods, base),
+                     c("Ops", "Math", "Summary", "Complex", "$"))
   list(
     ops = c(group_members$Ops, "-unary"),
     math = group_members$Math,
@@ -373,8 +378,28 @@ run_case <- function(expr, r_bindings, py_bindings, fun) {
     structure(list(message = conditionMessage(e)), class = "conformance_error"))
   if (inherits(value, "conformance_error"))
     return(c("different", paste("result unreadable:", value$message)))
-  if (!same_value(value, conformance_value(want$value),
-                  has_nan(r_bindings)))
+  if (fun %in% c("%%", "%/%") && is.double(want$value)) {
+    # ?Arithmetic: for doubles, %% and %/% "are subject to representation
+    # error and so may be platform-dependent" (R computes them in long
+    # double): equal to within that error, relative to the operands
+    scale <- max(abs(unlist(r_bindings)[is.finite(unlist(r_bindings))]), 1)
+    value <- conformance_value(value)
+    want$value <- conformance_value(want$value)
+    close <- same_value(value, want$value, has_nan(r_bindings)) || (
+      identical(dim(value), dim(want$value)) && is.double(value) &&
+        identical(is.na(value), is.na(want$value)) &&
+        all(abs(value - want$value) <= 1e-13 * scale, na.rm = TRUE))
+    if (!close)
+      return(c("different", paste("got", describe_result(value), "want",
+                                  describe_result(want$value))))
+  } else if (fun %in% c("print", "str")) {
+    # a display: every line base R prints, below pycg's header line
+    if (!all(want$value %in% value))
+      return(c("different", paste("printed", paste(value, collapse = " | "),
+                                  "want the lines",
+                                  paste(want$value, collapse = " | "))))
+  } else if (!same_value(value, conformance_value(want$value),
+                         has_nan(r_bindings)))
     return(c("different", paste("got", describe_result(value), "want",
                                 describe_result(want$value))))
   if (!setequal(got$warnings, want$warnings))
@@ -531,7 +556,8 @@ gradient_cases <- function(functions) {
 conformance_backends <- function() {
   out <- c("numpy", "tensorflow")
   if (reticulate::py_module_available("jax")) out <- c(out, "jax")
-  out
+  only <- strsplit(Sys.getenv("PYCG_CONFORMANCE_BACKENDS"), ",")[[1L]]
+  if (length(only)) intersect(out, only) else out
 }
 
 with_backend <- function(backend, code) {
@@ -583,17 +609,25 @@ run_cases <- function(cases, kind = "value") {
 
 # Print the counts (functions x inputs: equal, clear error, different) and
 # the functions with different answers; returns the number different.
-report_conformance <- function(results, family, backend) {
+report_conformance <- function(results, family, backend, started = NA) {
   counts <- table(factor(results$outcome,
                          c("equal", "clear error", "different")))
-  cat(sprintf("\nconformance %s [%s]: %d cases: %d equal, %d clear error, %d different\n",
+  cat(sprintf(paste0("\nconformance %s [%s]: %d cases: %d equal, %d clear ",
+                     "error, %d different (%.0f s)\n"),
               family, backend, nrow(results), counts[["equal"]],
-              counts[["clear error"]], counts[["different"]]))
+              counts[["clear error"]], counts[["different"]],
+              proc.time()[["elapsed"]] - started))
   diff <- results[results$outcome == "different", ]
   if (nrow(diff)) {
     by_fun <- sort(table(diff$fun), decreasing = TRUE)
+    pending <- names(by_fun) %in% conformance_pending
     cat("  different by function:",
-        paste(sprintf("%s %d", names(by_fun), by_fun), collapse = ", "), "\n")
+        paste(sprintf("%s %d", names(by_fun), by_fun)[!pending],
+              collapse = ", "), "\n")
+    if (any(pending))
+      cat("  pending (R/tensor-base.R, R/tensor-idioms.R):",
+          paste(sprintf("%s %d", names(by_fun), by_fun)[pending],
+                collapse = ", "), "\n")
     shown <- diff[!duplicated(diff$fun), ]
     for (k in seq_len(nrow(shown)))
       cat(sprintf("  e.g. %s on %s: %s\n", shown$call[k], shown$label[k],
@@ -607,31 +641,50 @@ report_conformance <- function(results, family, backend) {
                        col.names = !file.exists(out), append = file.exists(out),
                        quote = TRUE)
   }
-  counts[["different"]]
+  invisible(counts)
 }
 
-# The expectation that ends a family: no different answer. Until base R's
-# semantics are complete on tensors it is checked only with
-# PYCG_CONFORMANCE_STRICT=1 (this switch goes when every case conforms).
-expect_conformance <- function(different, family, backend) {
-  if (!identical(Sys.getenv("PYCG_CONFORMANCE_STRICT"), "1")) {
-    succeed()
-    return(invisible())
-  }
-  expect(different == 0L, sprintf(
-    "conformance %s [%s]: %d cases differ from base R (printed above)",
-    family, backend, different))
+# Functions that the other part of this work (base R's functions on
+# tensors: R/tensor-base.R, R/tensor-idioms.R) still answers differently:
+# their different cases are printed and counted, but do not fail; each
+# name goes as its cases conform.
+conformance_pending <- c(
+  # methods for tensors
+  "aperm", "c", "colMeans", "colSums", "crossprod", "diag", "format",
+  "head", "mean", "median", "rev", "sort", "str", "summary", "t",
+  "tcrossprod", "var", "which", "xtfrm",
+  # base functions R users apply to arrays
+  "%*%", "%in%", "%o%", "apply", "backsolve", "chol", "chol2inv", "cor",
+  "cov", "ifelse", "is.array", "is.double", "is.integer", "is.logical",
+  "is.matrix", "is.numeric", "kronecker", "mapply", "max.col", "nchar",
+  "norm", "outer", "rank", "rowsum", "scale", "sd", "solve", "tabulate")
+
+# The expectation that ends a family: no different answer (but in the
+# pending functions).
+expect_conformance <- function(results, family, backend) {
+  blocking <- results[results$outcome == "different" &
+                        !results$fun %in% conformance_pending, ]
+  expect(!nrow(blocking), sprintf(
+    "conformance %s [%s]: %d cases differ from base R (printed above): %s",
+    family, backend, nrow(blocking),
+    paste(unique(blocking$fun), collapse = ", ")))
 }
 
 # The cases one backend runs: all of them with PYCG_CONFORMANCE=full, else
 # at most `budget`, evenly spread over the grid, each backend its own share
 # (so that the backends together cover more of it).
 select_cases <- function(cases, budget, backend) {
+  budget <- ceiling(budget * budget_share[[backend]])
   if (conformance_full() || length(cases) <= budget) return(cases)
   stride <- ceiling(length(cases) / budget)
   offset <- (match(backend, c("numpy", "tensorflow", "jax")) - 1L) %% stride
   cases[seq(1L + offset, length(cases), by = stride)]
 }
+
+# The default grid's share per backend: JAX compiles each op for each new
+# shape (about 0.1 s a case where numpy takes 2 ms), so it samples less;
+# make soak (PYCG_CONFORMANCE=full) runs every case on every backend.
+budget_share <- c(numpy = 1, tensorflow = 1, jax = 0.1)
 
 # test_that() of one family on every backend.
 test_conformance <- function(family, make_cases, kind = "value",
@@ -640,10 +693,11 @@ test_conformance <- function(family, make_cases, kind = "value",
     test_that(sprintf("conformance with base R: %s [%s]", family, backend), {
       skip_if_no_pycg()
       with_backend(backend, {
+        started <- proc.time()[["elapsed"]]
         cases <- select_cases(make_cases(), budget, backend)
         results <- run_cases(cases, kind)
-        different <- report_conformance(results, family, backend)
-        expect_conformance(different, family, backend)
+        report_conformance(results, family, backend, started)
+        expect_conformance(results, family, backend)
       })
     })
   }

@@ -7,21 +7,22 @@ test_that("the suite reads pycg's methods for tensors from the package", {
   expect_true(all(c("Ops", "Math", "Summary", "[", "[<-", "diag", "pmax",
                     "rowSums", "median") %in% found))
   families <- conformance_families()
-  expect_true(all(setdiff(found, c("Ops", "Math", "Summary", "Complex")) %in%
-                    unlist(families)))
+  not_base <- c("$", "compare_proxy", "py_to_r", "r_to_py")
+  expect_true(all(setdiff(found, c("Ops", "Math", "Summary", "Complex",
+                                   not_base)) %in% unlist(families)))
 })
 
 test_conformance("methods for tensors", function()
   family_cases(conformance_families()$methods, conformance_inputs(),
                conformance_partners()[c("dbl1", "dbl2", "dbl3", "int2",
                                         "mat2x3", "lgl1")]),
-  budget = 800L)
+  budget = 500L)
 
 test_conformance("everyday base R functions", function()
   family_cases(conformance_families()$everyday, conformance_inputs(),
                conformance_partners()[c("dbl1", "dbl2", "dbl3", "int2",
                                         "mat2x3", "mat2x2")]),
-  budget = 800L)
+  budget = 500L)
 
 test_conformance("methods and everyday functions, gradients", function()
   gradient_cases(c("sd", "var", "solve", "det", "scale", "outer", "%*%",
@@ -30,4 +31,4 @@ test_conformance("methods and everyday functions, gradients", function()
                    "rowMeans", "colMeans", "t", "aperm", "diag", "pmax",
                    "pmin", "cumsum", "cumprod", "rev", "sort", "c", "[",
                    "[<-", "norm", "chol", "ifelse")),
-  kind = "grad", budget = 300L)
+  kind = "grad", budget = 200L)

@@ -3,16 +3,16 @@
 
 test_conformance("Math group", function()
   family_cases(conformance_families()$math, conformance_inputs(),
-               conformance_partners()), budget = 800L)
+               conformance_partners()), budget = 500L)
 
 test_conformance("Summary and Complex groups", function()
   family_cases(conformance_families()$summary, conformance_inputs(),
                conformance_partners()[c("dbl1", "dbl3", "int2", "lgl1", "na")]),
-  budget = 400L)
+  budget = 300L)
 
-# (signif() is left out: its 6 digits step within a finite difference's
-# reach, while its gradient is 0 between the steps)
+# (round() and signif() are left out: at 1 to 6 digits their steps come
+# within a finite difference's reach, while their gradient is 0 between)
 test_conformance("Math and Summary groups, gradients", function()
-  gradient_cases(c(setdiff(group_members$Math, "signif"),
+  gradient_cases(c(setdiff(group_members$Math, c("round", "signif")),
                    "sum", "prod", "max", "min", "range")),
-  kind = "grad", budget = 200L)
+  kind = "grad", budget = 150L)

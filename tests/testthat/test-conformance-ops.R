@@ -4,12 +4,12 @@
 
 test_conformance("operators, an R value on either side", function()
   family_cases(conformance_families()$ops, conformance_inputs(),
-               conformance_partners()), budget = 1500L)
+               conformance_partners()), budget = 1000L)
 
 test_conformance("operators, tensors on both sides", function()
   tensor_pair_cases(setdiff(group_members$Ops, "!"), conformance_inputs()),
-  budget = 600L)
+  budget = 400L)
 
 test_conformance("operators, gradients", function()
   gradient_cases(c("+", "-", "*", "/", "^", "%%", "%/%", "-unary")),
-  kind = "grad", budget = 200L)
+  kind = "grad", budget = 150L)
