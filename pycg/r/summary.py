@@ -44,7 +44,7 @@ def summary(generic, parts, masks, na_rm):
     if generic == "sum":
         return _sum(x, top, na_rm)
     if generic == "prod":
-        return ops.prod(_drop(x, na_rm, top))
+        return ops.prod(_drop(x, na_rm, 1))
     if generic == "range":
         return ops.stack([_extreme("min", x, top, na_rm),
                           _extreme("max", x, top, na_rm)])
@@ -57,34 +57,37 @@ def _flat(x, dtype):
     return pycg.convert_to_tensor(np.array([x], dtype=dtype))
 
 
-def _drop(x, na_rm, top):
-    """x without its NAs (and NaNs) where na_rm."""
-    if not na_rm or symbolic(x):
+def _drop(x, na_rm, identity):
+    """x with its NAs (and NaNs) replaced by `identity` where na_rm (sum's 0,
+    prod's 1: as if left out; traced graphs too)."""
+    if not na_rm:
         return x
-    missing = rs.host_missing(x)
-    return x if missing is None or not missing.any() else ops.take(
-        ops.reshape(x, (-1,)), np.flatnonzero(~missing.reshape(-1)), axis=0)
+    missing = rs.missing(x)
+    return x if missing is None else ops.where(missing, identity, x)
 
 
 def _sum(x, top, na_rm):
-    if top == INTEGER:
-        if symbolic(x):
-            return ops.sum(x)
-        missing = rs.host_missing(x)
-        if not na_rm and missing.any():
-            return pycg.convert_to_tensor(np.int32(INT_NA))
-        total = ops.sum(ops.cast(_drop(x, True, top), "int64"))
-        if INT_NA < int(total.numpy()) <= INT_MAX:
-            return ops.cast(total, "int32")
-        return ops.cast(total, "float64")
-    return ops.sum(_drop(x, na_rm, top))
+    if top != INTEGER:
+        return ops.sum(_drop(x, na_rm, 0))
+    missing = rs.missing(x)
+    total = ops.sum(ops.cast(ops.where(missing, 0, x), "int64"))
+    if symbolic(x):   # (a graph's dtype is fixed: NA where it overflows)
+        bad = ops.logical_or(ops.logical_or(ops.greater(total, INT_MAX),
+                                            ops.less_equal(total, INT_NA)),
+                             ops.logical_and(ops.any(missing), not na_rm))
+        return ops.cast(ops.where(bad, INT_NA, total), "int32")
+    if not na_rm and bool(np.asarray(ops.any(missing))):
+        return pycg.convert_to_tensor(np.int32(INT_NA))
+    if INT_NA < int(total.numpy()) <= INT_MAX:
+        return ops.cast(total, "int32")
+    return ops.cast(total, "float64")
 
 
 def _extreme(generic, x, top, na_rm):
     """max(x) or min(x) by R's rules."""
     reduce = ops.max if generic == "max" else ops.min
     if symbolic(x):
-        return reduce(x)
+        return getattr(ops, "nan" + generic)(x) if na_rm else reduce(x)
     missing = rs.host_missing(x)
     if missing.any() and not na_rm:
         if top == INTEGER:

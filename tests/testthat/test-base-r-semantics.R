@@ -159,4 +159,23 @@ test_that("R's operators keep R's recycling inside pycg_function (traced)", {
   config_set_backend("tensorflow")
   f <- pycg_function(function(x) sum((x - rowMeans(x))^2 * c(1, 10)))
   expect_equal(as.numeric(f(tt(m))), sum((m - rowMeans(m))^2 * c(1, 10)))
+  na_rm <- pycg_function(function(x) c(sum(x, na.rm = TRUE), max(x, na.rm = TRUE)))
+  expect_equal(as.vector(na_rm(tt(c(1, NA, 3)))), c(4, 3))
+})
+
+test_each_backend("ifelse()'s values: test's shape, R's type, NA (the routine ifelse() uses)", {
+  ifelse_t <- pycg:::r_ifelse
+  a <- matrix(c(1, 5, 3, NA), 2)
+  expect_identical(value(ifelse_t(tt(a) > 2, 1, 0)), ifelse(a > 2, 1, 0))
+  expect_identical(value(ifelse_t(tt(a) > 2, tt(a), 0)), ifelse(a > 2, a, 0))
+  expect_identical(value(ifelse_t(tt(a) > 2, 1L, 0L)), ifelse(a > 2, 1L, 0L))
+  expect_identical(value(ifelse_t(tt(a) > 2, TRUE, c(FALSE, TRUE))),
+                   ifelse(a > 2, TRUE, c(FALSE, TRUE)))
+  g <- pycg_grad(function(x) op_sum(ifelse_t(x > 2, x * x, -x)))(tt(c(1, 3, 5)))
+  expect_identical(as.vector(g), c(-1, 6, 10))   # d/dx of -x, x^2, x^2
+})
+
+test_each_backend("R data that is not numbers, and tensor indices", {
+  expect_error(tt(1) + "a", "^`\\+`: a tensor meets numbers, logicals and other tensors, not an R character")
+  expect_identical(as.vector(tt(c(10, 20, 30))[[tt(2L)]]), 20)
 })
