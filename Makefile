@@ -120,7 +120,8 @@ bench: setup
 	  printf '\n'; cat bench/REPORTS.md; \
 	  } >> BENCHMARKS.md
 
-# Longer fuzz and soak runs than `make test` affords (about 20 minutes).
+# Longer fuzz and soak runs than `make test` affords (about 20 minutes), and
+# the conformance suite's whole grid (PYCG_CONFORMANCE=full).
 soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
@@ -128,6 +129,8 @@ soak: setup
 	  tests/test_interrupt_soak.py tests/test_saving_faults.py
 	PYCG_SOAK_INSTALL=1 $(PY) -m pytest -q tests/test_install_restart.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
+	PYCG_CONFORMANCE=full Rscript -e 'testthat::test_dir("tests/testthat", \
+	  filter = "conformance", package = "pycg", load_package = "installed")'
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 

@@ -71,11 +71,11 @@ is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
 
 #' @rdname tensor-base
 #' @export
-is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% op_call("isnan", x)
+is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% r_is_na(x)
 
 #' @rdname tensor-base
 #' @export
-is.nan.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+is.nan.pycg.tensor.Tensor <- function(x) r_is_nan(x)
 
 #' @rdname tensor-base
 #' @export
@@ -121,9 +121,9 @@ summary.pycg.tensor.Tensor <- function(object, ...) {
 #' @rdname tensor-base
 #' @export
 head.pycg.tensor.Tensor <- function(x, n = 6L, ...) {
-  rows <- dim(x)[1L]
+  rows <- tensor_dim(x)[1L]
   if (!length(rows) || rows <= n) return(x)
-  index <- rep(list(quote(expr = )), length(dim(x)))
+  index <- rep(list(quote(expr = )), length(tensor_dim(x)))
   do.call(`[`, c(list(x, seq_len(n)), index[-1L], list(drop = FALSE)))
 }
 
@@ -158,9 +158,7 @@ rev.pycg.tensor.Tensor <- function(x) {
 #' @rdname tensor-base
 #' @export
 range.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
-  x <- op_call("concatenate", lapply(list(...),
-                                     function(a) r_order_vector(as_py(a))))
-  op_call("stack", list(reduce_na(x, "min", na.rm), reduce_na(x, "max", na.rm)))
+  r_summary("range", list(...), na.rm)
 }
 
 #' @rdname tensor-base
@@ -211,7 +209,8 @@ setOldClass(c("pycg.tensor.Variable", "pycg.tensor.Tensor"))
 #' @export
 setMethod("diag", "pycg.tensor.Tensor",
           function(x = 1, nrow, ncol, names = TRUE) {
-  if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
+  if (length(tensor_dim(x)) == 1L) op_call("diag", x) else
+    op_call("diagonal", x)
 })
 
 #' @rdname tensor-base
@@ -249,7 +248,7 @@ axis_reduce <- function(x, op, axis, na.rm) {
          "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
     stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  op_call(if (na.rm) paste0("nan", op) else op, na_as_nan(x), axis = axis)
+  op_call(if (na.rm) paste0("nan", op) else op, r_as_double(x), axis = axis)
 }
 
 #' @rdname tensor-base
@@ -278,8 +277,8 @@ setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
 
 # t(x) %*% y, or x %*% t(y) if `transposed`; y = NULL is x.
 tensor_crossprod <- function(x, y, transposed = FALSE) {
-  x <- as_py(x)
-  y <- if (is.null(y)) x else as_py(y)
+  x <- r_as_double(x)
+  y <- if (is.null(y)) x else r_as_double(y)
   if (transposed) op_call("matmul", x, op_call("transpose", y))
   else op_call("matmul", op_call("transpose", x), y)
 }
@@ -312,7 +311,7 @@ pmax <- function(..., na.rm = FALSE) {
   args <- list(...)
   if (!any(vapply(args, is_tensor, TRUE)))
     return(pass_on("pmax", args, na.rm = if (!missing(na.rm)) na.rm))
-  Reduce(function(a, b) op_call("maximum", as_py(a), as_py(b)), args)
+  r_parallel("pmax", args, na.rm)
 }
 
 #' @rdname tensor-base
@@ -321,7 +320,7 @@ pmin <- function(..., na.rm = FALSE) {
   args <- list(...)
   if (!any(vapply(args, is_tensor, TRUE)))
     return(pass_on("pmin", args, na.rm = if (!missing(na.rm)) na.rm))
-  Reduce(function(a, b) op_call("minimum", as_py(a), as_py(b)), args)
+  r_parallel("pmin", args, na.rm)
 }
 
 # ---- matrix product ------------------------------------------------------------------

@@ -61,7 +61,7 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
   # a matrix differences its rows, anything else R's order of elements
   x <- na_as_nan(x)
   if (length(dim(x)) != 2L) x <- r_order_vector(x)
-  op_call("diff", x, n = as_int(differences), axis = 0L)
+  r_diff(x, differences)
 }
 
 #' @rdname tensor-base
@@ -116,73 +116,7 @@ r_value <- function(x) {
 #' @rdname tensor-base
 #' @param z For the Complex group: a tensor.
 #' @export
-Complex.pycg.tensor.Tensor <- function(z) {
-  name <- c(Re = "real", Im = "imag", Conj = "conj", Mod = "absolute",
-            Arg = "angle")[[.Generic]]
-  op_call(name, z)
-}
-
-# x with the elements that base R's `[<-` would set, at `index` (a list of R
-# indices, missing ones as the empty symbol), replaced by `value`: a new
-# tensor, as base R makes a modified copy, recorded on tapes (through
-# op_scatter_update) for x and a tensor value.
-replace_at <- function(x, index, value, what) {
-  if (inherits(x, "pycg.tensor.Variable")) stop_immutable(what)
-  one <- length(index) == 1L && !identical(index[[1L]], quote(expr = ))
-  i <- if (one) index[[1L]]
-  if (one && !is.matrix(i) &&
-      ((is.numeric(i) && any(i >= length(x) + 1, na.rm = TRUE)) ||
-       (is.logical(i) && length(i) > length(x))))
-    stop("`", what, "`: an index past the end would grow the tensor, which ",
-         "pycg does not do; make the longer tensor with op_concatenate()",
-         call. = FALSE)
-  d <- dim(x) %||% length(x)
-  at <- tryCatch(as.vector(do.call(`[`, c(list(array(seq_len(length(x)), d)),
-                                          index))),
-                 error = function(e) stop("`", what, "`: ",
-                                          conditionMessage(e), call. = FALSE))
-  n_value <- length(value)
-  if (anyNA(at)) {
-    if (n_value != 1L)
-      stop("`", what, "`: NAs are not allowed in subscripted assignments",
-           call. = FALSE)
-    at <- at[!is.na(at)]
-  }
-  if (!length(at)) return(x)
-  if (!n_value || length(at) %% n_value)
-    stop("`", what, "`: ", length(at), " elements to replace, ", n_value,
-         " values: base R recycles only a whole number of times; give ",
-         "1 or ", length(at), " values", call. = FALSE)
-  value <- r_order_vector(as_py_array(value))
-  if (n_value < length(at))
-    value <- op_call("tile", value, list(as.integer(length(at) / n_value)))
-  last <- !duplicated(at, fromLast = TRUE)  # R: the last assignment wins
-  if (!all(last)) value <- op_call("take", value,
-                                          r_array(array(which(last) - 1L)))
-  check_replace_dtype(x, value, what)
-  flat <- op_call("scatter_update", r_order_vector(x),
-                  r_array(matrix(at[last] - 1L, ncol = 1L)), value)
-  if (length(d) == 1L) return(flat)
-  op_call("transpose", op_call("reshape", flat, as_shape(rev(d))))
-}
-
-# An R value as a tensor of at least one dimension.
-as_py_array <- function(value) {
-  if (is_tensor(value)) return(value)
-  if (!is.numeric(value) && !is.logical(value))
-    stop_bad_input(value, "`value`")
-  op_convert_to_tensor(as.array(value))
-}
-
-# R would turn an integer vector into a double one for a fractional value;
-# a tensor keeps its dtype, so that case is an error.
-check_replace_dtype <- function(x, value, what) {
-  kind <- function(t) py_to_r(py_get_attr(py_get_attr(t, "dtype"), "kind"))
-  if (kind(x) %in% c("i", "u", "b") && kind(value) %in% c("f", "c"))
-    stop("`", what, "`: x is an integer or logical tensor and the value ",
-         "is not; use op_cast(x, \"float64\") first (base R would make x ",
-         "double)", call. = FALSE)
-}
+Complex.pycg.tensor.Tensor <- function(z) r_complex(.Generic, z)
 
 # ---- positions and order: base R's answer on the tensor's values ------------
 # which(), which.max() and which.min() answer with R integers (positions are
@@ -241,7 +175,7 @@ setMethod("var", "pycg.tensor.Tensor",
     if (na.rm && anyNA(x))
       stop("var() of a matrix tensor with NA and na.rm = TRUE (base R ",
            "keeps the complete rows)", way_out, call. = FALSE)
-    centered <- x - op_mean(x, axis = 1L, keepdims = TRUE)
+    centered <- op_subtract(x, op_mean(x, axis = 1L, keepdims = TRUE))
     return(crossprod(centered) / if (d[1L] < 2L) NaN else d[1L] - 1)
   }
   v <- r_order_vector(x)

@@ -101,7 +101,9 @@ test_each_backend("matrix indexing, list index, all.equal follow base R", {
   m <- tensor(m_r)
   at <- cbind(c(1, 2, 2), c(2, 3, 1))
   expect_identical(as.numeric(m[at]), m_r[at])
-  expect_error(m[cbind(c(0, 1), c(1, 1))], "a matrix index holds 1-based")
+  zero <- cbind(c(0, 1, NA), c(1, 1, 2))   # base R: 0 drops a row, NA is NA
+  expect_identical(as.vector(m[zero]), m_r[zero])
+  expect_error(m[cbind(-1, 1)], "negative values are not allowed")
   expect_error(m[list(1:2, 1:2)], "a list is not an index")
   expect_identical(all.equal(tensor(c(1, 2)), tensor(c(9, 8))),
                    all.equal(c(1, 2), c(9, 8)))
@@ -146,8 +148,6 @@ test_each_backend("functions with no tensor answer name the way out", {
   expect_error(quantile(v), "quantile\\(\\) of a tensor: use op_quantile")
   expect_error(cbind(v, v), "cbind\\(\\) of tensors: use op_stack")
   expect_error(rbind(v, v), "rbind\\(\\) of tensors: use op_stack")
-  expect_error(lgamma(v), "lgamma\\(as.array\\(x\\)\\)")
-  expect_error(digamma(v), "`digamma\\(\\)` is not supported")
 })
 
 test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
@@ -158,8 +158,8 @@ test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
   expect_identical(as.numeric(cospi(x)) == 0, cospi(x_r) == 0)
   expect_equal(as.numeric(cospi(x)), cospi(x_r), tolerance = 1e-12)
   t_r <- c(-0.2, 0, 0.25, 1.1, 0.5, -2.5, 3)
-  expect_equal(as.numeric(tanpi(tensor(t_r))), suppressWarnings(tanpi(t_r)),
-               tolerance = 1e-12)
+  expect_warning(t <- tanpi(tensor(t_r)), "^NaNs produced$")  # as R warns
+  expect_equal(as.numeric(t), suppressWarnings(tanpi(t_r)), tolerance = 1e-12)
   with(gradient_tape() %as% tape, {
     tape$watch(x)
     y <- sum(sinpi(x))
@@ -304,9 +304,13 @@ test_each_backend("x[i] <- value makes the copy base R makes, recorded on tapes"
   v2[2] <- 20
   expect_identical(as.vector(v), c(1, 2, 3))   # a copy, as in base R
   expect_error(v2[5] <- 1, "would grow the tensor")
-  expect_error(v2[1:2] <- c(1, 2, 3), "base R recycles only a whole number")
+  v3 <- c(1, 20, 3)
+  expect_warning(v2[1:2] <- c(7, 8, 9), "^number of items to replace is")
+  expect_warning(v3[1:2] <- c(7, 8, 9), "^number of items to replace is")
+  expect_identical(as.vector(v2), v3)
   iv <- op_convert_to_tensor(1:3)
-  expect_error(iv[1] <- 2.5, "use op_cast\\(x, \"float64\"\\) first")
+  iv[1] <- 2.5   # base R makes the integer vector double
+  expect_identical(as.vector(iv), c(2.5, 2, 3))
   x <- tensor(m_r)
   w <- tensor(c(5, 6))
   with(gradient_tape() %as% tape, {

@@ -7,7 +7,7 @@ v_r <- c(3, NA, 1, Inf, -Inf, NaN)
 test_each_backend("is.na(), is.nan(), is.finite(), is.infinite() match R", {
   v <- tensor(v_r)
   expect_identical(as.logical(is.na(v)), is.na(v_r))
-  expect_identical(as.logical(is.nan(v)), is.na(v_r))  # NA is NaN in a tensor
+  expect_identical(as.logical(is.nan(v)), is.nan(v_r))  # NA keeps its bits
   expect_identical(as.logical(is.finite(v)), is.finite(v_r))
   expect_identical(as.logical(is.infinite(v)), is.infinite(v_r))
   expect_true(anyNA(v))

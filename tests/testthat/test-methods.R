@@ -60,10 +60,6 @@ test_each_backend("cumsum follows R's column-major order", {
   expect_equal(as.numeric(cumsum(tensor(m))), cumsum(m))
 })
 
-test_each_backend("unsupported Math generics fail clearly", {
-  expect_error(signif(tensor(m)), "`signif\\(\\)` is not supported")
-})
-
 test_each_backend("sum, max and min reduce to a scalar tensor", {
   x <- tensor(m)
   expect_equal(as.numeric(sum(x)), sum(m))
