@@ -52,8 +52,9 @@
 #' pycg_grad(function(a) log(det(a)))(a)   # t(solve(a))
 NULL
 
-# A Python result of pycg/r/linalg.py or stats.py, by name.
+# A Python result of pycg/r/linalg.py or square.py, by name.
 r_linalg <- function(name, ...) core_call(paste0("r.linalg.", name), ...)
+r_square <- function(name, ...) core_call(paste0("r.square.", name), ...)
 
 # ---- products -------------------------------------------------------------------
 
@@ -174,7 +175,7 @@ setMethod("kronecker", c("ANY", "pycg.tensor.Tensor"),
 # ---- solving and factorising ------------------------------------------------------
 
 tensor_solve <- function(a, b, tol = .Machine$double.eps, ...) {
-  r_linalg("solve", as_py(a), if (!missing(b)) as_py(b), as_py(tol))
+  r_square("solve", as_py(a), if (!missing(b)) as_py(b), as_py(tol))
 }
 
 #' @rdname tensor-linalg
@@ -191,7 +192,7 @@ chol.pycg.tensor.Tensor <- function(x, pivot = FALSE, LINPACK = FALSE, ...) {
   if (!isFALSE(pivot))
     stop("chol() of a tensor: pivot = TRUE is not taken; use ",
          "chol(as.array(x), pivot = TRUE) for base R's answer", call. = FALSE)
-  r_linalg("chol", x)
+  r_square("chol", x)
 }
 
 #' @rdname tensor-linalg
@@ -199,7 +200,7 @@ chol.pycg.tensor.Tensor <- function(x, pivot = FALSE, LINPACK = FALSE, ...) {
 determinant.pycg.tensor.Tensor <- function(x, logarithm = TRUE, ...) {
   if (!isTRUE(logarithm) && !isFALSE(logarithm))
     stop("determinant(): `logarithm` must be TRUE or FALSE", call. = FALSE)
-  parts <- r_linalg("determinant", x, logarithm)
+  parts <- r_square("determinant", x, logarithm)
   modulus <- parts[[1L]]
   attr(modulus, "logarithm") <- logarithm
   sign <- tryCatch(as.integer(tensor_to_r(parts[[2L]])),
@@ -209,12 +210,12 @@ determinant.pycg.tensor.Tensor <- function(x, logarithm = TRUE, ...) {
 
 #' @rdname tensor-linalg
 #' @export
-setMethod("det", "pycg.tensor.Tensor", function(x, ...) r_linalg("det", x))
+setMethod("det", "pycg.tensor.Tensor", function(x, ...) r_square("det", x))
 
 tensor_backsolve <- function(r, x, k = ncol(r), upper.tri = TRUE,
                              transpose = FALSE) {
   k <- if (missing(k)) NULL else as_int(k)
-  r_linalg("backsolve", as_py(r), as_py(x), k, as_flag(upper.tri),
+  r_square("backsolve", as_py(r), as_py(x), k, as_flag(upper.tri),
            as_flag(transpose))
 }
 
@@ -229,7 +230,7 @@ setMethod("backsolve", c("ANY", "pycg.tensor.Tensor"), tensor_backsolve)
 tensor_forwardsolve <- function(l, x, k = ncol(l), upper.tri = FALSE,
                                 transpose = FALSE) {
   k <- if (missing(k)) NULL else as_int(k)
-  r_linalg("backsolve", as_py(l), as_py(x), k, as_flag(upper.tri),
+  r_square("backsolve", as_py(l), as_py(x), k, as_flag(upper.tri),
            as_flag(transpose))
 }
 

@@ -2,7 +2,8 @@
 (R/tensor-linalg.R): the shapes base R gives (a vector read as a row or a
 column as R's matrix product reads it, t() of a vector a row), R's types (a
 product of integers or logicals is double) and base R's errors in its own
-words, every result recorded on tapes.
+words, every result recorded on tapes. Solving and factorising square
+matrices is in pycg/r/square.py.
 
 In R a tensor of two axes is a matrix; one of any other number of axes is,
 to these functions, the vector of its elements in R's (column-major) order.
@@ -11,8 +12,15 @@ import numpy as np
 
 import pycg
 from pycg.r.na import symbolic
+from pycg.tensor_convert import jax_tracer
 
 ops = pycg.ops
+
+
+def no_value(x):
+    """True for a tensor being traced (a TensorFlow graph's or JAX's): its
+    values cannot be checked yet."""
+    return symbolic(x) or jax_tracer(getattr(x, "_value", None))
 
 
 def ravel(x):
@@ -130,133 +138,6 @@ def outer_operands(x, y, product):
     nx, ny = vx.shape[0], vy.shape[0]
     return (ops.tile(vx, (ny,)), ops.repeat(vy, nx),
             list(r_dims(x) + r_dims(y)))
-
-
-# ---- square matrices -----------------------------------------------------------
-
-def square(x, who, message="'a' must be a square matrix"):
-    """x as a square matrix of doubles (a scalar is 1 x 1), or base R's
-    error."""
-    x = as_double(x)
-    if x.ndim == 0 or (x.ndim == 1 and x.shape[0] == 1):
-        return ops.reshape(x, (1, 1))
-    if x.ndim != 2 or x.shape[0] != x.shape[1]:
-        raise ValueError(f"{who}: {message} (got {describe(x)})")
-    return x
-
-
-def solve(a, b=None, tol=None):
-    """base R's solve(a, b): a vector b gives a vector, no b the inverse;
-    base R's errors for a singular `a`."""
-    a = as_double(a)
-    if a.ndim == 2 and a.shape[0] != a.shape[1]:
-        raise ValueError(f"solve(): 'a' ({describe(a)}) must be square")
-    a = square(a, "solve()", "'a' must be a square matrix")
-    n = a.shape[0]
-    _check_singular(a, np.finfo(float).eps if tol is None else tol)
-    if b is None:
-        return ops.inv(a)
-    b = as_double(b)
-    vector = b.ndim != 2
-    rhs = ops.reshape(ravel(b), (-1, 1)) if vector else b
-    if rhs.shape[0] != n:
-        raise ValueError(f"solve(): 'b' ({rhs.shape[0]} x {rhs.shape[1]}) "
-                         f"must be compatible with 'a' ({n} x {n})")
-    out = ops.solve(a, rhs)
-    return ops.reshape(out, (-1,)) if vector else out
-
-
-def _check_singular(a, tol):
-    """Base R's errors for an exactly or computationally singular matrix
-    (from the values; a traced one cannot be checked)."""
-    if symbolic(a) or a.shape[0] == 0:
-        return
-    m = np.asarray(a.numpy())
-    if not np.isfinite(m).all():
-        return
-    try:
-        rcond = 1.0 / np.linalg.cond(m, 1)
-    except np.linalg.LinAlgError:
-        rcond = 0.0
-    if not rcond >= tol:
-        raise ValueError(
-            "solve(): system is computationally singular: reciprocal "
-            f"condition number = {rcond:.6g} (base R's error: `a` has no "
-            "inverse)")
-
-
-def upper_symmetric(x):
-    """The symmetric matrix of x's upper triangle: what base R's chol()
-    reads (LAPACK's dpotrf), so gradients reach the upper triangle only."""
-    return ops.add(ops.triu(x), ops.transpose(ops.triu(x, 1)))
-
-
-def chol(x):
-    """base R's chol(x): the upper triangular R with t(R) %*% R = x, from
-    x's upper triangle; base R's error where x is not positive definite."""
-    s = upper_symmetric(square(x, "chol()"))
-    if not symbolic(s):
-        _check_positive_definite(np.asarray(s.numpy()))
-    return ops.cholesky(s, upper=True)
-
-
-def _check_positive_definite(m):
-    if not _factors(m):
-        k = next(k for k in range(1, m.shape[0] + 1) if not _factors(m[:k, :k]))
-        raise ValueError(f"chol(): the leading minor of order {k} is not "
-                         "positive definite")
-
-
-def _factors(m):
-    try:
-        np.linalg.cholesky(m)
-    except np.linalg.LinAlgError:
-        return False
-    return True
-
-
-def determinant(x, logarithm=True):
-    """(modulus, sign) of base R's determinant(x): log |det| (or |det|) and
-    the sign as a tensor; a 0 x 0 matrix has determinant 1."""
-    x = square(x, "determinant()", "'x' must be a square matrix")
-    if x.shape[0] == 0:
-        modulus = pycg.convert_to_tensor(0.0 if logarithm else 1.0)
-        return modulus, pycg.convert_to_tensor(1.0)
-    sign, logabs = ops.slogdet(x)
-    sign = ops.where(ops.equal(sign, 0), 1.0, sign)  # base R: 1 when singular
-    return (logabs if logarithm else ops.exp(logabs)), sign
-
-
-def det(x):
-    """base R's det(x)."""
-    x = square(x, "det()", "'x' must be a square matrix")
-    return ops.det(x) if x.shape[0] else pycg.convert_to_tensor(1.0)
-
-
-def backsolve(r, x, k=None, upper_tri=True, transpose=False):
-    """base R's backsolve(r, x, k, upper.tri, transpose): solves
-    r[1:k, 1:k] %*% y = x[1:k, ] (t(r) with transpose) from the one
-    triangle of r; a vector x gives a vector."""
-    r, x = as_double(r), as_double(x)
-    r = r if r.ndim == 2 else ops.reshape(ravel(r), (-1, 1))
-    vector = x.ndim != 2
-    rhs = ops.reshape(ravel(x), (-1, 1)) if vector else x
-    k = r.shape[1] if k is None else int(k)
-    if not 0 < k <= min(r.shape) or rhs.shape[0] < k:
-        raise ValueError(f"backsolve(): invalid 'k' argument ({k} for r of "
-                         f"{describe(r)} and x of {rhs.shape[0]} rows)")
-    a = r[:k, :k]
-    a = ops.triu(a) if upper_tri else ops.tril(a)
-    if not symbolic(a):
-        zero = np.flatnonzero(np.diagonal(np.asarray(a.numpy())) == 0)
-        if zero.size:
-            raise ValueError("backsolve(): singular matrix in 'backsolve'. "
-                             f"First zero in diagonal [{zero[0] + 1}]")
-    lower = not upper_tri
-    if transpose:
-        a, lower = ops.transpose(a), upper_tri
-    out = ops.solve_triangular(a, rhs[:k], lower=lower)
-    return ops.reshape(out, (-1,)) if vector else out
 
 
 _NORMS = {"O": "O", "1": "O", "I": "I", "F": "F", "E": "F", "M": "M",

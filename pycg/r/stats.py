@@ -12,8 +12,7 @@ import numpy as np
 
 import pycg
 from pycg.r.arith import INT_MIN
-from pycg.r.linalg import as_double, ravel, with_dims
-from pycg.r.na import symbolic
+from pycg.r.linalg import as_double, no_value, ravel, with_dims
 
 ops = pycg.ops
 
@@ -36,7 +35,7 @@ def median(x, na_rm=False):
     (of x's type), or the mean of the two middle ones; NA for no values or
     an NA without na_rm. Returns (value, NA mask or None)."""
     v = ravel(x)
-    if not symbolic(v) and v.dtype.kind in "fc":
+    if not no_value(v) and v.dtype.kind in "fc":
         missing = np.isnan(np.asarray(v.numpy()))
         if missing.any():
             if not na_rm:
@@ -76,12 +75,12 @@ def ifelse(test, yes, no, na=None):
     missing = None
     if na is not None:
         missing = np.asarray(ravel(na).numpy())
-    elif test.dtype.kind in "fc" and not symbolic(t):
+    elif test.dtype.kind in "fc" and not no_value(t):
         missing = np.isnan(np.asarray(t.numpy()))
     if test.dtype.kind != "b":
         t = ops.not_equal(t, 0)
     chosen = [yes, no]
-    if not symbolic(t):
+    if not no_value(t):
         value = np.asarray(t.numpy())
         known = ~missing if missing is not None else np.ones(n, bool)
         chosen = [c for c, hit in zip(chosen, ((value & known).any(),
@@ -190,7 +189,7 @@ def cor(x, y=None):
     yc = ops.subtract(y, ops.mean(y, axis=0))
     sx = ops.sqrt(ops.sum(ops.square(xc), axis=0))
     sy = ops.sqrt(ops.sum(ops.square(yc), axis=0))
-    if not symbolic(sx) and (np.any(np.asarray(sx.numpy()) == 0) or
+    if not no_value(sx) and (np.any(np.asarray(sx.numpy()) == 0) or
                              np.any(np.asarray(sy.numpy()) == 0)):
         warnings.warn("the standard deviation is zero", RuntimeWarning,
                       stacklevel=2)

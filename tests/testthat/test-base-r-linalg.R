@@ -33,7 +33,13 @@ make <- function(s, start = 1) {
   array(seq_len(prod(s)) + start - 1, s)
 }
 
-test_each_backend("%*%, crossprod() and tcrossprod() read vectors as base R does", {
+# The shapes are decided in Python before any kernel runs (the same on
+# every backend), so the whole grid runs on one backend.
+test_that("%*%, crossprod() and tcrossprod() read vectors as base R does", {
+  skip_if_no_pycg()
+  old <- config_backend()
+  on.exit(config_set_backend(old))
+  config_set_backend("numpy")
   ops <- list(`%*%` = function(x, y) x %*% y, crossprod = crossprod,
               tcrossprod = tcrossprod)
   for (name in names(ops)) for (a in shapes) for (b in shapes) {
@@ -47,9 +53,9 @@ test_each_backend("%*%, crossprod() and tcrossprod() read vectors as base R does
                    label = label)
       next
     }
-    got <- as.array(f(tensor(x_r), y_r))
-    expect_identical(got, want, label = label)
-    expect_identical(as.array(f(x_r, tensor(y_r))), want, label = label)
+    expect_identical(as.array(f(tensor(x_r), y_r)), want, label = label)
+    if (length(a) < 2L)   # (an R value first: the other methods)
+      expect_identical(as.array(f(x_r, tensor(y_r))), want, label = label)
   }
   for (s in shapes) {
     expect_identical(as.array(crossprod(tensor(make(s)))), crossprod(make(s)))
