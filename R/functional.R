@@ -70,7 +70,7 @@ differentiable_result <- function(who, label, has_aux = FALSE) {
 
 scalar_result <- function(value, who, label) {
   if (is_tensor(value)) {
-    if (length(dim(value)) && length(value) == 1L)
+    if (length(tensor_dim(value)) && length(value) == 1L)
       return(op_call("reshape", value, list()))
     return(value)
   }

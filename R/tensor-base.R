@@ -149,7 +149,7 @@ keep_ends <- function(x, n, what) {
     stop(what, "() of a tensor: `n` must be one number (of rows for a ",
          "matrix); use ", what, "(as.array(x), n) for base R's other forms",
          call. = FALSE)
-  d <- dim(x)
+  d <- tensor_dim(x)
   extent <- if (length(d)) d[1L] else 1L
   n <- trunc(n)
   keep <- if (n < 0) max(extent + n, 0) else min(n, extent)
@@ -200,11 +200,11 @@ range.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
 #' @rdname tensor-base
 #' @export
 aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
-  if (length(dim(a)) < 2L)
+  rank <- length(tensor_dim(a))
+  if (rank < 2L)
     stop("aperm(): invalid first argument, must be an array (a tensor of ",
-         length(dim(a)), " axes is an R ",
-         if (length(dim(a))) "vector" else "number", " to base R)",
-         call. = FALSE)
+         rank, " axes is an R ", if (rank) "vector" else "number",
+         " to base R)", call. = FALSE)
   axes <- if (is.null(perm)) NULL else as_axis(perm)
   na_through(a, function(t) op_call("transpose", t, axes = axes))
 }
@@ -250,7 +250,7 @@ setOldClass(c("pycg.tensor.Variable", "pycg.tensor.Tensor"))
 #' @export
 setMethod("diag", "pycg.tensor.Tensor",
           function(x = 1, nrow, ncol, names = TRUE) {
-  d <- dim(x)
+  d <- tensor_dim(x)
   if (length(d) > 2L)
     stop("diag(): 'x' is an array, but not one-dimensional (a tensor of ",
          length(d), " axes)", call. = FALSE)

@@ -91,8 +91,10 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
          call. = FALSE)
   # a matrix differences its rows, anything else R's order of elements
   x <- na_as_nan(x)
-  if (length(dim(x)) != 2L) x <- r_order_vector(x)
-  if (differences >= dim(x)[1L])   # as base R: x[0], an empty vector
+  matrix <- length(tensor_dim(x)) == 2L
+  if (!matrix) x <- r_order_vector(x)
+  if (differences >= if (matrix) tensor_dim(x)[1L] else length(x))
+    # as base R: x[0], an empty vector
     return(r_order_vector(x)[integer()])
   op_call("diff", x, n = as_int(differences), axis = 0L)
 }
@@ -209,6 +211,13 @@ na_value_for <- function(x, value, what) {
   stop("`", what, "`: x is an integer or logical tensor, which has no NA; ",
        "use op_cast(x, \"float64\") first (base R would store NA)",
        call. = FALSE)
+}
+
+# A tensor's extents in Python, whatever R's dim() says of it (NULL for a
+# scalar).
+tensor_dim <- function(x) {
+  shape <- as.integer(unlist(py_to_r(py_get_attr(x, "shape"))))
+  if (length(shape)) shape
 }
 
 # The kind of a tensor's dtype: "f", "i", "u", "b" or "c".

@@ -108,12 +108,23 @@ r_transpose <- function(x) {
 # dims c(dim(X), dim(Y)); "*" multiplies as doubles, as base R's matrix
 # product does.
 tensor_outer <- function(X, Y, FUN = "*", ...) {
+  pairs <- paired(X, Y, FUN, ...)
+  out <- pairs[[1L]]
+  dims <- as.integer(unlist(pairs[[2L]]))
+  if (!is_tensor(out)) {
+    dim(out) <- dims
+    return(out)
+  }
+  r_linalg("with_r_dims", out, as.list(dims))
+}
+
+# list(FUN(X', Y'), the dims of outer()'s result): X' and Y' are outer()'s
+# pairs of elements (R's rep()).
+paired <- function(X, Y, FUN, ...) {
   product <- is.character(FUN) && identical(FUN, "*")
   parts <- r_linalg("outer_operands", as_py(na_as_nan(X)),
                     as_py(na_as_nan(Y)), product)
-  out <- match.fun(FUN)(parts[[1L]], parts[[2L]], ...)
-  dim(out) <- as.integer(unlist(parts[[3L]]))
-  out
+  list(match.fun(FUN)(parts[[1L]], parts[[2L]], ...), parts[[3L]])
 }
 
 #' @rdname tensor-linalg
@@ -138,24 +149,11 @@ setMethod("%o%", "pycg.tensor.Tensor", function(X, Y) tensor_outer(X, Y))
 setMethod("%o%", c("ANY", "pycg.tensor.Tensor"),
           function(X, Y) tensor_outer(X, Y))
 
-# base R's .kronecker(): outer(), its axes interleaved, then dims dX * dY.
+# base R's .kronecker(): outer()'s pairs, its axes interleaved, then dims
+# dX * dY (pycg/r/linalg.py).
 tensor_kronecker <- function(X, Y, FUN = "*", ...) {
-  as_array <- function(a) if (is_tensor(a) && !length(dim(a))) {
-    dim(a) <- 1L
-    a
-  } else if (is_tensor(a)) a else as.array(a)
-  X <- as_array(X)
-  Y <- as_array(Y)
-  dX <- dim(X)
-  dY <- dim(Y)
-  ld <- length(dX) - length(dY)
-  if (ld < 0L) dim(X) <- dX <- c(dX, rep.int(1L, -ld))
-  if (ld > 0L) dim(Y) <- dY <- c(dY, rep.int(1L, ld))
-  out <- tensor_outer(X, Y, FUN, ...)
-  out <- aperm(out, as.vector(t(matrix(seq_len(2L * length(dX)),
-                                       ncol = 2L)[, 2:1])))
-  dim(out) <- dX * dY
-  out
+  r_linalg("kronecker_layout", as_py(paired(X, Y, FUN, ...)[[1L]]),
+           as_py(X), as_py(Y))
 }
 
 #' @rdname tensor-linalg

@@ -161,7 +161,7 @@ setMethod("ifelse", c("ANY", "ANY", "pycg.tensor.Tensor"), tensor_ifelse)
 setMethod("apply", "pycg.tensor.Tensor",
           function(X, MARGIN, FUN, ..., simplify = TRUE) {
   FUN <- match.fun(FUN)
-  d <- dim(X)
+  d <- tensor_dim(X)
   if (length(d) < 2L)
     stop("apply(): dim(X) must have a positive length (a tensor of ",
          length(d), " axes is an R ", if (length(d)) "vector" else "number",

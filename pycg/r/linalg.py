@@ -140,6 +140,31 @@ def outer_operands(x, y, product):
             list(r_dims(x) + r_dims(y)))
 
 
+def with_r_dims(x, dims):
+    """R's `dim(x) <- dims`, or base R's error where the lengths differ."""
+    flat = ravel(x)
+    if flat.shape[0] != int(np.prod(dims)):
+        raise ValueError(f"outer(): dims [product {int(np.prod(dims))}] do "
+                         f"not match "
+                         f"the length of object [{flat.shape[0]}]")
+    return with_dims(flat, tuple(dims))
+
+
+def kronecker_layout(pairs, x, y):
+    """base R's kronecker(x, y, FUN) from FUN of outer()'s pairs: their
+    axes interleaved, then dims dim(x) * dim(y) (the shorter dims padded
+    with 1s)."""
+    dx, dy = r_dims(pycg.convert_to_tensor(x)), r_dims(pycg.convert_to_tensor(y))
+    rank = max(len(dx), len(dy))
+    dx, dy = dx + (1,) * (rank - len(dx)), dy + (1,) * (rank - len(dy))
+    grid = with_r_dims(pairs, dx + dy)
+    # (R's aperm(grid, c(rank + 1, 1, rank + 2, 2, ...)): y's index runs
+    # fastest within each product extent)
+    interleaved = [a for i in range(rank) for a in (rank + i, i)]
+    return with_dims(ravel(ops.transpose(grid, interleaved)),
+                     tuple(a * b for a, b in zip(dx, dy)))
+
+
 _NORMS = {"O": "O", "1": "O", "I": "I", "F": "F", "E": "F", "M": "M",
           "2": "2"}
 
