@@ -2,16 +2,6 @@
 # tensor's values, or an error that names the way out (see ?tensor-base).
 
 #' @rdname tensor-base
-#' @method median pycg.tensor.Tensor
-#' @rawNamespace S3method(stats::median, pycg.tensor.Tensor)
-median.pycg.tensor.Tensor <- function(x, na.rm = FALSE, ...) {
-  x <- na_as_nan(x)
-  if (isTRUE(na.rm)) x <- x[!is.na(x)]
-  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
-  op_call("median", r_order_vector(x))
-}
-
-#' @rdname tensor-base
 #' @method quantile pycg.tensor.Tensor
 #' @rawNamespace S3method(stats::quantile, pycg.tensor.Tensor)
 quantile.pycg.tensor.Tensor <- function(x, ...) {
@@ -40,10 +30,51 @@ stop_bind <- function(what, axis) {
 }
 
 #' @rdname tensor-base
+#' @method c pycg.tensor.Tensor
 #' @export
-c.pycg.tensor.Tensor <- function(...) {
-  parts <- lapply(list(...), function(a) r_order_vector(as_py(a)))
-  op_call("concatenate", parts)
+c.pycg.tensor.Tensor <- function(...) tensor_c(...)
+
+# c() with a tensor anywhere in it (base R's c() dispatches on its first
+# argument only, so c(5, x) and c(NULL, x) would make a list): numbers,
+# logicals and tensors concatenate into one tensor in R's order, recorded on
+# tapes; beside lists a tensor is one element, beside strings (and other
+# objects) its R values, as base R's c() of its plain data. It is put on
+# the search path as `c` when the package is attached (see .onAttach): the
+# package's own code keeps base R's c().
+r_c <- function(...) {
+  out <- base::c(...)
+  if (is.list(out))   # (a tensor after the first argument makes a list)
+    for (a in list(...))
+      if (inherits(a, "pycg.tensor.Tensor")) return(tensor_c(...))
+  out
+}
+
+tensor_c <- function(...) {
+  args <- list(...)
+  given <- names(args) %||% rep("", length(args))
+  args <- args[!given %in% c("recursive", "use.names") &
+                 !vapply(args, is.null, NA)]
+  numbers <- vapply(args, function(a) is_tensor(a) || (is.atomic(a) &&
+    (is.numeric(a) || is.logical(a)) && !is.object(a)), NA)
+  if (!all(numbers)) {  # a tensor in a list stays one element of it
+    listed <- any(vapply(args, is.list, NA))
+    return(do.call(base::c, lapply(args, function(a) if (!is_tensor(a)) a
+                                   else if (listed) list(a) else r_value(a))))
+  }
+  parts <- lapply(args, function(a) r_order_vector(as_py(a)))
+  out <- op_call("concatenate", parts)
+  masks <- lapply(args, na_of)
+  if (all(vapply(masks, is.null, NA))) return(out)
+  masks <- Map(function(m, p) if (is.null(m)) op_call("zeros_like", p,
+                                                      dtype = "bool") else
+                 r_order_vector(m), masks, parts)
+  with_na(list(out, op_call("concatenate", masks)))
+}
+
+#' @rdname tensor-base
+#' @export
+is.numeric.pycg.tensor.Tensor <- function(x) {
+  tensor_kind(x) %in% c("i", "u", "f")
 }
 
 #' @rdname tensor-base
@@ -117,6 +148,11 @@ r_value <- function(x) {
 #' @param z For the Complex group: a tensor.
 #' @export
 Complex.pycg.tensor.Tensor <- function(z) r_complex(.Generic, z)
+
+# The kind of a tensor's dtype: "f", "i", "u", "b" or "c".
+tensor_kind <- function(t) {
+  py_to_r(py_get_attr(py_get_attr(t, "dtype"), "kind"))
+}
 
 # ---- positions and order: base R's answer on the tensor's values ------------
 # which(), which.max() and which.min() answer with R integers (positions are

@@ -159,9 +159,7 @@ length.pycg.tensor.Tensor <- function(x) {
 
 #' @rdname tensor-methods
 #' @export
-format.pycg.tensor.Tensor <- function(x, ...) {
-  c(tensor_header(x), utils::capture.output(print_trimmed(tensor_to_r(x))))
-}
+format.pycg.tensor.Tensor <- function(x, ...) format(r_value(x), ...)
 
 tensor_header <- function(x) {
   kind <- if (inherits(x, "pycg.tensor.Variable")) "Variable" else "Tensor"
@@ -172,20 +170,26 @@ tensor_header <- function(x) {
           else " scalar")
 }
 
+# What print() shows: the header, then the values as R prints them.
+tensor_lines <- function(x, ...) {
+  c(tensor_header(x), utils::capture.output(print_trimmed(tensor_to_r(x),
+                                                          ...)))
+}
+
 # Values past getOption("pycg.print_max", 1000) elements print as their
 # first rows and columns (matrices) or first elements, then what was left.
-print_trimmed <- function(v) {
+print_trimmed <- function(v, ...) {
   max <- getOption("pycg.print_max", 1000L)
-  if (length(v) <= max) return(print(v))
+  if (length(v) <= max) return(print(v, ...))
   d <- dim(v)
   if (length(d) == 2L) {
     r <- min(d[1L], 10L)
     k <- min(d[2L], 8L)
-    print(v[seq_len(r), seq_len(k), drop = FALSE])
+    print(v[seq_len(r), seq_len(k), drop = FALSE], ...)
     cat(sprintf("# ... with %d more rows and %d more columns\n",
                 d[1L] - r, d[2L] - k))
   } else {
-    print(head(as.vector(v), 20L))
+    print(head(as.vector(v), 20L), ...)
     cat(sprintf("# ... with %d more elements (R's column-major order)\n",
                 length(v) - 20L))
   }
@@ -207,15 +211,13 @@ print_trimmed <- function(v) {
 #' @rdname tensor-methods
 #' @export
 print.pycg.tensor.Tensor <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  cat(tensor_lines(x, ...), sep = "\n")
   invisible(x)
 }
 
 #' @rdname tensor-methods
 #' @export
-t.pycg.tensor.Tensor <- function(x) {
-  na_through(x, op_transpose)
-}
+t.pycg.tensor.Tensor <- function(x) r_transpose(x)
 
 #' @rdname tensor-methods
 #' @export

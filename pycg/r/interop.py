@@ -19,6 +19,7 @@ import pycg
 from pycg._errors import facts_of
 from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
                     na, replace, rmath, semantics, special, summary)
+from pycg.r import linalg, square, stats  # noqa: F401 (R calls them by name)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature

@@ -154,7 +154,9 @@ def r_dims(d):
 
 
 def r_ravel(x):
-    """The elements of tensor x in R's (column-major) order, 1-d."""
+    """The elements of x (a tensor) in R's (column-major) order, 1-d."""
+    if not isinstance(x, Tensor):
+        x = pycg.convert_to_tensor(x)
     if x.ndim > 1:
         x = ops.transpose(x)
     return ops.reshape(x, (-1,))
@@ -251,10 +253,12 @@ def coerce(x, rtype, dtype, na=None):
 
 
 def as_double(x, na=None):
-    """x as a double tensor (its float dtype, else float64), NA kept."""
+    """x as a double tensor (its float dtype, else float64), NA kept; a
+    complex x stays complex."""
     if not isinstance(x, Tensor):
         x = pycg.convert_to_tensor(np.asarray(x))
-    return coerce(x, max(r_type(x), DOUBLE), result_dtype(DOUBLE, [x]), na)
+    top = max(r_type(x), DOUBLE)
+    return coerce(x, top, result_dtype(top, [x]), na)
 
 
 def host_missing(x):

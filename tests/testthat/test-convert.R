@@ -21,16 +21,17 @@ test_each_backend("R types map to float64, int32 and bool", {
   expect_identical(as.array(i), matrix(1:6, 2))
   b <- op_convert_to_tensor(c(TRUE, FALSE, TRUE))
   expect_identical(as.logical(b), c(TRUE, FALSE, TRUE))
-  expect_match(format(i)[1], "int32")
-  expect_match(format(b)[1], "bool")
-  expect_match(format(op_convert_to_tensor(c(1, 2)))[1], "float64")
+  expect_match(capture.output(print(i))[1], "int32")
+  expect_match(capture.output(print(b))[1], "bool")
+  expect_match(capture.output(print(op_convert_to_tensor(c(1, 2))))[1], "float64")
 })
 
 test_each_backend("R scalars follow Python's number rules", {
   # floatx is float64 when the R package starts Python (R/config.R)
-  expect_match(format(op_convert_to_tensor(2.5))[1], "float64 scalar")
-  expect_match(format(op_convert_to_tensor(2L))[1], "int32 scalar")
-  expect_match(format(op_convert_to_tensor(2.5, dtype = "float64"))[1],
+  expect_match(capture.output(print(op_convert_to_tensor(2.5)))[1], "float64 scalar")
+  expect_match(capture.output(print(op_convert_to_tensor(2L)))[1], "int32 scalar")
+  expect_match(capture.output(print(op_convert_to_tensor(2.5,
+                                                      dtype = "float64")))[1],
                "float64")
   expect_identical(op_convert_to_numpy(op_convert_to_tensor(2.5)), 2.5)
 })
