@@ -59,12 +59,13 @@ NULL
 # colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
 # 4.3) a tensor method that passes every other value on to what the name
 # meant before (R/tensor-base.R); library() lists them as masked. So it
-# does c(), which base R dispatches on its first argument only: R/tensor-
-# idioms.R's r_c() takes c(5, x) to a tensor and everything without a
-# tensor to base R's c().
+# does c(), is.double(), is.integer(), is.logical(), match(), %in% and
+# mapply(), which never dispatch on a tensor (R/tensor-masked.R): they are
+# put on the search path here, so the package's own code keeps base R's.
 .onAttach <- function(libname, pkgname) {
   env <- as.environment(paste0("package:", pkgname))
-  assign("c", get("r_c", envir = asNamespace(pkgname)), envir = env)
+  functions <- attached_functions()
+  for (name in names(functions)) assign(name, functions[[name]], envir = env)
   if (getRversion() < "4.3.0")
     assign("%*%", get("%*%", envir = asNamespace(pkgname)), envir = env)
 }

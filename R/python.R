@@ -47,6 +47,7 @@ start_python <- function() {
     r_replace = interop$r_replace,
     r_as_double = interop$r_as_double,
     r_ifelse = interop$r_ifelse,
+    r_concat = interop$r_concat,
     to_numpy = interop$to_numpy
   )
   .pycg$interop

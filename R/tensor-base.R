@@ -26,11 +26,6 @@
 #'   `as.array(x)` (positions are not differentiable); `which()` and
 #'   friends are S4 methods for tensors, as `diag()` is, so every other
 #'   value keeps base R's function.
-#' * `var()`: base R's sample variance (divisor n - 1; a matrix gives the
-#'   covariance of its columns) as a tensor recorded on tapes; `y`, `use`,
-#'   and `na.rm = TRUE` on a matrix with NA stop, naming
-#'   `var(as.array(x), ...)`. `op_var()` is Keras' population variance
-#'   (divisor n).
 #' * matrices: `t()` (a vector is a one-row matrix), `aperm()` (of an
 #'   array: a vector or a number stops, as in base R), `diag()` (of a
 #'   matrix its diagonal, of a vector the diagonal matrix, of one number
@@ -87,19 +82,26 @@ is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
 
 #' @rdname tensor-base
 #' @export
-is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% r_is_na(x)
+is.na.pycg.tensor.Tensor <- function(x) r_logicals(na_of(x) %||% r_is_na(x))
 
 #' @rdname tensor-base
 #' @export
-is.nan.pycg.tensor.Tensor <- function(x) r_is_nan(x)
+is.nan.pycg.tensor.Tensor <- function(x) r_logicals(r_is_nan(x))
 
 #' @rdname tensor-base
 #' @export
-is.finite.pycg.tensor.Tensor <- function(x) op_call("isfinite", x)
+is.finite.pycg.tensor.Tensor <- function(x) {
+  r_logicals(op_call("isfinite", x))
+}
 
 #' @rdname tensor-base
 #' @export
-is.infinite.pycg.tensor.Tensor <- function(x) op_call("isinf", x)
+is.infinite.pycg.tensor.Tensor <- function(x) r_logicals(op_call("isinf", x))
+
+# A boolean tensor as the R logicals base R's is.na() & co. give (dims
+# kept), which base R's own code indexes R vectors with (rank(), ...); a
+# traced one, which has no values yet, stays a tensor.
+r_logicals <- function(t) tryCatch(r_value(t), error = function(e) t)
 
 #' @rdname tensor-base
 #' @export
@@ -125,13 +127,13 @@ as.matrix.pycg.tensor.Tensor <- function(x, ...) {
 #' @export
 str.pycg.tensor.Tensor <- function(object, ...) {
   cat(tensor_header(object), "\n")
-  utils::str(tensor_to_r(object), ...)
+  utils::str(r_value(object), ...)
 }
 
 #' @rdname tensor-base
 #' @export
 summary.pycg.tensor.Tensor <- function(object, ...) {
-  summary(as.vector(tensor_to_r(object)), ...)
+  summary(r_value(object), ...)   # (a matrix: base R's table of its columns)
 }
 
 #' @rdname tensor-base
@@ -176,10 +178,10 @@ sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
                                     ...) {
   x <- r_order_vector(na_as_nan(x))
   missing <- is.na(x)
-  values <- op_call("sort", x[!missing])
+  values <- op_call("sort", x[!missing, drop = FALSE])
   if (isTRUE(decreasing)) values <- op_call("flip", values)
   if (is.na(na.last) || !anyNA(x)) return(values)
-  nas <- x[missing]
+  nas <- x[missing, drop = FALSE]
   op_call("concatenate", if (isTRUE(na.last)) list(values, nas) else
     list(nas, values))
 }
@@ -187,6 +189,7 @@ sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
 #' @rdname tensor-base
 #' @export
 rev.pycg.tensor.Tensor <- function(x) {
+  if (!length(x)) return(x)   # as base R: x itself, dims kept
   na_through(x, function(t) op_call("flip", r_order_vector(t)))
 }
 
@@ -211,12 +214,12 @@ aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
 #' @rdname tensor-base
 #' @export
 mean.pycg.tensor.Tensor <- function(x, trim = 0, na.rm = FALSE, ...) {
-  x <- na_as_nan(x)
   if (!is.numeric(trim) || length(trim) != 1L || is.na(trim))
     stop("mean(): `trim` must be a number from 0 to 0.5", call. = FALSE)
-  if (trim <= 0) return(reduce_na(x, "mean", na.rm))
+  x <- r_as_double(x, "mean")
+  if (trim <= 0 || !length(x)) return(reduce_na(x, "mean", na.rm))
   if (isTRUE(na.rm)) x <- x[!is.na(x)]
-  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
+  else if (anyNA(x)) return(op_call("full_like", op_call("sum", x), NA_real_))
   if (trim >= 0.5) return(median(x))
   n <- length(x)
   lo <- floor(n * trim)

@@ -61,14 +61,11 @@ tensor_c <- function(...) {
     return(do.call(base::c, lapply(args, function(a) if (!is_tensor(a)) a
                                    else if (listed) list(a) else r_value(a))))
   }
-  parts <- lapply(args, function(a) r_order_vector(as_py(a)))
-  out <- op_call("concatenate", parts)
-  masks <- lapply(args, na_of)
-  if (all(vapply(masks, is.null, NA))) return(out)
-  masks <- Map(function(m, p) if (is.null(m)) op_call("zeros_like", p,
-                                                      dtype = "bool") else
-                 r_order_vector(m), masks, parts)
-  with_na(list(out, op_call("concatenate", masks)))
+  parts <- lapply(args, function(a) r_operand(if (is_tensor(a)) a else
+    as.vector(a), "c"))
+  with_na(py_call(interop()$r_concat, lapply(parts, `[[`, "value"),
+                  lapply(parts, function(p) p$na),
+                  lapply(parts, function(p) p$weak == 1L)))
 }
 
 #' @rdname tensor-base
@@ -76,6 +73,14 @@ tensor_c <- function(...) {
 is.numeric.pycg.tensor.Tensor <- function(x) {
   tensor_kind(x) %in% c("i", "u", "f")
 }
+
+#' @rdname tensor-base
+#' @export
+is.matrix.pycg.tensor.Tensor <- function(x) length(tensor_dim(x)) == 2L
+
+#' @rdname tensor-base
+#' @export
+is.array.pycg.tensor.Tensor <- function(x) length(tensor_dim(x)) >= 2L
 
 #' @rdname tensor-base
 #' @param lag,differences For `diff()`: as in base R (`lag` 1 only).
@@ -166,7 +171,7 @@ tensor_kind <- function(t) {
 #' @export
 setMethod("which", "pycg.tensor.Tensor",
           function(x, arr.ind = FALSE, useNames = TRUE) {
-  base::which(as.array(x), arr.ind = arr.ind, useNames = useNames)
+  base::which(r_value(x), arr.ind = arr.ind, useNames = useNames)
 })
 
 #' @rdname tensor-base
@@ -183,40 +188,4 @@ setMethod("which.min", "pycg.tensor.Tensor", function(x) {
 
 #' @rdname tensor-base
 #' @export
-xtfrm.pycg.tensor.Tensor <- function(x) {
-  as.vector(as.array(x))
-}
-
-# ---- var(): base R's sample variance, as a tensor recorded on tapes ---------
-
-#' @rdname tensor-base
-#' @param use For `var()`: not taken for tensors (it stops, naming
-#'   `var(as.array(x), ...)`).
-#' @importFrom stats var
-#' @export
-setMethod("var", "pycg.tensor.Tensor",
-          function(x, y = NULL, na.rm = FALSE, use) {
-  way_out <- "; use var(as.array(x), ...) for base R's answer"
-  if (!is.null(y) || !missing(use))
-    stop("var() of a tensor takes `x` and `na.rm` only", way_out,
-         call. = FALSE)
-  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
-    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  d <- dim(x)
-  if (length(d) > 2L)
-    stop("var() of a tensor with ", length(d), " axes", way_out,
-         call. = FALSE)
-  x <- na_as_nan(x)
-  if (length(d) == 2L) {
-    if (na.rm && anyNA(x))
-      stop("var() of a matrix tensor with NA and na.rm = TRUE (base R ",
-           "keeps the complete rows)", way_out, call. = FALSE)
-    centered <- op_subtract(x, op_mean(x, axis = 1L, keepdims = TRUE))
-    return(crossprod(centered) / if (d[1L] < 2L) NaN else d[1L] - 1)
-  }
-  v <- r_order_vector(x)
-  if (na.rm) v <- v[!is.na(v)]
-  if (length(v) < 2L)  # NA, as base R (and no division by zero)
-    return(op_sum(v) * NaN)
-  op_sum((v - op_mean(v))^2) / (length(v) - 1)
-})
+xtfrm.pycg.tensor.Tensor <- function(x) xtfrm(r_value(x))

@@ -10,7 +10,7 @@
 #'   too); `t()` of a vector is a one-row matrix; `outer()` and `%o%` (any
 #'   `FUN`; dims `c(dim(X), dim(Y))`) and `kronecker()`;
 #' * `solve(a, b)` (no `b`: the inverse; a vector `b` gives a vector),
-#'   `chol()` (from the upper triangle, as base R), `det()`,
+#'   `chol()` (from the upper triangle, as base R), `chol2inv()`, `det()`,
 #'   `determinant()` (its `modulus` a tensor, its `sign` an R integer),
 #'   `backsolve()`, `forwardsolve()`, `norm()` (types "O", "I", "F", "M",
 #'   "2").
@@ -18,7 +18,7 @@
 #' Where base R refuses (a singular matrix in `solve()`, a matrix that is
 #' not positive definite in `chol()`, non-conformable arguments), so does
 #' pycg, in base R's words. Base R makes `solve()`, `chol()` and
-#' `determinant()` generic; `det()`, `outer()`, `%o%`, `kronecker()`,
+#' `determinant()` generic; `chol2inv()`, `det()`, `outer()`, `%o%`, `kronecker()`,
 #' `backsolve()`, `forwardsolve()`, `norm()`, `crossprod()` and
 #' `tcrossprod()` get S4 methods for tensors (as the Matrix package gives
 #' its matrices), so every other value keeps base R's function. `%*%` is
@@ -37,7 +37,8 @@
 #'   dimnames).
 #' @param type For `norm()`: as in base R.
 #' @param pivot,LINPACK For `chol()`: `pivot = TRUE` stops, naming
-#'   `chol(as.array(x), pivot = TRUE)`.
+#'   `chol(as.array(x), pivot = TRUE)`; `LINPACK` is unused.
+#' @param size For `chol2inv()`: as in base R.
 #' @param ... Passed to `FUN`, or unused.
 #' @return Tensors, except `determinant()`'s list.
 #' @name tensor-linalg
@@ -192,6 +193,16 @@ chol.pycg.tensor.Tensor <- function(x, pivot = FALSE, LINPACK = FALSE, ...) {
          "chol(as.array(x), pivot = TRUE) for base R's answer", call. = FALSE)
   r_square("chol", x)
 }
+
+#' @rdname tensor-linalg
+#' @export
+setMethod("chol2inv", "pycg.tensor.Tensor",
+          function(x, size = NCOL(x), LINPACK = FALSE) {
+  if (!is.numeric(size) || length(size) != 1L || is.na(size))
+    stop("chol2inv(): 'size' argument must be a positive integer",
+         call. = FALSE)
+  r_square("chol2inv", x, as.integer(size))
+})
 
 #' @rdname tensor-linalg
 #' @export

@@ -37,8 +37,8 @@ na_as_nan <- function(x) {
 
 # x (a tensor or R data) as a double tensor, NA kept, as base R's
 # crossprod() and colSums() see integers and logicals.
-r_as_double <- function(x) {
-  a <- r_operand(x, "as.double")
+r_as_double <- function(x, what = "as.double") {
+  a <- r_operand(x, what)
   py_call(interop()$r_as_double, a$value, a$na)
 }
 

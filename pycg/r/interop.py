@@ -17,9 +17,9 @@ import numpy as np
 
 import pycg
 from pycg._errors import facts_of
-from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
-                    na, replace, rmath, semantics, special, summary)
-from pycg.r import linalg, square, stats  # noqa: F401 (R calls them by name)
+from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
+                    covariance, envelope, linalg, na, replace, rmath,
+                    semantics, special, square, stats, summary)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
@@ -119,6 +119,7 @@ r_parallel = _guarded(semantics.quiet(summary.parallel))
 r_as_double = _guarded(semantics.as_double)
 r_replace = _guarded(semantics.quiet(replace.replace))
 r_ifelse = _guarded(semantics.quiet(replace.ifelse))
+r_concat = _guarded(semantics.quiet(replace.concatenate))
 
 
 @_guarded
@@ -240,6 +241,12 @@ def r_subset(x, index, drop):
 
 
 def _r_positions(i, extent, axis):
+    if na.symbolic(i):
+        raise IndexError(
+            "`[`: the index is a tensor being traced (inside pycg_function), "
+            "whose values, and so the length of x[i], are not known yet; "
+            "use op_where(i, x, 0) to keep the shape, or take x[i] outside "
+            "pycg_function")
     a = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
     a = a.reshape(-1, order="F")  # an R matrix of indices reads by column
     if a.dtype == bool:

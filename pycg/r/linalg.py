@@ -13,15 +13,8 @@ import numpy as np
 import pycg
 from pycg.r.na import symbolic
 from pycg.r.semantics import as_double, from_r_order, r_ravel
-from pycg.tensor_convert import jax_tracer
 
 ops = pycg.ops
-
-
-def no_value(x):
-    """True for a tensor being traced (a TensorFlow graph's or JAX's): its
-    values cannot be checked yet."""
-    return symbolic(x) or jax_tracer(getattr(x, "_value", None))
 
 
 def r_dims(x):
@@ -39,20 +32,21 @@ def describe(x):
 # ---- matrix products ---------------------------------------------------------
 # How %*%, crossprod() and tcrossprod() read an operand that is not a matrix
 # (R's do_matprod): each rule gives the (rows, columns) of the vector x of
-# length n beside the matrix of shape `other`, or None (not conformable).
+# length n beside the matrix of shape `other`, else R's (0, 0), which only
+# an empty matrix conforms to.
 
 def _vector_beside(kind, n, other, first):
     r, c = other
     if kind == "matmul":
         if first:
-            return (1, n) if n == r else (n, 1) if r == 1 else None
-        return (n, 1) if n == c else (1, n) if c == 1 else None
+            return (1, n) if n == r else (n, 1) if r == 1 else (0, 0)
+        return (n, 1) if n == c else (1, n) if c == 1 else (0, 0)
     if kind == "crossprod":
         if first:
-            return (n, 1) if n == r else None
-        return (n, 1) if n == r else (1, n) if r == 1 else None
+            return (n, 1) if n == r else (0, 0)
+        return (n, 1) if n == r else (1, n) if r == 1 else (0, 0)
     if first:
-        return (1, n) if n == c else (n, 1) if c == 1 else None
+        return (1, n) if n == c else (n, 1) if c == 1 else (0, 0)
     return (1, n) if r == 1 else (n, 1)
 
 
@@ -85,16 +79,24 @@ def matprod(kind, x, y=None):
     else:
         sx, sy = _vectors(kind, nx, ny)
     i, j = _INNER[kind]
-    if sx is None or sy is None or sx[i] != sy[j]:
+    if sx[i] != sy[j]:
         raise ValueError(f"{_NAMES[kind]}: non-conformable arguments (x is "
                          f"{describe(x)}, y {describe(y)})")
-    a = x if x.ndim == 2 else ops.reshape(r_ravel(x), sx)
-    b = y if y.ndim == 2 else ops.reshape(r_ravel(y), sy)
+    a, b = _as_matrix(x, sx), _as_matrix(y, sy)
     if kind == "crossprod":
         a = ops.transpose(a)
     elif kind == "tcrossprod":
         b = ops.transpose(b)
     return ops.matmul(a, b)
+
+
+def _as_matrix(v, shape):
+    """v read as a matrix of `shape` (R's (0, 0): an empty one)."""
+    if v.ndim == 2:
+        return v
+    if shape == (0, 0):
+        return ops.zeros(shape, dtype=v.dtype)
+    return ops.reshape(r_ravel(v), shape)
 
 
 def transpose(x):
@@ -164,10 +166,16 @@ def norm(x, type="O"):
         raise ValueError("norm(): 'A' must be a numeric matrix (got "
                          f"{describe(x)}); use norm(as.matrix(x)) or "
                          "op_norm(x) for a vector")
+    if kind == "2":   # base R: svd(x)$d[1], with svd()'s errors
+        if x.shape[0] * x.shape[1] == 0:
+            raise ValueError("norm(): a dimension is zero (type \"2\" takes "
+                             "the singular values of x)")
+        if not symbolic(x) and not np.isfinite(np.asarray(x.numpy())).all():
+            raise ValueError("norm(): infinite or missing values in 'x' "
+                             "(type \"2\" takes the singular values of x)")
+        return ops.max(ops.svd(x, compute_uv=False))
     if x.shape[0] * x.shape[1] == 0:
         return pycg.convert_to_tensor(0.0)
-    if kind == "2":
-        return ops.max(ops.svd(x, compute_uv=False))
     if kind == "F":
         return ops.sqrt(ops.sum(ops.square(x)))
     a = ops.abs(x)

@@ -6,8 +6,8 @@ of its shape, True where R's answer is NA. The functions that make such
 results (pycg/r/arith.py, pycg/r/summary.py) return the result alone where
 no element is NA (the usual case, and the quick one through reticulate),
 else (result, mask); R keeps the mask on its handle of the result
-(R/tensor-na.R). While tracing (pycg.function) a mask cannot be read, and
-there is none.
+(R/tensor-na.R). While tracing (pycg.function, or JAX's tracers) a mask
+cannot be read, and there is none.
 
 Doubles and integers hold their NA in their bits (pycg/r/semantics.py).
 """
@@ -17,6 +17,7 @@ import pycg
 from pycg.ops._traced import is_symbolic, tracing
 from pycg.r import semantics as rs
 from pycg.tensor import Tensor
+from pycg.tensor_convert import jax_tracer
 
 ops = pycg.ops
 
@@ -64,5 +65,7 @@ def is_nan(x):
 
 
 def symbolic(x):
-    """True for a tensor of a graph being traced, which has no value yet."""
-    return tracing() and is_symbolic(x)
+    """True for a tensor being traced (a TensorFlow graph's under
+    pycg.function, or a JAX tracer), which has no value yet."""
+    return isinstance(x, Tensor) and (tracing() and is_symbolic(x) or
+                                      jax_tracer(x._value))

@@ -94,6 +94,26 @@ def _flat_mask(na, n):
     return a.T.reshape(-1) if a.ndim > 1 else a.reshape(-1)
 
 
+def concatenate(values, nas, weak):
+    """R's c() of tensors and R data (`weak` flags R data): one 1-d tensor
+    of their elements in R's order, of the highest R type among them, NA
+    kept (a logical result with its mask)."""
+    top = max([LOGICAL] + [rs.r_type(v) for v in values])
+    dtype = rs.result_dtype(top, values, weak)
+    parts, masks = [], []
+    for v, na in zip(values, nas):
+        n = rs.length(v)
+        v = rs.coerce(v, top, dtype, None if top == LOGICAL else na)
+        parts.append(rs.r_ravel(v) if isinstance(v, rs.Tensor) else
+                     ops.full((1,), v, dtype=dtype))
+        masks.append(_flat_mask(na, n) if na is not None else
+                     np.zeros(n, bool))
+    out = ops.concatenate(parts)
+    if top != LOGICAL:
+        return out
+    return with_mask(out, np.concatenate(masks) if masks else None)
+
+
 def nas(x, n):
     """n NAs of x's type: a 1-d tensor (with its mask, for logical x)."""
     out = rs.filled(pycg.convert_to_tensor(np.zeros(0, x.dtype.name)), (n,),

@@ -1,18 +1,17 @@
 """Base R's statistics on tensors, for the R package (R/tensor-stats.R):
-median(), scale() and cor() with base R's values, shapes, types and NA,
+median() and scale() with base R's values, shapes, types and NA,
 recorded on tapes (ifelse() is R's rule in pycg/r/replace.py).
 
 A tensor has no integer NA: R reads the int32 value -2**31 back as
 NA_integer_ (pycg/r/arith.py), so an integer NA is written as that value; a
 logical NA travels as R's NA mask (pycg/r/na.py).
 """
-import warnings
-
 import numpy as np
 
 import pycg
-from pycg.r.linalg import no_value
-from pycg.r.semantics import INT_NA, as_double, from_r_order, r_ravel
+from pycg.r.na import symbolic
+from pycg.r.semantics import (INT_MAX, INT_NA, INTEGER, as_double,
+                             from_r_order, r_ravel, r_type)
 
 ops = pycg.ops
 
@@ -35,7 +34,7 @@ def median(x, na_rm=False):
     (of x's type), or the mean of the two middle ones; NA for no values or
     an NA without na_rm. Returns (value, NA mask or None)."""
     v = r_ravel(x)
-    if not no_value(v) and v.dtype.kind in "fc":
+    if not symbolic(v) and v.dtype.kind in "fc":
         missing = np.isnan(np.asarray(v.numpy()))
         if missing.any():
             if not na_rm:
@@ -96,39 +95,6 @@ def _per_column(v, nc, what):
     return v
 
 
-def cor(x, y=None):
-    """base R's cor(x, y) (Pearson, use = "everything"): the correlations of
-    the columns of x (a vector a column) with those of y; of two vectors, a
-    scalar. A column with no spread gives NA with base R's warning."""
-    x = as_double(x)
-    if y is None and x.ndim != 2:
-        raise ValueError("cor(): supply both 'x' and 'y' or a matrix-like "
-                         "'x'")
-    y = x if y is None else as_double(y)
-    vectors = x.ndim != 2 and y.ndim != 2
-    x, y = _columns(x), _columns(y)
-    if x.shape[0] != y.shape[0]:
-        raise ValueError(f"cor(): incompatible dimensions ({x.shape[0]} and "
-                         f"{y.shape[0]} rows)")
-    xc = ops.subtract(x, ops.mean(x, axis=0))
-    yc = ops.subtract(y, ops.mean(y, axis=0))
-    sx = ops.sqrt(ops.sum(ops.square(xc), axis=0))
-    sy = ops.sqrt(ops.sum(ops.square(yc), axis=0))
-    if not no_value(sx) and (np.any(np.asarray(sx.numpy()) == 0) or
-                             np.any(np.asarray(sy.numpy()) == 0)):
-        warnings.warn("the standard deviation is zero", RuntimeWarning,
-                      stacklevel=2)
-    spread = ops.multiply(ops.expand_dims(sx, 1), ops.expand_dims(sy, 0))
-    spread = ops.where(ops.equal(spread, 0), np.nan, spread)  # NA, quietly
-    r = ops.divide(ops.matmul(ops.transpose(xc), yc), spread)
-    r = ops.clip(r, -1.0, 1.0)
-    return ops.reshape(r, ()) if vectors else r
-
-
-def _columns(v):
-    return v if v.ndim == 2 else ops.reshape(r_ravel(v), (-1, 1))
-
-
 def slices(x, margin):
     """The arguments base R's apply(x, margin, FUN) passes to FUN, in its
     order: x's sub-arrays at each index of the (0-based) axes `margin`
@@ -150,3 +116,40 @@ def combine(results, dims):
     one length each) one after another in R's order, with `dims`."""
     flat = ops.concatenate([r_ravel(r) for r in results])
     return from_r_order(flat, tuple(dims))
+
+
+def rowsum(x, positions, groups, na_rm=False):
+    """base R's rowsum(x, group): the sums of x's rows by group (`positions`
+    each row's group, 0-based, of `groups`), a matrix (anything else: its
+    first elements, one per group entry, as one column). Integers as base R
+    adds them in order: NA from the first partial sum outside the integer
+    range, or an NA (without na_rm)."""
+    x = pycg.convert_to_tensor(x)
+    ids = np.asarray(ops.convert_to_numpy(positions), np.int64).reshape(-1)
+    m = x if x.ndim == 2 else \
+        ops.reshape(r_ravel(x)[:ids.shape[0]], (-1, 1))
+    if r_type(m) != INTEGER:
+        data = ops.where(ops.isnan(m), 0.0, m) if na_rm else m
+        return ops.segment_sum(data, ids, num_segments=groups)
+    if symbolic(m):
+        total = ops.segment_sum(ops.cast(m, "int64"), ids,
+                                num_segments=groups)
+        outside = ops.logical_or(ops.greater(total, INT_MAX),
+                                 ops.less_equal(total, INT_NA))
+        return ops.cast(ops.where(outside, INT_NA, total), "int32")
+    a = np.asarray(m.numpy()).astype(np.int64)
+    missing = a == INT_NA
+    a = np.where(missing, 0, a)
+    order = np.argsort(ids, kind="stable")
+    partial = np.cumsum(a[order], axis=0)
+    first = np.searchsorted(ids[order], ids[order])
+    partial -= np.where((first > 0)[:, None], partial[first - 1], 0)
+    na = np.zeros((groups, a.shape[1]), bool)
+    np.logical_or.at(na, ids[order], (partial > INT_MAX) |
+                     (partial <= INT_NA))
+    if not na_rm:
+        np.logical_or.at(na, ids, missing)
+    totals = np.zeros((groups, a.shape[1]), np.int64)
+    np.add.at(totals, ids, a)
+    return pycg.convert_to_tensor(np.where(na, INT_NA, totals)
+                                  .astype(np.int32))

@@ -162,3 +162,71 @@ test_each_backend("backsolve(), forwardsolve() and norm() are base R's", {
   expect_identical(solve(matrix(2)), base::solve(matrix(2)))
   expect_identical(det(m_r[, 1:2]), base::det(m_r[, 1:2]))
 })
+
+test_that("a vector no rule reads beside an empty matrix is 0 x 0, as base R", {
+  config_set_backend("numpy")
+  empty <- matrix(numeric(0), 0, 3)
+  for (f in list(function(x, y) crossprod(x, y), function(x, y) y %*% x,
+                 function(x, y) tcrossprod(y, t(x))))
+    for (y in list(10, c(1, 2)))
+      expect_identical(as.array(f(tensor(empty), y)), f(empty, y))
+  expect_error(tensor(matrix(1:4 + 0, 2)) %*% c(1, 2, 3),
+               "%\\*%: non-conformable arguments")
+})
+
+test_each_backend("chol2inv() is base R's, errors and all", {
+  r_r <- chol(matrix(c(4, 2, 2, 3), 2))
+  expect_base_r(chol2inv, r_r)
+  expect_base_r(function(x) chol2inv(x, size = 1), r_r)
+  expect_base_r(chol2inv, c(2, 7, 9))     # a double vector: its first element
+  expect_error(chol2inv(op_convert_to_tensor(1:3)), "chol2inv\\(\\): 'a' must be a numeric matrix")
+  expect_error(chol2inv(tensor(r_r), size = 3),
+               "chol2inv\\(\\): 'size' cannot exceed ncol\\(x\\) = 2")
+  expect_error(chol2inv(tensor(matrix(c(1, 0, 2, 0), 2))),
+               "element \\(2, 2\\) is zero, so the inverse cannot be computed")
+  g <- pycg_grad(function(x) sum(chol2inv(x) * c(1, 2, 3, 4)))(tensor(r_r))
+  expect_equal(as.array(g), fd_grad(function(a) sum(chol2inv(a) * 1:4), r_r),
+               tolerance = 1e-6)
+})
+
+test_each_backend("backsolve() with NA or Inf in r answers as base R's BLAS does", {
+  r_r <- matrix(c(NA, 0, Inf, 2), 2)
+  for (x_r in list(c(0, 4), c(1, 4), c(0, 0)))
+    for (f in list(backsolve, function(r, x) backsolve(r, x, transpose = TRUE),
+                   function(r, x) forwardsolve(t(r), x)))
+      expect_identical(as.vector(as.array(f(tensor(r_r), x_r))), f(r_r, x_r))
+})
+
+test_each_backend("det() and determinant() of a vector or a number stop, as base R", {
+  for (x in list(tensor(2), tensor(c(1, 2, 3)))) {
+    expect_error(det(x), "^det\\(\\): no method for a tensor of [01] axes")
+    expect_error(determinant(x), "^determinant\\(\\): no method for a tensor")
+  }
+})
+
+test_each_backend("norm(x, \"2\") stops where base R's svd() does", {
+  expect_error(norm(tensor(matrix(numeric(0), 0, 3)), "2"),
+               "^norm\\(\\): a dimension is zero")
+  expect_error(norm(tensor(matrix(c(1, NA, 3, 4), 2)), "2"),
+               "^norm\\(\\): infinite or missing values in 'x'")
+  expect_identical(as.numeric(norm(tensor(matrix(numeric(0), 0, 3)))),
+                   norm(matrix(numeric(0), 0, 3)))
+})
+
+test_each_backend("op_norm() takes keras.ops.norm's orders: base R's norms as oracle", {
+  m_r <- matrix(c(3, 1, -4, 2, 0.5, 6), 2)
+  d <- svd(m_r)$d
+  want <- list(`2` = max(d), `-2` = min(d), nuc = sum(d),
+               `1` = norm(m_r, "O"), `-1` = min(colSums(abs(m_r))),
+               `Inf` = norm(m_r, "I"), `-Inf` = min(rowSums(abs(m_r))),
+               fro = norm(m_r, "F"))
+  for (ord in names(want)) {
+    o <- switch(ord, nuc = , fro = ord, as.numeric(ord))
+    expect_equal(as.numeric(op_norm(tensor(m_r), ord = o)), want[[ord]],
+                 tolerance = 1e-12, label = ord)
+  }
+  v_r <- c(3, -1, 2)
+  expect_equal(as.numeric(op_norm(tensor(v_r), ord = 3)), sum(abs(v_r)^3)^(1 / 3),
+               tolerance = 1e-12)
+  expect_equal(as.numeric(op_norm(tensor(v_r), ord = -Inf)), min(abs(v_r)))
+})

@@ -73,6 +73,71 @@ test_each_backend("cor() is base R's Pearson correlation", {
   expect_identical(cor(x_r), stats::cor(x_r))
 })
 
+# f(tensor) against f(plain R data) where NA and NaN are told apart.
+same_na_as_base <- function(f, x_r, tolerance = 1e-12) {
+  want <- unname(strip(suppressWarnings(f(x_r))))
+  got <- as.array(suppressWarnings(f(op_convert_to_tensor(x_r))))
+  if (is.null(dim(want))) got <- as.vector(got)
+  expect_identical(dim(got), dim(want))
+  expect_identical(is.na(got), is.na(want))
+  expect_identical(is.nan(got), is.nan(want))
+  expect_equal(got, want, tolerance = tolerance)
+}
+
+test_each_backend("var(), cov(), cor() and sd() are base R's C code: its NA, use = and na.rm", {
+  spread <- matrix(c(1, 4, 2, 8, 3, 9, 0, 2, 7, 1, 5, 5), 4)
+  flat <- matrix(c(2, 2, 2, 1, 5, 7), 3)   # a column without spread
+  special <- matrix(c(NA, 1, NaN, -0, Inf, -Inf), 2)
+  for (x_r in list(5, numeric(0), c(1, NA, 3), c(3, 1, 2), c(TRUE, FALSE),
+                   matrix(c(1.5, -2, 3), 1), special, spread, flat,
+                   array(1:12 + 0, c(2, 3, 2)))) {
+    same_na_as_base(var, x_r)
+    same_na_as_base(sd, x_r)
+    same_na_as_base(function(x) var(x, na.rm = TRUE), x_r)
+    same_na_as_base(function(x) sd(x, na.rm = TRUE), x_r)
+  }
+  for (x_r in list(matrix(c(1.5, -2, 3), 1), special, spread, flat,
+                   rbind(spread, c(NA, 1, 2)))) {
+    same_na_as_base(cov, x_r)
+    same_na_as_base(cor, x_r)
+    same_na_as_base(function(x) cor(x, use = "na.or.complete"), x_r)
+    same_na_as_base(function(x) cov(x, x[, 1]), x_r)
+  }
+  same_na_as_base(function(x) cor(x, use = "complete.obs"),
+                  rbind(spread, c(NA, 1, 2)))
+  expect_warning(cor(tensor(flat)), "the standard deviation is zero")
+  expect_error(cor(tensor(special), use = "all.obs"),
+               "cor\\(\\): missing observations in cov/cor")
+  expect_error(cov(tensor(c(1, 2, 3))),
+               "cov\\(\\): supply both 'x' and 'y' or a matrix-like 'x'")
+  expect_error(cor(tensor(spread), use = "pairwise"),
+               "cor\\(as.array\\(x\\), ...\\)")
+  expect_error(var(tensor(spread), use = "nothing"), "invalid 'use' argument")
+  g <- pycg_grad(function(x) sum(cov(x) * c(1, 2, 3, 4, 5, 6, 7, 8, 9)))(
+    tensor(spread))
+  w <- matrix(1:9 + 0, 3)
+  expect_equal(as.array(g), fd_grad(function(a) sum(cov(a) * w), spread),
+               tolerance = 1e-6)
+})
+
+test_each_backend("rowsum() sums rows by group as base R, integers by R's rule", {
+  m <- matrix(c(1, 4, 2, 8, NA, 9), 3)
+  same_na_as_base(function(x) rowsum(x, c(2, 1, 2)), m)
+  same_na_as_base(function(x) rowsum(x, c(2, 1, 2), na.rm = TRUE), m)
+  same_na_as_base(function(x) rowsum(x, c(2, 1, 2), reorder = FALSE), m)
+  same_na_as_base(function(x) rowsum(x, c(1, 1)), c(2.5, 4))
+  big <- c(2147483647L, 1L, -5L, 3L)
+  for (g in list(c(1, 1, 1, 2), c(2, 1, 2, 1)))   # overflow: NA, as base R
+    expect_identical(as.array(rowsum(op_convert_to_tensor(big), g)),
+                     unname(rowsum(big, g)))
+  expect_error(rowsum(op_convert_to_tensor(c(TRUE, FALSE)), c(1, 2)),
+               "rowsum\\(\\): 'x' must be numeric")
+  expect_error(rowsum(tensor(m), c(1, 2)), "incorrect length for 'group'")
+  gr <- pycg_grad(function(x) sum(rowsum(x, c(2, 1, 2)) * c(1, 10)))(
+    tensor(c(1, 2, 3)))
+  expect_identical(as.vector(as.array(gr)), c(10, 1, 10))
+})
+
 test_each_backend("ifelse() keeps test's dims, recycles, keeps NA and base R's type", {
   tm_r <- matrix(1:6 + 0, 2)
   tm <- tensor(tm_r)
@@ -118,6 +183,12 @@ test_each_backend("apply() calls FUN on tensors and combines as base R", {
                "^apply\\(\\): dim\\(X\\) must have a positive length")
   expect_error(apply(1:5 + 0, 1, sum), "dim\\(X\\) must have a positive length")
   expect_error(apply(tensor(m_r), 3, sum), "'MARGIN' does not match dim\\(X\\)")
+  empty <- matrix(numeric(0), 0, 3)
+  for (f in list(function(x) apply(x, 1, sum), function(x) apply(x, 2, sum),
+                 function(x) apply(x, c(1, 2), abs)))
+    expect_identical(conformance_value(f(tensor(empty))), unname(f(empty)))
+  expect_identical(conformance_value(apply(op_convert_to_tensor(
+    matrix(integer(0), 0, 2)), 1, sum)), integer(0))
 })
 
 test_each_backend("head(), tail(), diag(), aperm(), diff() and tabulate() as base R", {
