@@ -35,8 +35,13 @@ docs: setup
 # test_backend_layout, test_compile_jax) always run it; the op grid runs it
 # for the finite-difference VJP cases and the edge and bool/complex
 # agreement with the other backends only (JAX dispatches and compiles each op
-# slowly: the whole grid on jax would add about 15 minutes); make soak runs
-# every test on all three backends.
+# slowly: the whole grid on jax would add about 15 minutes). The torch
+# backend's own file (test_torch_backend) runs in the first line; on torch
+# the op grid runs the finite-difference VJP cases, the edge, bool/complex
+# and keras.ops sweeps, and the fixture's cases of the optimizers, random
+# draws, saving, custom-gradient conventions and tapes (TORCH_TESTS: about
+# 30 s on a quiet machine; the whole suite on torch takes about 19
+# minutes). make soak runs every test on all four backends.
 # The Python tests and the R checks are independent (check-r builds from a
 # copy of the tree): they run side by side, one per core. The site's test
 # (tests/test_site.py: a full build into a temporary folder, its checks, and
@@ -52,6 +57,13 @@ test-python: setup
 	  -k finite_differences
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_edge_agreement.py \
 	  tests/test_bool_complex_agreement.py
+	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q $(TORCH_TESTS) \
+	  -k "torch and (finite_differences or not test_ops_vjp) or keras_sweep"
+
+TORCH_TESTS := $(addprefix tests/,test_ops_vjp.py test_edge_agreement.py \
+  test_bool_complex_agreement.py test_ops_keras_sweep.py test_optimizers.py \
+  test_random.py test_saving.py test_custom_gradient_conventions.py \
+  test_tape.py)
 
 test-r: setup
 	$(MAKE) --no-print-directory check-r
@@ -120,15 +132,21 @@ bench: setup
 	  printf '\n'; cat bench/REPORTS.md; \
 	  } >> BENCHMARKS.md
 
-# Longer fuzz and soak runs than `make test` affords (about 20 minutes), and
-# the conformance suite's whole grid (PYCG_CONFORMANCE=full).
+# Longer fuzz and soak runs than `make test` affords (about 25 minutes),
+# the memory a compiled jax function keeps per trace (against jax.jit),
+# every test on the jax backend and on the torch backend (about 19
+# minutes on torch), and the conformance suite's whole grid
+# (PYCG_CONFORMANCE=full).
 soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
 	  tests/test_npz_fuzz.py tests/test_ops_hostile_sweep.py \
-	  tests/test_interrupt_soak.py tests/test_saving_faults.py
+	  tests/test_interrupt_soak.py tests/test_saving_faults.py \
+	  tests/test_first_use_threads.py tests/test_compiled_steps_atomic.py
 	PYCG_SOAK_INSTALL=1 $(PY) -m pytest -q tests/test_install_restart.py
+	$(PY) bench/jax_trace_memory.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
+	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q tests
 	PYCG_CONFORMANCE=full Rscript -e 'testthat::test_dir("tests/testthat", \
 	  filter = "conformance", package = "pycg", load_package = "installed")'
 
@@ -142,7 +160,13 @@ $(VENV)/.python-ok: pyproject.toml $(VENV)/.system-ok
 	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[tensorflow-cpu,dev,r,jax]'
+	$(PY) -m pip install -q --only-binary=:all: '$(TORCH_CPU)'
 	touch $@
+
+# PyTorch's CPU build, pinned to its local version so that pip never
+# fetches PyPI's CUDA build (several GB); the index these machines use
+# serves it, as does https://download.pytorch.org/whl/cpu
+TORCH_CPU := torch==2.13.0+cpu
 
 # R CMD INSTALL runs ./configure, which bundles pycg/ under inst/python/.
 $(VENV)/.r-ok: DESCRIPTION NAMESPACE $(wildcard R/*.R) configure pyproject.toml \

@@ -1,8 +1,11 @@
 #' The kernel backend
 #'
 #' `config_backend()` names the backend pycg runs ops on: `"tensorflow"`,
-#' `"numpy"` or `"jax"`. `config_set_backend()` switches it at run time;
-#' tensors made under another backend are converted when an op meets them.
+#' `"numpy"`, `"jax"` or `"torch"`. `config_set_backend()` switches it at
+#' run time; tensors made under another backend are converted when an op
+#' meets them. The torch backend needs PyTorch in pycg's Python (its CPU
+#' build: `pip install torch --index-url
+#' https://download.pytorch.org/whl/cpu`).
 #'
 #' On the jax backend (JAX installed: [install_pycg()] with `jax = TRUE`)
 #' float64 needs JAX's 64-bit mode, which pycg does not switch on for you:
@@ -12,7 +15,7 @@
 #' `reticulate::import("jax")$config$update("jax_enable_x64", TRUE)` first,
 #' or `Sys.setenv(JAX_ENABLE_X64 = "1")` before Python starts.
 #'
-#' @param name `"tensorflow"`, `"numpy"` or `"jax"`.
+#' @param name `"tensorflow"`, `"numpy"`, `"jax"` or `"torch"`.
 #' @return `config_backend()`: the name. `config_set_backend()`: the new
 #'   name, invisibly.
 #' @examplesIf pycg_available()
@@ -29,8 +32,8 @@ config_backend <- function() {
 #' @export
 config_set_backend <- function(name) {
   if (!is.character(name) || length(name) != 1L)
-    stop("config_set_backend: `name` must be \"tensorflow\", \"numpy\" or ",
-         "\"jax\", not ", describe_r(name), call. = FALSE)
+    stop("config_set_backend: `name` must be \"tensorflow\", \"numpy\", ",
+         "\"jax\" or \"torch\", not ", describe_r(name), call. = FALSE)
   invisible(core_call("config.set_backend", name))
 }
 

@@ -205,6 +205,8 @@ def implementations():
          pycg_eager("jax") if jax else None, "jax not installed"),
         ("pycg_function_jax", "pycg.function, jax backend (jax.jit)",
          pycg_compiled(False, "jax") if jax else None, "jax not installed"),
+        ("pycg_torch", "pycg eager, torch backend",
+         pycg_eager("torch") if torch else None, "torch not installed"),
         # ---- the peers ----
         ("tf_eager", "TF eager GradientTape", tf_eager, ""),
         ("tf_function", "tf.function + GradientTape", tf_function(False), ""),

@@ -1,6 +1,6 @@
 """Where pycg's time goes on the scalar chain of workload (a).
 
-    .venv/bin/python bench/profile_chain.py [numpy|tensorflow] [--cprofile]
+    .venv/bin/python bench/profile_chain.py [numpy|tensorflow|jax|torch] [--cprofile]
 
 Splits the cost of one chain element into the backend's kernels, pycg's
 dispatch and recording, the custom_gradient machinery, and the backward

@@ -43,8 +43,8 @@ TITLES = {
     "train": "(f) training step, {}: one full-batch Adam step "
              "(bench/train.py --model {})",
 }
-CUSTOM_VS_BUILTIN = {"pycg_numpy", "pycg_tf", "tf_eager", "torch",
-                     "autograd"}
+CUSTOM_VS_BUILTIN = {"pycg_numpy", "pycg_tf", "pycg_torch", "tf_eager",
+                     "torch", "autograd"}
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The speed targets of issues 2, 3, 7, 27 and 28, judged from one run's
+"""The speed targets of issues 2, 3, 7, 27, 28 and 37, judged from one run's
 numbers.
 
 Each target reads the races (name -> {key: Row}) and is judged twice: on
@@ -165,6 +165,12 @@ def evaluate(races, memory, chain_ops):
                    within(races.get(f"pool_{kind}", {}), "pycg_tf",
                           "tf_eager", 1.2, True))
             for kind in ("max", "average")]),
+        ("37", [
+            _judge("torch backend, scalar chain: at most 0.75x the time of "
+                   "PyTorch eager autograd (the custom op a "
+                   "torch.autograd.Function)",
+                   within(scalar, "pycg_torch", "torch", 0.75)),
+        ]),
     ]
 
 

@@ -1,8 +1,20 @@
-"""Variables that hold state for optimizers and seed generators.
+"""Variables that hold state for optimizers and seed generators, and the
+locks that keep an optimizer's steps whole across threads.
 
-They are created eagerly even when first needed while a pycg.function
-traces, so a compiled step can build its optimizer on its first call."""
+The variables are created eagerly even when first needed while a
+pycg.function traces, so a compiled step can build its optimizer on its
+first call.
+
+An optimizer's step holds the optimizer's lock (Optimizer.apply). Inside a
+compiled function that lock would be held only while the function traces,
+not while its graph runs; so a step traced inside a pycg.function call
+keeps the lock until that call returns (`hold_in_call`), and the function
+takes it again around each later call (`enter_call`, `leave_call`): the
+graph's run is then one step among the eager steps and the other compiled
+functions' of that optimizer, as TensorFlow's resource variables keep one
+update whole."""
 import sys
+import threading
 
 import numpy as np
 
@@ -44,3 +56,48 @@ def var_key(variable):
     pycg.function hands the function a view over the same tf.Variable)."""
     uid = getattr(variable._store, "_unique_id", None)
     return ("store", uid) if uid is not None else ("id", variable._id)
+
+
+class _Calls(threading.local):
+    def __init__(self):
+        self.frames = []   # per compiled call on this thread: locks held
+
+
+_calls = _Calls()
+
+
+def enter_call(known):
+    """A compiled function's call begins: take `known`, the step locks its
+    traces took (sorted by id: every call takes them in one order);
+    returns this thread's frames, the call's last, for `leave_call`."""
+    for lock in known:
+        lock.acquire()
+    frames = _calls.frames
+    frames.append(list(known))
+    return frames
+
+
+def leave_call(frames, known):
+    """The call ends: release its locks (or hand them to the compiled call
+    this one ran inside, which then holds them to its end); returns the
+    step locks the function knows now where its trace took new ones, else
+    None."""
+    frame = frames.pop()
+    if frames:
+        frames[-1].extend(frame)
+    else:
+        for lock in reversed(frame):
+            lock.release()
+    if len(frame) != len(known):
+        return tuple(sorted(set(frame), key=id))
+    return None
+
+
+def hold_in_call(lock):
+    """An optimizer step (holding `lock`) runs inside a compiled function's
+    call on this thread, maybe tracing it: keep `lock` to the call's end,
+    and the function learns it."""
+    frames = _calls.frames
+    if frames:
+        lock.acquire()
+        frames[-1].append(lock)

@@ -2,10 +2,14 @@
 pycg/compile_jax.py): a bool, float or complex argument is a constant of
 its trace, keyed by type and bits, and five float values bring advice; on
 the jax path an object hashed by identity (a method's instance, a
-Variable) is keyed by identity and held weakly."""
+Variable) is keyed by identity and held weakly. And the warning when a
+function traces again too often (tf.function's, on both backends)."""
 import struct
+import threading
 import warnings
 import weakref
+
+from pycg import backends
 
 
 class Literal:
@@ -38,13 +42,81 @@ def retrace_advice(function, value):
         return
     function._floats.add(Literal(value))
     if len(function._floats) >= 5:
-        function._floats = None   # (said once)
+        function._floats = None   # (said once; the call's retracing
+        function._advised = True  # warning would say it again: not then)
         warnings.warn(
             f"pycg.function({function.__name__}) has traced for 5 values of "
             f"a Python float argument; a Python float is a constant of the "
             f"trace (as in tf.function), so each new value traces again: "
             f"pass a value that changes as a tensor "
             f"(pycg.constant(value, dtype=...))", stacklevel=4)
+
+
+# tf.function's FREQUENT_TRACING_WARNING_MAX_CALL_HISTORY, _THRESHOLD and
+# _MAX_WARNING_PER_DETECTOR: 5 traces among about the last 10 calls warn,
+# twice at most per function
+HISTORY, THRESHOLD, MOST = 10, 5, 2
+_RETRACING = threading.Lock()
+
+
+class _Traced(threading.local):
+    def __init__(self):   # traced by this thread, not yet counted (weakly:
+        self.functions = weakref.WeakSet()   # a call that raised counts none)
+
+
+_traced = _Traced()
+
+
+def tracing(function):
+    """A trace of `function` (a pycg.function) begins on this thread."""
+    with _RETRACING:
+        function.trace_count += 1
+    _traced.functions.add(function)
+
+
+def counted(function):
+    """After a call of `function` that saw its trace count change: whether
+    this call traced it (another thread's trace counts for that one's
+    call), counted with the warning below if it did."""
+    if function not in _traced.functions:
+        return False
+    _traced.functions.discard(function)
+    retracing(function, next(function._call_count))
+    return True
+
+
+def retracing(function, c):
+    """The `c`-th call of `function` traced: warn as tf.function does when
+    5 of its last 10 or so calls traced (its count: a window of whole runs
+    of calls, each from one trace to the next). pycg's own on both
+    backends, naming the user's function (pycg's tf.functions keep
+    TensorFlow's, which would name pycg's internals, quiet)."""
+    with _RETRACING:
+        at = function._traced_at
+        if not at and c > 1:   # (calls before any trace: a run of their
+            at.append(1)       # own, as tf.function counts them)
+        at.append(c)
+        while len(at) > 1 and c - at[1] + 1 > HISTORY:
+            del at[0]
+        advised, function._advised = function._advised, False
+        if len(at) < THRESHOLD or function._retrace_warned >= MOST or \
+                advised:
+            return
+        function._retrace_warned += 1
+        n, m = len(at), c - at[0] + 1
+    shapes = "pass reduce_retracing=True to pycg.function, which can " \
+        "avoid unnecessary retracing" if backends.active.name != "jax" \
+        else "the jax backend compiles each shape (as jax.jit): pad the " \
+        "inputs to a few shapes"
+    warnings.warn(
+        f"pycg.function({function.__name__}): {n} out of the last {m} calls "
+        f"traced it again. Tracing is expensive, and each trace keeps its "
+        f"compiled code in memory; the excessive number of tracings could "
+        f"be due to (1) creating pycg.function repeatedly in a loop, (2) "
+        f"passing tensors with different shapes, (3) passing Python objects "
+        f"instead of tensors. For (1), define the pycg.function outside of "
+        f"the loop. For (2), {shapes}. For (3), pass values that change as "
+        f"tensors (pycg.constant(value, dtype=...)).", stacklevel=3)
 
 
 class Held:

@@ -17,6 +17,8 @@ type and bits: True, 1 and 1.0 are three values, 0.0 and -0.0 two, and a
 NaN is one (tf.function alone takes True, 1 and 1.0 for one another).
 """
 import functools
+import itertools
+import threading
 import types
 import warnings
 import weakref
@@ -26,10 +28,14 @@ from typing import Any
 import numpy as np
 
 from pycg import backends, structure
-from pycg._trace_values import Literal, retrace_advice
+from pycg._state import enter_call, leave_call
+from pycg._trace_values import Literal, counted, retrace_advice, tracing
 from pycg.core.recorder import state
 from pycg.custom.signature import with_signature
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
+
+
+_LEARNING = threading.Lock()
 
 
 def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
@@ -90,6 +96,11 @@ def function(f: Callable[..., Any] | None = None, *, jit_compile: bool = False,
     differentiates on jax). Random draws inside give the same numbers as
     eagerly: a SeedGenerator's state is a variable the call moves on (under
     jit_compile=True a draw inside is a clear error: XLA cannot run it).
+    A function that applies an optimizer's step runs each call whole under
+    that optimizer's lock (a step is atomic: Optimizer.apply), taking turns
+    with the optimizer's other steps, compiled or eager. As tf.function, it
+    warns when 5 of its last 10 or so calls traced (each trace keeps its
+    compiled code: about 1.5 MB on the jax backend, as jax.jit's).
     """
     if f is None:
         return functools.partial(function, jit_compile=jit_compile,
@@ -111,15 +122,17 @@ class Function:
         self.trace_count = 0
         self._jax = None   # the jax.jit functions (pycg/compile_jax.py)
         self._moves = 0   # tensorflow's moves() when the graphs were made
+        self._locks = ()   # the step locks its calls hold (pycg/_state.py)
+        self._first = threading.RLock()   # (held by calls until one ends)
+        self._called = False   # a call has ended (its locks learned)
+        # calls counted, the calls that traced lately, the warnings given:
+        # the retracing warning's (pycg/_trace_values.py)
+        self._call_count, self._traced_at = itertools.count(1), []
+        self._retrace_warned, self._advised = 0, False
 
     def __call__(self, *args, **kwargs):
         name = backends.active.name
-        if name == "jax" and not state().active:
-            if self._jax is None:
-                from pycg.compile_jax import Compiled
-                self._jax = Compiled(self)
-            return self._jax(args, kwargs)
-        if name == "numpy":
+        if name in ("numpy", "torch"):   # (torch: eager, see backend-torch.md)
             if not self._warned:
                 warnings.warn(
                     f"pycg.function({self.__name__}): the "
@@ -129,6 +142,47 @@ class Function:
             return self._f(*args, **kwargs)
         if state().active:   # a tape must see f's ops (see the docstring)
             return self._f(*args, **kwargs)
+        traces = self.trace_count
+        if name == "jax":
+            out = (self._jax or self._compiled())(args, kwargs)
+        elif self._called:   # (the steps of its traces are known)
+            out = self._stepping_call(args, kwargs)
+        else:   # first calls one at a time: a trace may take a step's lock
+            with self._first:   # (learned, for every later call, at its end)
+                out = self._stepping_call(args, kwargs)
+                self._called = True
+        if self.trace_count == traces or not counted(self):
+            next(self._call_count)   # (else counted: a trace of this call)
+        return out
+
+    def _compiled(self):
+        """The jax.jit functions (one set, whichever threads call first)."""
+        with self._first:
+            if self._jax is None:
+                from pycg.compile_jax import Compiled
+                self._jax = Compiled(self)
+        return self._jax
+
+    def _stepping_call(self, args, kwargs):
+        """The call, holding the step locks of the optimizers it steps
+        (pycg/_state.py): they are taken before TensorFlow's own locks."""
+        locks = self._locks
+        frames = enter_call(locks)
+        try:
+            return self._graph_call(args, kwargs)
+        finally:
+            learned = leave_call(frames, locks)
+            if learned:
+                self._learn(learned)
+
+    def _learn(self, locks):
+        """Step locks a call's trace took (_state.leave_call): kept for
+        every later call."""
+        with _LEARNING:   # (two threads may learn at once)
+            self._locks = tuple(sorted(set(self._locks) | set(locks),
+                                       key=id))
+
+    def _graph_call(self, args, kwargs):
         if backends.active.moves() != self._moves:   # (a variable the graphs
             self._graphs, self._calls = {}, {}   # captured has a new store)
             self._moves = backends.active.moves()
@@ -167,13 +221,21 @@ class Function:
         import tensorflow as tf
 
         from pycg._concrete_calls import SignatureCalls
-        fn = self._traced if n is None else with_signature(
-            self._traced, [(f"arg{i}", "positional") for i in range(n)])
-        graph = self._graphs[n] = tf.function(
-            fn, jit_compile=self.jit_compile, autograph=False,
-            reduce_retracing=self._reduce_retracing)
-        if n is not None:
-            self._calls[n] = SignatureCalls(graph)
+        with self._first:   # (one graph, whichever threads ask at once)
+            graph = self._graphs.get(n)
+            if graph is not None:
+                return graph
+            fn = self._traced if n is None else with_signature(
+                self._traced, [(f"arg{i}", "positional") for i in range(n)])
+            graph = tf.function(fn, jit_compile=self.jit_compile,
+                                autograph=False,
+                                reduce_retracing=self._reduce_retracing)
+            # (pycg warns itself; TensorFlow's would count every
+            # pycg.function as one, Function._traced, and name that)
+            graph._omit_frequent_tracing_warning = True
+            if n is not None:
+                self._calls[n] = SignatureCalls(graph)
+            self._graphs[n] = graph
         return graph
 
     def _graph_inputs(self, args, kwargs):
@@ -186,7 +248,7 @@ class Function:
         return args, kwargs
 
     def _traced(self, *args, **kwargs):
-        self.trace_count += 1
+        tracing(self)
         args, kwargs = structure.unflatten(
             (args, kwargs), [self._wrap(a) for a in structure.flatten(
                 (args, kwargs))])

@@ -7,20 +7,22 @@ backends/jax/core.py). A trace that meets a variable it was not given (one
 f closes over, or one an optimizer makes on its first step) finds it by
 its box, puts every box back as it was, and f is traced again with it as
 an input: the first call of such a function traces twice. Calls with
-variables, and traces, hold one lock from reading the boxes to writing them
-back: no update or draw is lost or repeated across threads (as TF's)."""
+variables, and traces (every call until one found no variables), hold one
+lock from reading the boxes to writing them back: no update or draw is
+lost or repeated across threads (as TF's), and the step locks of the
+optimizers it steps (pycg/_state.py) within it."""
 import functools
 import threading
 
-import numpy as np
-
 from pycg import backends, structure
 from pycg._errors import Api, user_error
+from pycg._jax_outputs import (ARRAYS, DYNAMIC, Outputs, outputs,
+                               register_static)
+from pycg._state import enter_call, leave_call
 from pycg._trace_values import (Held, retrace_advice, static_key,
-                                 static_value, tree_key)
+                                 static_value, tracing, tree_key)
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
-_DYNAMIC = object()   # marks a leaf passed to jax.jit as an array
 _LOCK = threading.RLock()   # (reentrant: a compiled call inside a trace)
 
 
@@ -33,8 +35,9 @@ class Compiled:
         self._known = set()     # their ids
         self._jitted = {}       # call structure -> jitted function
         self._made = False      # a trace made variables (an optimizer's)
+        self._stateless = False   # a call found no variables: no lock
         self._moves = backends.active.moves()
-        _register_static()
+        register_static()
 
     def __call__(self, args, kwargs):
         if self._moves != backends.active.moves():
@@ -50,17 +53,22 @@ class Compiled:
         else:
             key, values, statics = self._signature(args, kwargs)
         entry = self._jitted.get(key)
-        if entry is not None and not self.stores:   # (no state: no lock)
-            out, _ = entry(values, [])
-        else:
-            with _LOCK:
+        if entry is not None and self._stateless:   # (no state: no lock)
+            try:
+                return _result(entry(values, [])[0])
+            except _Retrace:   # (a new shape's trace met a variable)
+                pass
+        fn = self.function
+        with _LOCK:
+            locks = fn._locks
+            frames = enter_call(locks)
+            try:
                 out = self._locked_call(key, args, kwargs, values, statics)
-        if type(out) is _Outputs:
-            return out.rebuild()
-        if out is None or type(out) in _ARRAYS:
-            return None if out is None else Tensor(out)
-        return structure.unflatten(out, [
-            None if v is None else Tensor(v) for v in structure.flatten(out)])
+            finally:
+                learned = leave_call(frames, locks)
+                if learned:
+                    fn._learn(learned)
+        return _result(out)
 
     def _locked_call(self, key, args, kwargs, values, statics):
         outer = backends.active.watcher()   # (inside another's trace)
@@ -73,11 +81,13 @@ class Compiled:
                     outer.read(s)
             try:
                 out, finals = entry(values, [s.value for s in self.stores])
-            except _Retrace:
+            except _Retrace as e:
+                self._found(e.watch)
                 continue
             break
         for i, v in finals.items():
             self.stores[i].value = v
+        self._stateless = not self.stores
         return out
 
     def _signature(self, args, kwargs):
@@ -100,7 +110,7 @@ class Compiled:
                 statics.append(static_key(a, forget))
             elif _is_array(a):
                 values.append(convert_to_tensor(a)._value)
-                statics.append(_DYNAMIC)
+                statics.append(DYNAMIC)
             else:
                 try:
                     hash(a)
@@ -124,6 +134,7 @@ class Compiled:
         find the boxes again."""
         self.stores, self._known, self._jitted = [], set(), {}
         self._moves, self._made = backends.active.moves(), False
+        self._stateless = False
 
     def _know(self, store):
         if id(store) not in self._known:
@@ -139,10 +150,10 @@ class Compiled:
         stores = list(self.stores)
 
         def traced(values, store_values):
-            fn.trace_count += 1
+            tracing(fn)
             it = iter(values)
             leaves = [Tensor(next(it)) for _ in values] if statics is None \
-                else [Tensor(next(it)) if s is _DYNAMIC else static_value(s)
+                else [Tensor(next(it)) if s is DYNAMIC else static_value(s)
                       for s in statics]
             for s in leaves:   # (a float among them: advice)
                 retrace_advice(fn, s)
@@ -158,9 +169,8 @@ class Compiled:
             finally:
                 watch.restore()
             if watch.found:
-                self._found(watch)
-                raise _Retrace
-            return _outputs(out, finals, store_values)
+                raise _Retrace(watch)
+            return outputs(out, finals, store_values)
 
         return jax.jit(traced)
 
@@ -178,7 +188,12 @@ class Compiled:
 
 
 class _Retrace(Exception):
-    """A trace met variables it was not given: trace again with them."""
+    """A trace met variables it was not given (`watch`): trace again with
+    them (the caller learns them, under the lock)."""
+
+    def __init__(self, watch):
+        super().__init__()
+        self.watch = watch
 
 
 class _Watch:
@@ -214,69 +229,14 @@ class _Watch:
             s.value = v
 
 
-class _Outputs:
-    """f's result where it holds Python values beside its tensors (JAX
-    returns arrays only): its tensors' arrays (a JAX pytree node's
-    children) and, static, its structure and other leaves."""
-
-    def __init__(self, static, arrays):
-        self.static, self.arrays = static, arrays
-
-    def rebuild(self):
-        tree, kinds = self.static
-        it = iter(self.arrays)
-        return structure.unflatten(tree, [
-            Tensor(next(it)) if k is _DYNAMIC else k for k in kinds])
-
-
-class _Static(tuple):
-    """(structure, leaves) of one trace, compared by identity."""
-
-    __hash__ = object.__hash__
-
-    def __eq__(self, other):
-        return self is other
-
-
-def _outputs(out, finals, store_values):
-    """What jax.jit returns: f's result as arrays in its own containers
-    (JAX's native pytrees) or, where it holds Python values, an _Outputs;
-    and {index: new array} of the variables the trace assigned."""
-    assigned = {i: new for i, (new, old) in enumerate(
-        zip(finals, store_values)) if new is not old}
-    if isinstance(out, Tensor):
-        return out._value, assigned
-    leaves = [convert_to_tensor(o) if _number(o) else o
-              for o in structure.flatten(out)]   # (as tf.function)
-    if all(o is None or isinstance(o, Tensor) for o in leaves):
-        return structure.unflatten(out, [
-            None if o is None else o._value for o in leaves]), assigned
-    kinds = [_DYNAMIC if isinstance(o, Tensor) else o for o in leaves]
-    static = _Static((structure.unflatten(out, [None] * len(leaves)), kinds))
-    return _Outputs(static, [o._value for o in leaves
-                             if isinstance(o, Tensor)]), assigned
-
-
-_registered, _ARRAYS = [], set()
-
-
-def _register_static():
-    """_Outputs as a JAX pytree node: its arrays the children, the rest
-    static (compared by identity: each trace makes its own)."""
-    with _LOCK:   # (once, whichever thread makes the first pycg.function)
-        if not _registered:
-            import jax
-            jax.tree_util.register_pytree_node(
-                _Outputs, lambda o: (o.arrays, o.static),
-                lambda static, arrays: _Outputs(static, list(arrays)))
-            _ARRAYS.add(type(jax.numpy.zeros(())))
-            _registered.append(True)
-
-def _number(a):
-    """A result that comes back as a Tensor, as from tf.function: a Python
-    number, a NumPy array or scalar of numbers."""
-    return isinstance(a, (int, float, complex, np.generic, np.ndarray)) and \
-        getattr(a, "dtype", np.dtype("f")).kind in "biufc"
+def _result(out):
+    """What the jitted function returned, as pycg tensors."""
+    if type(out) is Outputs:
+        return out.rebuild()
+    if out is None or type(out) in ARRAYS:
+        return None if out is None else Tensor(out)
+    return structure.unflatten(out, [
+        None if v is None else Tensor(v) for v in structure.flatten(out)])
 
 
 def _is_array(a):   # (a Python float is a value of the trace: compile.py)

@@ -40,13 +40,15 @@ def backend():
 
 
 def set_backend(name):
-    """Switch the kernel backend at run time ('tensorflow' or 'numpy').
+    """Switch the kernel backend at run time ('tensorflow', 'numpy', 'jax'
+    or 'torch').
 
-    Tensors made under the other backend are converted when an op meets them.
+    Tensors made under another backend are converted when an op meets them.
 
     Args:
-        name: 'tensorflow' or 'numpy' (at import, the environment
-            variable PYCG_BACKEND picks one).
+        name: 'tensorflow', 'numpy', 'jax' (JAX installed) or 'torch'
+            (PyTorch installed; docs/backend-torch.md); at import, the
+            environment variable PYCG_BACKEND picks one.
 
     Returns:
         `name`.

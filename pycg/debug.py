@@ -49,6 +49,10 @@ def check_numerics():
     backward pass only). It checks gradients as they are computed, so
     eagerly: a gradient traced inside pycg.function while it is on is a
     TypeError saying so, and a function compiled before is not checked.
+    It checks the calling thread or asyncio task only (a context variable,
+    as decimal.localcontext): other threads and tasks are not checked,
+    while a task or asyncio.to_thread started inside it is, as it inherits
+    the context.
 
     Returns:
         A context manager; inside it, gradient() raises FloatingPointError.

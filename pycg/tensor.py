@@ -113,7 +113,9 @@ class Variable(Tensor):
     def _value(self):
         K = backends.active
         if self._kernels is not K:
-            self._move(K)
+            with _LOCKS[self._id % len(_LOCKS)]:   # (one move, no update
+                if self._kernels is not K:          # lost to a second)
+                    self._move(K)
         return K.read(self._store)
 
     def _move(self, K):
@@ -204,10 +206,11 @@ class Variable(Tensor):
 
     def _update(self, kernel, value):
         K = backends.active
+        delta = value._value   # (before the lock: a Variable may move)
         with _LOCKS[self._id % len(_LOCKS)]:
             if self._kernels is not K:
                 self._move(K)
-            self._store = getattr(K, kernel)(self._store, value._value)
+            self._store = getattr(K, kernel)(self._store, delta)
         return self
 
     # A copy (shallow or deep) or an unpickled variable is a new variable

@@ -1,5 +1,5 @@
 """Shared fixtures: every behaviour is checked on each kernel backend
-(numpy and tensorflow; jax too where JAX is installed)."""
+(numpy and tensorflow; jax and torch too where they are installed)."""
 import importlib.util
 import os
 
@@ -19,6 +19,8 @@ if importlib.util.find_spec("jax") is not None:
     import jax
     jax.config.update("jax_enable_x64", True)
     BACKENDS += ("jax",)
+if importlib.util.find_spec("torch") is not None:
+    BACKENDS += ("torch",)
 if _ONLY:
     BACKENDS = tuple(b for b in BACKENDS if b in _ONLY)
 

@@ -229,9 +229,9 @@ def test_variable_assign_of_another_shape(backend):
 # ---- configuration ----------------------------------------------------------
 def test_unknown_backend_name(backend):
     with pytest.raises(ValueError, match=re.escape(
-            "pycg: unknown backend 'torch'; valid backends are 'tensorflow', "
-            "'numpy', 'jax'")):
-        pycg.config.set_backend("torch")
+            "pycg: unknown backend 'mxnet'; valid backends are 'tensorflow', "
+            "'numpy', 'jax', 'torch'")):
+        pycg.config.set_backend("mxnet")
 
 
 def test_unknown_floatx():

@@ -113,3 +113,31 @@ def test_compiled_updates_from_threads_lose_none(tf_backend):
     increment()
     in_threads(lambda: [increment() for _ in range(200)])
     assert float(v.numpy()) == 1 + THREADS * 200
+
+
+@pytest.mark.parametrize("to", ["tensorflow", "jax"])
+def test_variables_moving_to_a_new_backend_in_threads_lose_no_update(to):
+    # A variable made on numpy moves its storage to the backend in use at
+    # its first read or update there: threads reading and updating it at
+    # once make one move (before, a read's move could put back the value
+    # from before another thread's update: lost updates, and on tensorflow
+    # repeated draws of the global seed generator).
+    pytest.importorskip(to)
+    previous = pycg.config.backend()
+    try:
+        lost = 0
+        for _ in range(10):
+            pycg.config.set_backend("numpy")
+            v = pycg.Variable(np.zeros(2, np.float32))
+            pycg.config.set_backend(to)
+            start = threading.Barrier(THREADS)
+
+            def work(v=v, start=start):
+                start.wait()
+                v.numpy()
+                v.assign_add(np.ones(2, np.float32))
+            in_threads(work)
+            lost += THREADS - int(v.numpy()[0])
+    finally:
+        pycg.config.set_backend(previous)
+    assert lost == 0

@@ -1,10 +1,10 @@
 """GradientTape: the user's view of recording (TensorFlow's API).
 
-A tape owns a `core.Recorder`; entering the tape pushes it on this thread's
-stack of recording tapes, so every op that touches a tracked tensor is
-recorded on it (see pycg.core). The backward pass runs ops too, so an
-enclosing tape that is recording records it: nested tapes give higher
-derivatives.
+A tape owns a `core.Recorder`; entering the tape pushes it on the stack of
+recording tapes of the calling thread or asyncio task, so every op that
+touches a tracked tensor is recorded on it (see pycg.core). The backward
+pass runs ops too, so an enclosing tape that is recording records it:
+nested tapes give higher derivatives.
 """
 import contextlib
 import warnings

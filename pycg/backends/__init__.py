@@ -9,23 +9,28 @@ import types
 from pycg import _imports
 from pycg.backends._tf_import import import_tensorflow
 
-NAMES = ("tensorflow", "numpy", "jax")
+NAMES = ("tensorflow", "numpy", "jax", "torch")
 # what a backend needs installed, and how (the numpy backend needs nothing)
 _NEEDS = {"tensorflow": ("TensorFlow", "pip install tensorflow-cpu (or "
                           "tensorflow)"),
-          "jax": ("JAX", "pip install 'pycg-autodiff[jax]' (or jax)")}
+          "jax": ("JAX", "pip install 'pycg-autodiff[jax]' (or jax)"),
+          "torch": ("PyTorch", "pip install torch --index-url "
+                    "https://download.pytorch.org/whl/cpu (the CPU build; "
+                    "or 'pycg-autodiff[torch]', which on Linux pulls the "
+                    "CUDA build)")}
 # A backend is a package pycg/backends/<name>/ with the same topic files as
 # the others (docs/architecture.md) and the same kernel names, apart from
 # these, which a backend may offer (the ops check for them, or call them
 # only on their own backend): a hook run at each switch, fused kernels,
 # the fallbacks of binary kernels that lack a dtype (bools, complex
 # numbers), the bridge to TensorFlow's autodiff, the jax backend's watch
-# on variables for pycg.function.
+# on variables for pycg.function, the torch backend's test of a tensor
+# torch's autograd records.
 OPTIONAL = frozenset((
     "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
     "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
     "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates",
-    "watching", "watcher", "moved_away", "moves"))
+    "watching", "watcher", "moved_away", "moves", "autograd_records"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)
@@ -127,9 +132,10 @@ def for_value(value):
     np_backend = load("numpy")
     if np_backend.owns(value):
         return np_backend
-    jax_backend = _loaded.get("jax")   # (never imports JAX for a question)
-    if jax_backend is not None and jax_backend.owns(value):
-        return jax_backend
+    for name in ("jax", "torch"):   # (never imports one for a question)
+        module = _loaded.get(name)
+        if module is not None and module.owns(value):
+            return module
     return load("tensorflow")
 
 

@@ -44,10 +44,28 @@ class Namespace:
     `barrier`, where a compiler would reassociate (x - c1) - c2 into
     x - (c1 + c2), which loses c2 (JAX's optimization_barrier)."""
 
-    def __init__(self, lgamma=None, barrier=None, **functions):
+    def __init__(self, lgamma=None, barrier=None, constant=None,
+                 **functions):
         self.__dict__.update(functions)
+        if constant is not None:   # constant(number, like): a backend whose
+            # binary functions refuse a Python number (TensorFlow's in a graph,
+            # torch's minimum) gets it as a tensor like the other side (None:
+            # both are numbers; the algorithms here run in float64)
+            for name in ("where", "minimum", "maximum", "pow"):
+                setattr(self, name, _with_constants(functions[name], constant))
         self.lgamma = lgamma or functools.partial(globals()["lgamma"], self)
         self.barrier = barrier or (lambda x: x)
+
+
+def _with_constants(fn, constant):
+    def call(*args):
+        *head, a, b = args
+        number = (int, float)
+        like = a if not isinstance(a, number) else \
+            b if not isinstance(b, number) else None
+        return fn(*head, constant(a, like) if isinstance(a, number) else a,
+                  constant(b, like) if isinstance(b, number) else b)
+    return call
 
 
 def _zeta_scalar(s, q, n=30):

@@ -9,7 +9,9 @@ absl's own logger, which reads no environment variable, and only
 `TF_ENABLE_ONEDNN_OPTS=0` stops it, at the price of different kernels and
 numbers. So pycg sets `TF_CPP_MIN_LOG_LEVEL=3` unless the user has set it,
 sends file descriptor 2 to a temporary file while TensorFlow is imported,
-and writes back every line that is not such a C++ log record.
+and writes back every line that is not such a C++ log record. One thread
+at a time does this (a lock): a second thread's redirect would save the
+first's temporary file as its standard error, and put it back for good.
 
 `PYCG_TF_LOGS=1` turns all of this off: TensorFlow is imported as is and
 logs as it pleases (with the user's `TF_CPP_MIN_LOG_LEVEL`, if any).
@@ -19,6 +21,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 
 # An absl / glog record: severity letter, date, time, thread, file:line].
 _RECORD = re.compile(
@@ -27,6 +30,7 @@ _NOISE = (
     b"WARNING: All log messages before absl::InitializeLog() is called",
     b"To enable the following instructions:",  # cpu_feature_guard's 2nd line
 )
+_REDIRECT = threading.RLock()   # (reentrant: an import inside the import)
 
 
 def logs_wanted():
@@ -37,6 +41,13 @@ def import_tensorflow():
     """`import tensorflow`, quietly unless PYCG_TF_LOGS=1 (see above)."""
     if "tensorflow" in sys.modules or logs_wanted():
         return importlib.import_module("tensorflow")
+    with _REDIRECT:
+        if "tensorflow" in sys.modules:   # (another thread imported it)
+            return importlib.import_module("tensorflow")
+        return _import_quietly()
+
+
+def _import_quietly():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     try:
         saved = os.dup(2)
@@ -44,8 +55,8 @@ def import_tensorflow():
         return importlib.import_module("tensorflow")
     with tempfile.TemporaryFile() as captured:
         _flush()
-        os.dup2(captured.fileno(), 2)
         try:
+            os.dup2(captured.fileno(), 2)
             return importlib.import_module("tensorflow")
         finally:
             _flush()

@@ -4,8 +4,8 @@ backward for its input gradients and adds them up: an entry of one input
 and one output through `one_input` (a built-in unary rule, a custom
 gradient's: the hot case of a scalar chain, with no tuples), any other
 through the call."""
-from pycg.core.recorder import (UNARY_BACKWARDS, _array, _numerics_check,
-                                live_ids, on_recording, state)
+from pycg.core.recorder import (UNARY_BACKWARDS, _array, live_ids,
+                                numerics_check, on_recording, state)
 
 
 def backward(entries, seeds, source_ids, live=None):
@@ -27,7 +27,7 @@ def _loop_facts(entries, source_ids, live):
     calls stay early in _backward): the live ids, the numerics check,
     whether the direct VJPs may run (a nested tape needs recorded ops)."""
     return (live_ids(entries, source_ids) if live is None else live,
-            _numerics_check[0] if _numerics_check else None,
+            numerics_check(),
             not state().recorders)
 
 
@@ -89,6 +89,6 @@ def _unbroadcast(gx, x):
     dimensions unknown while TensorFlow traces, decided at run time)."""
     shape = x._value.shape
     if gx._value.shape != shape or type(shape) is not tuple and \
-            not shape.is_fully_defined():
+            not isinstance(shape, tuple) and not shape.is_fully_defined():
         return _array["unbroadcast"](gx, x.shape, x)
     return gx

@@ -3,7 +3,8 @@ function (`forward`): collect the variables read, pause a lone recording
 tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
 from pycg import structure
-from pycg.core.recorder import own, saw_variable, state
+from pycg.core.recorder import saw_variable, state
+from pycg.core.thread_state import collecting, forward_state, put, restore
 from pycg.tensor import Tensor, Variable, _next_id
 
 
@@ -19,28 +20,25 @@ def forward(f, args, kwargs):
     later id is f's own, and may stand as the recorded output), else None;
     `marks`, for `drop` where the caller refuses the result.
     """
-    t = state()   # (active: this thread's own)
-    recs, watchers = t.recorders, t.watchers
-    seen = {}
-    watchers.append(seen)
+    t = state()
+    recs = t.recorders
     alone = len(recs) == 1
-    if alone:
+    if alone:   # (paused: still active, collecting)
         marks, first = (), _next_id()
-        t.recorders = []   # (still active: the watcher)
     else:
         marks, first = _marks(recs)
+    seen = {}
+    stack = collecting.stack
+    stack.append(seen)
+    restore(t._forward or forward_state(t))
     try:   # (f's ops run under this call: early in the body, as in ops)
         result = f(*args) if not kwargs else f(*args, **kwargs)
     except BaseException:
         drop(marks)
         raise
     finally:
-        if watchers and watchers[-1] is seen:
-            del watchers[-1]
-        else:
-            watchers.remove(seen)
-        if alone:   # (active stayed True, as the caller found it)
-            t.recorders = recs
+        restore(t)
+        del stack[-1]
     if alone and seen and recs[0].watch_accessed:
         ids = recs[0].ids
         for v in seen.values():
@@ -74,9 +72,9 @@ def register_graph_call(fn):
 def set_branch(probe):
     """pycg.ops._traced runs a branch or loop body of a TensorFlow control
     flow op with `probe` recording (None after); returns the previous."""
-    s = own()
-    previous, s.branch = s.branch, probe
-    return previous
+    s = state()
+    put(s.recorders, s.watching, probe)
+    return s.branch
 
 
 def in_branch():

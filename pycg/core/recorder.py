@@ -8,7 +8,8 @@ op. Everything above reaches it by the functions here:
   kernel and record it on every recording tape that tracks one of its
   inputs;
 - `Recorder`: one tape's record; `push` and `pop` manage the
-  per-thread stack of recording tapes;
+  stack of recording tapes of the calling thread or task (a context's,
+  pycg.core.thread_state);
 - (pycg.core.forward: what `custom_gradient` needs around a forward);
 - (pycg.core.backward: `backward`, the chain rule over a record).
 
@@ -17,15 +18,12 @@ Every tape entry has one shape, ``(backward, inputs, outputs, params)``:
 live)`` returns one gradient (or None) per input. Recorded order is a
 topological order, so the backward pass is a single reversed loop.
 """
+import contextvars
 import functools
 import itertools
 
-from pycg.core.thread_state import own, state
+from pycg.core.thread_state import collecting, put, state
 from pycg.tensor import Tensor, Variable
-
-
-def _refresh(s):
-    s.active = bool(s.recorders) or bool(s.watchers)
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -149,7 +147,7 @@ class Recorder:
             self.variables[x._id] = x
 
 
-on_recording = []   # fn(+1 / -1) as this thread starts / stops recording
+on_recording = []   # fn(+1 / -1) as a context starts / stops recording
 # classes of entry backwards with a method one_input(upstream, output, x,
 # params, direct_ok) -> gradient or None (direct_ok: nothing records): for
 # their entries of one input and one output, the loop calls that, with no
@@ -158,15 +156,13 @@ UNARY_BACKWARDS = {Rule}
 
 
 def push(recorder, index=None):
-    s = own()
-    if not s.recorders:
+    s = state()
+    recs = list(s.recorders)
+    if not recs:
         for fn in on_recording:
             fn(1)
-    if index is None:
-        s.recorders.append(recorder)
-    else:
-        s.recorders.insert(index, recorder)
-    _refresh(s)
+    recs.insert(len(recs) if index is None else index, recorder)
+    put(tuple(recs), s.watching, s.branch)
 
 
 def pop(recorder):
@@ -175,9 +171,8 @@ def pop(recorder):
     if recorder not in s.recorders:
         return None
     i = s.recorders.index(recorder)
-    del s.recorders[i]
-    _refresh(s)
-    if not s.recorders:
+    put(s.recorders[:i] + s.recorders[i + 1:], s.watching, s.branch)
+    if len(s.recorders) == 1:
         for fn in on_recording:
             fn(-1)
     return i
@@ -194,8 +189,9 @@ def saw_variable(v):
     for rec in s.recorders:
         if rec.watch_accessed and v._id not in rec.ids:
             rec.track(v)
-    for seen in s.watchers:
-        seen[v._id] = v
+    if s.watching:   # (the forwards running on this thread collect it)
+        for seen in collecting.stack:
+            seen[v._id] = v
 
 
 def apply(name, kernel, inputs, params=None):
@@ -253,13 +249,16 @@ def record_multi(backward_fn, inputs, outputs):
 
 
 # ---- the backward pass -------------------------------------------------------
-_numerics_check = []   # at most one check(rule, i, grad, inputs, outputs)
+# at most one check(rule, i, grad, inputs, outputs), per thread and task
+_NUMERICS = contextvars.ContextVar("pycg_numerics_check", default=None)
+numerics_check = _NUMERICS.get   # the calling context's check, or None
 
 
 def set_numerics_check(check):
-    """Install `check` (or None) for every gradient; returns the previous."""
-    previous = _numerics_check[0] if _numerics_check else None
-    _numerics_check[:] = [check] if check is not None else []
+    """Install `check` (or None) for every gradient computed in the calling
+    thread or task (a context variable); returns the previous."""
+    previous = _NUMERICS.get()
+    _NUMERICS.set(check)
     return previous
 
 

@@ -19,9 +19,12 @@ from pycg.ops import _dynamic
 from pycg.tensor import Tensor
 
 
+TRACED = object()   # known()'s answer for an index a trace holds
+
+
 def known(index):
-    """`index` with every tensor in it as NumPy, or None where one has no
-    value yet (JAX or TensorFlow traces it)."""
+    """`index` with every tensor in it as NumPy, or TRACED where one has
+    no value yet (JAX or TensorFlow traces it); None stays None (newaxis)."""
     parts = index if isinstance(index, tuple) else (index,)
     out = []
     for p in parts:
@@ -29,7 +32,7 @@ def known(index):
             try:   # (a backend's to_numpy refuses a traced value)
                 p = p.numpy()
             except TypeError:
-                return None
+                return TRACED
         out.append(p)
     return tuple(out) if isinstance(index, tuple) else out[0]
 

@@ -91,7 +91,7 @@ def getitem(x, index):
     if isinstance(index, list) and any(isinstance(i, Tensor) for i in index):
         index = tuple(index)
     known = _traced_index.known(index)
-    if known is None:   # (traced: the backend computes the positions)
+    if known is _traced_index.TRACED:   # (traced: the backend computes the positions)
         return _traced_index.getitem(_gather, as_tensor(x, "getitem"), index)
     index = np.asarray(known) if isinstance(known, list) else known
     if not _dynamic.known(as_tensor(x, "getitem").shape):
@@ -111,7 +111,7 @@ def slice(inputs, start_indices, shape):
 def take(x, indices, axis=None):
     """Elements of x at `indices` along `axis` (None: flattened x)."""
     ind = _traced_index.known(indices)
-    if ind is None:   # (traced: the backend computes the positions)
+    if ind is _traced_index.TRACED:   # (traced: the backend computes the positions)
         return _traced_index.take(_gather, as_tensor(x, "take"), indices, axis)
     ind = np.asarray(ind)
     if ind.dtype.kind not in "iu":

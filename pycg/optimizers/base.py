@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from pycg import config
-from pycg._state import counter_dtype, state_variable, var_key
+from pycg._state import counter_dtype, hold_in_call, state_variable, var_key
 from pycg.optimizers._checks import Checks, hyper_parameter
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.clipping import clip
@@ -216,7 +216,10 @@ class Optimizer(WeightDecay, Checks):
     def apply(self, grads: Any, variables: Any = None) -> None:
         """Update `variables` (pycg.Variable) in place from `grads`. A step
         is atomic across threads: steps applied from several threads run
-        one after another, none lost, `iterations` counting each.
+        one after another, none lost, `iterations` counting each, eagerly
+        and inside pycg.function (a compiled function that applies a step
+        runs each call whole under the optimizer's lock: its calls take
+        turns with each other and with the eager steps).
 
         Args:
             grads: One gradient per variable (None: that variable is left
@@ -231,6 +234,7 @@ class Optimizer(WeightDecay, Checks):
         if not grads:
             return
         with self._lock:
+            hold_in_call(self._lock)   # (inside pycg.function: to its end)
             self._apply(grads, variables)
 
     def _apply(self, grads, variables):

@@ -27,7 +27,7 @@ import numpy as np
 
 import pycg
 from pycg import ops
-from pycg.core import gc_policy, recorder
+from pycg.core import gc_policy, recorder, thread_state
 
 X = np.linspace(-2.0, 2.0, 64)
 STEPS = 60
@@ -142,7 +142,8 @@ def settle():
 def state_problems(gc_threshold):
     tls = recorder.state()   # (this thread's recording state)
     problems = []
-    if tls.recorders or tls.watchers or tls.branch is not None or tls.active:
+    if tls.recorders or tls.watching or tls.branch is not None or \
+            tls.active or thread_state.collecting.stack:
         problems.append("a tape or watcher left on the thread")
     if "tensorflow" in sys.modules and \
             not sys.modules["tensorflow"].executing_eagerly():

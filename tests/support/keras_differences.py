@@ -1,6 +1,6 @@
 """Where pycg.ops and keras.ops (on TensorFlow) give different answers, as
 found by tests/support/keras_sweep.py: each row is "name/kind/what", on
-every pycg backend (numpy, tensorflow, jax), or "name/kind/what@backend" on
+every pycg backend (numpy, tensorflow, jax, torch), or "name/kind/what@backend" on
 one. tests/test_ops_keras_sweep.py fails on a row listed in neither table
 and on a listed row that no longer differs, so the tables stay the truth.
 
@@ -35,7 +35,8 @@ CHOSEN = {
          "vander/edges/gradient", "fmod/edges/gradient",
          "fmod/ordinary/gradient", "hard_swish/edges/gradient@numpy",
          "hard_silu/edges/gradient@numpy", "hard_swish/edges/gradient@jax",
-         "hard_silu/edges/gradient@jax"],
+         "hard_silu/edges/gradient@jax", "hard_swish/edges/gradient@torch",
+         "hard_silu/edges/gradient@torch"],
     "integer and bool inputs of activations and normalizations compute in "
     "floatx (Keras on TensorFlow truncates relu6, soft_shrink and the "
     "normalizations of integers to integers); vander of bools counts in "
@@ -84,16 +85,17 @@ OPEN = {
         ["elu/edges/gradient", "selu/edges/gradient"],
     "softsign at +-inf: pycg's gradient is NaN, the derivative's limit 0":
         ["softsign/edges/gradient"],
-    "the backends disagree at -inf (hard_silu, hard_swish: 0 on numpy and "
-    "jax, NaN on tensorflow) and at +-inf (i0: inf on numpy, NaN on "
+    "the backends disagree at -inf (hard_silu, hard_swish: 0 on numpy, "
+    "jax and torch, NaN on tensorflow) and at +-inf (i0: inf on numpy, NaN on "
     "tensorflow and jax)":
         ["hard_silu/edges/gradient@tensorflow",
          "hard_swish/edges/gradient@tensorflow", "i0/edges/gradient@numpy"],
     "nextafter's gradient with respect to x1 is 0; the derivative is 1":
         ["nextafter/ordinary/gradient"],
-    "nextafter of integers and bools: float64/float16 values on numpy, an "
-    "error on tensorflow (Keras: floatx)":
+    "nextafter of integers and bools: float64/float16 values on numpy and "
+    "torch, an error on tensorflow (Keras: floatx)":
         ["nextafter/int/dtype@numpy", "nextafter/bool/dtype@numpy",
+         "nextafter/int/dtype@torch", "nextafter/bool/dtype@torch",
          "nextafter/int/pycg raises@tensorflow",
          "nextafter/bool/pycg raises@tensorflow"],
     "bfloat16: nextafter, logaddexp and logaddexp2 fail on tensorflow; "
@@ -122,7 +124,7 @@ ONEDNN = {
 }
 
 
-def rows(table, backends=("numpy", "tensorflow", "jax")):
+def rows(table, backends=("numpy", "tensorflow", "jax", "torch")):
     """The table's rows as (name, kind, backend, what) tuples, on the
     backends given (a row without "@backend" is on each of them)."""
     out = set()

@@ -51,10 +51,25 @@ test_that("a Python without TensorFlow is told the numpy backend only works", {
                "only the numpy backend works", fixed = TRUE)
 })
 
-test_that("config_set_backend names the three backends when given no name", {
+test_that("config_set_backend names the four backends when given no name", {
   skip_if_no_pycg()
   expect_error(config_set_backend(3), paste0(
-    "config_set_backend: `name` must be \"tensorflow\", \"numpy\" or ",
-    "\"jax\", not "), fixed = TRUE)
+    "config_set_backend: `name` must be \"tensorflow\", \"numpy\", ",
+    "\"jax\" or \"torch\", not "), fixed = TRUE)
   expect_error(config_set_backend(c("jax", "numpy")), "\"jax\"", fixed = TRUE)
+})
+
+test_that("the torch backend is selectable from R and computes there", {
+  skip_if_no_pycg()
+  skip_if_not(reticulate::py_module_available("torch"), "no PyTorch")
+  old <- config_backend()
+  on.exit(config_set_backend(old))
+  config_set_backend("torch")
+  expect_identical(config_backend(), "torch")
+  x <- op_convert_to_tensor(c(0.5, 2))
+  expect_identical(class(reticulate::py_get_attr(x, "_value"))[1],
+                   "torch.Tensor")
+  expect_equal(as.numeric(op_exp(x) * 2), exp(c(0.5, 2)) * 2)
+  slope <- pycg_grad(function(x) op_sum(op_sin(x) * x))(x)
+  expect_equal(as.numeric(slope), sin(c(0.5, 2)) + c(0.5, 2) * cos(c(0.5, 2)))
 })

@@ -2,6 +2,8 @@
 numbers as scalars of a value's dtype (cached constants, in _fast.py),
 variables (a tf.Variable, read afresh, also inside tf.function) and host
 calls (NumPy run when the graph runs)."""
+import threading
+
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
@@ -109,13 +111,16 @@ def read_and_add(store, delta):
     return _critical_section().execute(step), store
 
 
-_section = []
+_section, _SECTION = [], threading.Lock()
 
 
 def _critical_section():
     if not _section:
-        with tf.init_scope():
-            _section.append(tf.CriticalSection(name="pycg_read_and_add"))
+        with _SECTION:   # (one, whichever threads trace a draw first)
+            if not _section:
+                with tf.init_scope():
+                    _section.append(
+                        tf.CriticalSection(name="pycg_read_and_add"))
     return _section[0]
 
 

@@ -194,20 +194,18 @@ def erf(x):   # (TensorFlow's float64 kernel is nan for |x| >= 1.4e154)
 
 
 # ---- the gamma family, beta and binomial coefficients ----------------------
-def _where(c, a, b):   # (tf.where with a Python float on either side,
-    # through NumPy: tf.constant(-0.0, tf.float64) drops the sign)
-    dtype = a.dtype if tf.is_tensor(a) else getattr(b, "dtype", tf.float64)
-    return tf.where(c, a if tf.is_tensor(a) else tf.constant(
-        np.array(a, dtype.as_numpy_dtype)), b if tf.is_tensor(b) else
-        tf.constant(np.array(b, dtype.as_numpy_dtype)))
+def _constant(value, like):   # (through NumPy: tf.constant(-0.0,
+    # tf.float64) drops the sign)
+    dtype = tf.float64 if like is None else like.dtype
+    return tf.constant(np.array(value, dtype.as_numpy_dtype))
 
 
 _TF = _gamma.Namespace(
-    where=_where, log=tf.math.log, log1p=tf.math.log1p, exp=tf.math.exp,
+    where=tf.where, log=tf.math.log, log1p=tf.math.log1p, exp=tf.math.exp,
     floor=tf.math.floor, round=tf.math.round, abs=tf.math.abs,
     sin=tf.math.sin, cos=tf.math.cos, pow=tf.math.pow,
     isnan=tf.math.is_nan, minimum=tf.math.minimum, maximum=tf.math.maximum,
-    lgamma=tf.math.lgamma)
+    lgamma=tf.math.lgamma, constant=_constant)
 
 
 def _in_float64(fn, *xs):
