@@ -359,10 +359,14 @@ test_each_backend("var() is base R's sample variance, recorded on tapes", {
                    is.na(var(matrix(c(1, 2), 1))))
   expect_true(is.na(as.numeric(var(tensor(numeric(0))))) &&
                 is.na(var(numeric(0))))
-  expect_error(var(tensor(x_r), tensor(x_r)), "use var\\(as.array\\(x\\), ...\\)")
-  expect_error(var(tensor(array(1:8 + 0, c(2, 2, 2)))), "with 3 axes")
-  expect_error(var(tensor(matrix(c(1, NA, 3, 4), 2)), na.rm = TRUE),
-               "complete rows.*var\\(as.array\\(x\\), ...\\)")
+  # y, an array of 3 axes (all its elements) and na.rm on a matrix (its
+  # complete rows) as base R's stats/src/cov.c
+  expect_equal(as.numeric(var(tensor(x_r), tensor(x_r))), var(x_r, x_r))
+  a_r <- array(c(1, 4, 2, 8, 5, 7, 3, 6), c(2, 2, 2))
+  expect_equal(as.numeric(var(tensor(a_r))), var(a_r))
+  na_m <- matrix(c(1, NA, 3, 4, 2, 7, 5, 9, 1), 3)
+  expect_equal(as.array(var(tensor(na_m), na.rm = TRUE)),
+               var(na_m, na.rm = TRUE))
   # d var / dx = 2 (x - mean) / (n - 1)
   g <- pycg_grad(function(x) var(x))(x_r)
   expect_equal(as.numeric(g), 2 * (x_r - mean(x_r)) / (length(x_r) - 1))
