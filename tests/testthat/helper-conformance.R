@@ -22,8 +22,9 @@
 #
 # PYCG_CONFORMANCE=full runs the long grid (make soak); the default grid
 # keeps each backend under about a minute. PYCG_CONFORMANCE_BACKENDS
-# (comma-separated) narrows the backends; PYCG_CONFORMANCE_REPORT names a
-# file that gets every case as a tab-separated row.
+# (comma-separated) narrows the backends, and adds torch where it names it;
+# PYCG_CONFORMANCE_REPORT names a file that gets every case as a
+# tab-separated row.
 
 conformance_full <- function() identical(Sys.getenv("PYCG_CONFORMANCE"), "full")
 
@@ -562,11 +563,14 @@ gradient_cases <- function(functions) {
 
 # The backends the suite runs on: numpy and tensorflow, and jax where it is
 # installed (with JAX's 64-bit mode on while it runs: R's doubles are
-# float64).
+# float64); torch where it is installed and PYCG_CONFORMANCE_BACKENDS names
+# it (make soak).
 conformance_backends <- function() {
   out <- c("numpy", "tensorflow")
   if (reticulate::py_module_available("jax")) out <- c(out, "jax")
   only <- strsplit(Sys.getenv("PYCG_CONFORMANCE_BACKENDS"), ",")[[1L]]
+  if ("torch" %in% only && reticulate::py_module_available("torch"))
+    out <- c(out, "torch")
   if (length(only)) intersect(out, only) else out
 }
 
@@ -665,14 +669,14 @@ select_cases <- function(cases, budget, backend) {
   budget <- ceiling(budget * budget_share[[backend]])
   if (conformance_full() || length(cases) <= budget) return(cases)
   stride <- ceiling(length(cases) / budget)
-  offset <- (match(backend, c("numpy", "tensorflow", "jax")) - 1L) %% stride
+  offset <- (match(backend, names(budget_share)) - 1L) %% stride
   cases[seq(1L + offset, length(cases), by = stride)]
 }
 
 # The default grid's share per backend: JAX compiles each op for each new
 # shape (about 0.1 s a case where numpy takes 2 ms), so it samples less;
 # make soak (PYCG_CONFORMANCE=full) runs every case on every backend.
-budget_share <- c(numpy = 1, tensorflow = 1, jax = 0.1)
+budget_share <- c(numpy = 1, tensorflow = 1, jax = 0.1, torch = 1)
 
 # test_that() of one family on every backend.
 test_conformance <- function(family, make_cases, kind = "value",
