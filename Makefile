@@ -12,8 +12,8 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo docs test test-python test-r test-site lint bench soak setup \
-        check-r check-r-nopython
+.PHONY: demo docs test test-python test-r test-testthat test-site lint bench \
+        soak setup check-r check-r-nopython
 
 # The demo, the vignettes knitted afresh (tools/render-docs.R), and the
 # documentation site built from them.
@@ -46,17 +46,20 @@ docs: setup
 # set the torch backend themselves and run in the first line, as
 # test_torch_backend.py does (about 80 s together at load 6: the DDP and
 # Keras subprocesses are most of it).
-# The Python tests and the R checks are independent (check-r builds from a
-# copy of the tree): they run side by side, one per core. The site's test
-# (tests/test_site.py: a full build into a temporary folder, its checks, and
-# pages in headless Chromium, about 2 minutes) runs after the R checks,
-# which finish minutes before the Python tests.
+# The Python tests and the R side are independent (check-r builds from a
+# copy of the tree): they run side by side, one per core, and each leg and
+# each step of the R leg prints its seconds.
 test: setup lint
-	$(MAKE) --no-print-directory -j2 test-python test-r
+	$(MAKE) --no-print-directory -j2 timed-test-python timed-test-r
+
+timed-%:
+	@start=$$(date +%s); $(MAKE) --no-print-directory $*; status=$$?; \
+	  echo "make $*: $$(( $$(date +%s) - start )) s (exit $$status)"; \
+	  exit $$status
 
 test-python: setup
 	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg \
-	  --ignore=tests/test_site.py
+	  --ignore=tests/test_site.py --ignore=tests/test_r_testthat.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
 	  -k finite_differences
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_edge_agreement.py \
@@ -69,10 +72,24 @@ TORCH_TESTS := $(addprefix tests/,test_ops_vjp.py test_edge_agreement.py \
   test_random.py test_saving.py test_custom_gradient_conventions.py \
   test_tape.py)
 
+# The R leg runs each testthat file once, first: under pytest
+# (tests/test_r_testthat.py: one pytest test per file, so a failure names its
+# file and its testthat report), against the package installed from the
+# tree. R CMD check of the tarball runs with --no-tests (the build, the
+# install, every example with Python, the vignettes, the documentation and
+# code checks), since its own run of the same tests would take as long
+# again; the check with no Python (check-r-nopython) runs the tests, which
+# there prove that each one skips. The site's test (tests/test_site.py: a
+# full build into a temporary folder, its checks, and pages in headless
+# Chromium, about 2 minutes) comes last.
 test-r: setup
-	$(MAKE) --no-print-directory check-r
-	$(MAKE) --no-print-directory check-r-nopython
-	$(MAKE) --no-print-directory test-site
+	$(MAKE) --no-print-directory timed-test-testthat
+	$(MAKE) --no-print-directory timed-check-r CHECK_TESTS=--no-tests
+	$(MAKE) --no-print-directory timed-check-r-nopython
+	$(MAKE) --no-print-directory timed-test-site
+
+test-testthat: setup
+	$(PY) -m pytest -q tests/test_r_testthat.py
 
 test-site: setup
 	$(PY) -m pytest -q tests/test_site.py
@@ -89,7 +106,8 @@ lint: setup
 	bash tools/roxygen-drift.sh
 
 # R CMD build (which runs every vignette) and R CMD check --as-cran on the
-# tarball, from a copy of the tree without .venv (R would copy it first).
+# tarball, from a copy of the tree without .venv (R would copy it first);
+# CHECK_TESTS=--no-tests leaves out the testthat run (make test's R leg).
 # The build bundles pycg/ under inst/python/ (./cleanup), which install_pycg()
 # installs. No network and no LaTeX here: remote checks and the PDF manual
 # are skipped.
@@ -99,7 +117,8 @@ check-r: setup
 	cd $(RCHECK) && R CMD build pycg >build.log 2>&1 || { cat build.log; exit 1; }
 	cd $(RCHECK) && tar -tzf pycg_*.tar.gz | grep -q '^pycg/inst/python/pycg/__init__.py$$' || \
 	  { echo "the tarball lacks inst/python/pycg (the bundled Python sources)"; exit 1; }
-	cd $(RCHECK) && $(CHECK) pycg_*.tar.gz >check.log 2>&1; $(call check_status,check.log,[0-9]* NOTEs\?)
+	cd $(RCHECK) && $(CHECK) $(CHECK_TESTS) pycg_*.tar.gz >check.log 2>&1; \
+	  $(call check_status,check.log,[0-9]* NOTEs\?)
 
 # The same tarball checked as CRAN would, with no Python that has pycg:
 # every test that needs pycg skips; the vignettes are precomputed (their
@@ -138,8 +157,9 @@ bench: setup
 
 # Longer fuzz and soak runs than `make test` affords (about 25 minutes),
 # the memory a compiled jax function keeps per trace (against jax.jit),
-# then every test on the jax backend and on the torch backend (about 19
-# minutes on torch).
+# every test on the jax backend and on the torch backend (about 19
+# minutes on torch), and the conformance suite's whole grid
+# (PYCG_CONFORMANCE=full) on all four backends.
 soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \
@@ -150,6 +170,9 @@ soak: setup
 	$(PY) bench/jax_trace_memory.py
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests
 	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q tests
+	PYCG_CONFORMANCE=full PYCG_CONFORMANCE_BACKENDS=numpy,tensorflow,jax,torch \
+	  Rscript -e 'testthat::test_dir("tests/testthat", \
+	  filter = "conformance", package = "pycg", load_package = "installed")'
 
 setup: $(VENV)/.system-ok $(VENV)/.python-ok $(VENV)/.r-ok
 

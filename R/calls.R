@@ -12,7 +12,9 @@
 # stays interruptible.
 py_call <- function(fn, ..., .caller = NULL) {
   list(...)
-  py_result(suspendInterrupts(fn(...)), .caller)
+  res <- suspendInterrupts(fn(...))
+  if (length(.pycg$deferred)) signal_deferred()
+  py_result(res, .caller)
 }
 
 # py_call(fn, <the arguments in the list args>, .caller = caller), for the
@@ -20,13 +22,26 @@ py_call <- function(fn, ..., .caller = NULL) {
 py_apply <- function(fn, args, caller = NULL) {
   force(fn)
   force(args)
-  py_result(suspendInterrupts(do.call(fn, args)), caller)
+  res <- suspendInterrupts(do.call(fn, args))
+  if (length(.pycg$deferred)) signal_deferred()
+  py_result(res, caller)
 }
 
 # pycg.ops.<name>(...): py_call() written out, as every op goes through it.
 op_call <- function(.op, ...) {
   list(...)
-  py_result(suspendInterrupts(interop()$call_op(.op, ...)))
+  res <- suspendInterrupts(interop()$call_op(.op, ...))
+  if (length(.pycg$deferred)) signal_deferred()
+  py_result(res)
+}
+
+# The warnings of R code that Python called (r_shim() holds them back: an
+# exiting handler, tryCatch(warning = ), must not unwind Python's frames),
+# signalled once Python has returned.
+signal_deferred <- function() {
+  warned <- .pycg$deferred
+  .pycg$deferred <- NULL
+  for (w in warned) warning(w)
 }
 
 # pycg.ops.<name>(...) for ops that return 0-based indices: R gets 1-based
@@ -103,9 +118,11 @@ call_name <- function(label) {
 # gives the prefix of an error's message, e.g. "in the gradient of f".
 # `name`: the name `fn` is called by (or a function giving it); `inputs`:
 # names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
-# applied to the result, with interrupts held back.
+# applied to the result, with interrupts held back; `explain`: applied to
+# an R error's condition before it is returned. Warnings are held back
+# until Python returns (signal_deferred()).
 r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
-                   post = identity) {
+                   post = identity, explain = identity) {
   name_now <- if (is.function(name)) name else function() name
   interop()  # Python must be started by pycg before r_to_py() starts it
   # called by name with its arguments as variables, so that an error's call
@@ -127,14 +144,20 @@ r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
       assign(name, fn, envir = home)
     names(args) <- vars
     frame <- list2env(args, parent = home)
-    tryCatch(
+    tryCatch(withCallingHandlers(
       as_py(post(allowInterrupts(withCallingHandlers(
         do.call(name, call_args, envir = frame),
         error = function(e) .pycg$r_calls <- sys.calls())))),
+      warning = defer_warning),
       interrupt = function(cond) r_condition(cond, "interrupt", where),
-      error = function(cond) r_condition(cond, "error", where))
+      error = function(cond) r_condition(explain(cond), "error", where))
   }
   r_to_py(shim, convert = FALSE)
+}
+
+defer_warning <- function(w) {
+  .pycg$deferred <- c(.pycg$deferred, list(w))
+  invokeRestart("muffleWarning")
 }
 
 # Variable names for the arguments of a call to `fn` (`given`: the names

@@ -17,9 +17,10 @@
 #   NULL -> None; tensors and other Python objects pass as themselves;
 #   a length-1 number, integer, logical or complex without dim -> a Python
 #     number (weakly typed beside a tensor, as reticulate's r_to_py());
-#     NA_real_ -> nan;
+#     NA_real_ -> nan (with R's payload);
 #   other vectors and arrays -> tensors (double -> float64, integer -> int32,
-#     logical -> bool; column-major layout kept; NA -> NaN in doubles);
+#     logical -> bool; column-major layout kept; NA stays R's NA_real_, a
+#     NaN with its payload, in doubles);
 #   integer or logical NA, and NA strings -> an error (Python has no such
 #     value; reticulate would pass True or the text "NA");
 #   a string -> str, a character vector or array -> a list of str;
@@ -61,7 +62,7 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
   if ((is.integer(x) || is.logical(x)) && anyNA(x))
     stop_bad_input(x, .label, paste0(
       ": pycg tensors have no integer or logical NA; use a double vector ",
-      "(NA becomes NaN) or remove the NAs"), what = "")
+      "(which keeps R's NA) or remove the NAs"), what = "")
   r_array(x)
 }
 
@@ -170,14 +171,14 @@ r_array <- function(x) {
 array_to_raw <- function(x) {
   shape <- as.list(dim(x) %||% (if (length(x) == 1L) integer() else length(x)))
   if (is.double(x) || is.complex(x)) {
-    # R's NA is a signalling NaN, which NumPy's reductions warn about
-    if (anyNA(x)) x[is.na(x)] <- NaN
+    # NA keeps its bits (R's NA_real_, a NaN with the payload 1954), which
+    # pycg/r/codec.py makes a quiet NaN
     return(list(writeBin(as.vector(x), raw(), endian = "little"), shape,
                 typeof(x)))
   }
   if (anyNA(x))
     stop("pycg tensors have no integer or logical NA; `NA` found. ",
-         "Use a double vector (NA becomes NaN) or remove the NAs",
+         "Use a double vector (which keeps R's NA) or remove the NAs",
          call. = FALSE)  # as_py() names the function first
   list(writeBin(as.integer(x), raw(), size = 4L, endian = "little"), shape,
        typeof(x))

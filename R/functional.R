@@ -41,13 +41,50 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
     stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
          call. = FALSE)
   argnums <- as_int(argnums - 1L)
-  py_f <- r_callable(f, label, signature = py_signature(f))
+  py_f <- r_callable(f, label, signature = py_signature(f),
+                     post = differentiable_result(paste0("pycg_", transform),
+                                                  label, isTRUE(has_aux)))
   transformed <- guard(core_call(transform, py_f, argnums = argnums,
                                   has_aux = isTRUE(has_aux)))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
     py_apply(transformed, r_arguments(list(...), caller), caller)
   }
+}
+
+# What f returned, for a transform that differentiates it (applied in R,
+# before the result reaches Python): a tensor with one element is the
+# scalar it is in R (diff(range(x)) has dims c(1)); an R number or array
+# means a base R function took the tensor off the tape, which would give a
+# gradient of 0, so it is an error that says how to stay on the tape.
+differentiable_result <- function(who, label, has_aux = FALSE) {
+  force(who)
+  force(label)
+  function(out) {
+    if (!has_aux) return(scalar_result(out, who, label))
+    if (is.list(out) && length(out) == 2L)
+      out[[1L]] <- scalar_result(out[[1L]], who, label)
+    out
+  }
+}
+
+scalar_result <- function(value, who, label) {
+  if (is_tensor(value)) {
+    if (length(tensor_dim(value)) && length(value) == 1L)
+      return(op_call("reshape", value, list()))
+    return(value)
+  }
+  if (is.numeric(value) || is.logical(value))
+    stop(who, "(", label, "): the function returned an R ", typeof(value),
+         if (length(value) == 1L) paste0(" (", format(value), ")"),
+         ", not a tensor: a base R function (such as as.array() or ",
+         "as.numeric()) converted the tensor to R values, which no tape ",
+         "records, so the gradient would be 0. Stay on the tape with op_*() ",
+         "functions and the base R functions pycg gives tensors (see ",
+         "?tensor-base, ?tensor-linalg, ?tensor-stats); where R values are ",
+         "needed, give the computation an op_custom_gradient() rule",
+         call. = FALSE)
+  value
 }
 
 # The arguments of a function made by pycg_grad() & co. as Python values;
@@ -95,8 +132,9 @@ check_gradients <- function(f, ..., order = 1L, eps = NULL, rtol = NULL,
                             atol = NULL) {
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
-  py_f <- r_callable(f, function_label(substitute(f), f),
-                     signature = py_signature(f))
+  label <- function_label(substitute(f), f)
+  py_f <- r_callable(f, label, signature = py_signature(f),
+                     post = differentiable_result("check_gradients", label))
   args <- c(list("check_gradients", py_f), lapply(list(...), as_py),
             list(order = as.integer(order), eps = eps, rtol = rtol,
                  atol = atol))
@@ -157,16 +195,19 @@ pycg_variable <- function(initial_value, trainable = TRUE, name = NULL,
 #' @return An R function; `attr(g, "trace_count")()` says how many times it
 #'   was traced (once per new input signature).
 #' @examplesIf pycg_available()
+#' old <- config_backend()
 #' config_set_backend("tensorflow")
 #' slope <- pycg_function(pycg_grad(function(x) op_sum(x^3)))
 #' slope(op_convert_to_tensor(c(1, 2)))
 #' attr(slope, "trace_count")()
+#' config_set_backend(old)
 #' @export
 pycg_function <- function(f, jit_compile = FALSE) {
   if (!is.function(f))
     stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
   py_f <- r_callable(f, function_label(substitute(f), f),
-                     signature = py_signature(f))
+                     signature = py_signature(f),
+                     explain = explain_traced_condition)
   compiled <- core_call("function", py_f, jit_compile = isTRUE(jit_compile))
   call <- guard(compiled)
   g <- function(...) {
@@ -176,4 +217,28 @@ pycg_function <- function(f, jit_compile = FALSE) {
     reticulate::py_to_r(reticulate::py_get_attr(compiled, "trace_count"))
   }
   g
+}
+
+# `if (x > 0)` or `while` on a tensor, as happens while pycg_function()
+# traces f (a traced comparison has no R value, so it stays a tensor, which
+# R's `if` cannot read): the error says so and names the way out.
+explain_traced_condition <- function(cond) {
+  call <- conditionCall(cond)
+  heads <- list(as.name("if"), as.name("while"))
+  base_messages <- vapply(c("the condition has length > 1",
+                            "argument is not interpretable as logical",
+                            "argument is of length zero"),
+                          gettext, "", domain = "R")
+  if (!is.call(call) || !any(vapply(heads, identical, NA, call[[1L]])) ||
+      !conditionMessage(cond) %in% base_messages)
+    return(cond)
+  cond$message <- paste0(
+    "`", as.character(call[[1L]]), " (", paste(deparse(call[[2L]]),
+                                               collapse = " "),
+    ")`: the condition is a tensor (", conditionMessage(cond), "); while ",
+    "pycg_function() traces f a tensor has no R value, so R's `",
+    as.character(call[[1L]]), "` cannot read it. Branch on tensors with ",
+    "op_where(condition, yes, no) or op_cond(condition, true_fn, false_fn), ",
+    "or decide from R values outside f")
+  cond
 }

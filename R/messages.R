@@ -79,6 +79,7 @@ translate_message <- function(message, caller = NULL) {
       message <- paste0(caller$name, ": ", message)
   }
   message <- r_shapes(message)
+  message <- r_strings(message)
   message <- gsub("\\bTrue\\b", "TRUE", message, perl = TRUE)
   message <- gsub("\\bFalse\\b", "FALSE", message, perl = TRUE)
   message <- gsub("\\bNone\\b", "NULL", message, perl = TRUE)
@@ -176,6 +177,20 @@ r_shapes <- function(message) {
       inner <- gsub("None", "NA", sub(",?\\)$", "", sub("^\\(", "", t)))
       if (nzchar(inner)) sprintf("c(%s)", inner) else "c() (a scalar)"
     }, ""))
+  message
+}
+
+# A Python list of strings where numbers were expected is, from R, a
+# character vector (as_py() sends one as a list of str): "got list ['a',
+# 'b']" -> got a character vector c("a", "b"), and what to do.
+r_strings <- function(message) {
+  at <- regexpr("got list \\['[^]]*\\]?", message, perl = TRUE)
+  if (at == -1L) return(message)
+  inner <- sub("\\]$", "", sub("^got list \\[", "", regmatches(message, at)))
+  regmatches(message, at) <- paste0(
+    "got a character vector c(", gsub("'", "\"", inner, fixed = TRUE),
+    if (endsWith(inner, "'")) ")" else "...)",
+    "; use as.numeric() for numbers written as text")
   message
 }
 

@@ -203,8 +203,10 @@ op_conj <- function(x) {
 
 #' Elementwise operations on two tensors
 #'
-#' Thin wrappers of `pycg.ops.<name>`, broadcasting `x1` against `x2`. R
-#' numbers are weakly typed: they take the dtype of the tensor they meet.
+#' Thin wrappers of `pycg.ops.<name>`, broadcasting `x1` against `x2` as
+#' NumPy does (along the last axes; R's operators `+`, `*`, ... recycle as
+#' base R does instead, see [tensor-methods]). R numbers are weakly typed:
+#' they take the dtype of the tensor they meet.
 #'
 #' @param x1,x2 Tensors, or R numbers or arrays.
 #' @return A tensor of the broadcast shape (logical for the comparisons).

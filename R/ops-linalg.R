@@ -11,7 +11,12 @@
 #' @param a A square matrix.
 #' @param b The right-hand side.
 #' @param axes A count, or a list of two vectors of 1-based axes.
-#' @param ord The order of the norm (`NULL`, a number or `"fro"`).
+#' @param ord The order of the norm, as in `keras.ops.norm()`: `NULL`
+#'   (the 2-norm of all entries); for a vector any number p
+#'   (`(sum |x|^p)^(1/p)`), `Inf`, `-Inf` or 0 (the count of non-zeros); for
+#'   a matrix `"fro"`, `"nuc"` (the sum of the singular values), 1, -1,
+#'   `Inf`, `-Inf` (largest or smallest column or row sum of `|x|`), 2 or
+#'   -2 (the largest or smallest singular value).
 #' @param axis Axis or axes (1-based) of the norm; `NULL` for all.
 #' @param keepdims If `TRUE`, keep reduced axes with length 1.
 #' @param upper If `TRUE`, `op_cholesky()` returns the upper factor `t(L)`.
@@ -24,6 +29,8 @@
 #' op_det(a)
 #' op_solve(a, c(1, 2))
 #' op_einsum("ij,j->i", a, c(1, 1))
+#' op_norm(a, ord = 2)       # the largest singular value, as norm(m, "2")
+#' op_norm(a, ord = "nuc")   # their sum
 #' @name ops-linalg
 NULL
 

@@ -29,7 +29,9 @@ pycg_optim_objective <- function(f, dtype = "float64") {
     stop("pycg_optim_objective: `f` must be an R function, not ",
          describe_r(f), call. = FALSE)
   label <- function_label(substitute(f), f)
-  py_f <- r_callable(f, label, signature = py_signature(f))
+  py_f <- r_callable(f, label, signature = py_signature(f),
+                     post = differentiable_result("pycg_optim_objective",
+                                                  label))
   fun <- core_call("optimize.scipy_objective", py_f, dtype = dtype)
   cache <- new.env(parent = emptyenv())
   cache$count <- 0L

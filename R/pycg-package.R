@@ -58,9 +58,14 @@ NULL
 # pycg gives base R's non-generic diag(), rowSums(), colSums(), rowMeans(),
 # colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
 # 4.3) a tensor method that passes every other value on to what the name
-# meant before (R/tensor-base.R); library() lists them as masked.
+# meant before (R/tensor-base.R); library() lists them as masked. So it
+# does c(), is.double(), is.integer(), is.logical(), match(), %in% and
+# mapply(), which never dispatch on a tensor (R/tensor-masked.R): they are
+# put on the search path here, so the package's own code keeps base R's.
 .onAttach <- function(libname, pkgname) {
   env <- as.environment(paste0("package:", pkgname))
+  functions <- attached_functions()
+  for (name in names(functions)) assign(name, functions[[name]], envir = env)
   if (getRversion() < "4.3.0")
     assign("%*%", get("%*%", envir = asNamespace(pkgname)), envir = env)
 }

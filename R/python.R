@@ -36,9 +36,18 @@ start_python <- function() {
     r_function = interop$r_function,
     r_signature = interop$r_signature,
     r_subset = interop$r_subset,
-    r_cumulative = interop$r_cumulative,
     enter_tape = interop$enter_tape,
-    r_arith = interop$r_arith,
+    r_operator = interop$r_operator,
+    r_unary = interop$r_unary,
+    r_diff = interop$r_diff,
+    r_math = interop$r_math,
+    r_complex = interop$r_complex,
+    r_summary = interop$r_summary,
+    r_parallel = interop$r_parallel,
+    r_replace = interop$r_replace,
+    r_as_double = interop$r_as_double,
+    r_ifelse = interop$r_ifelse,
+    r_concat = interop$r_concat,
     to_numpy = interop$to_numpy
   )
   .pycg$interop

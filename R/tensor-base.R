@@ -8,35 +8,52 @@
 #'   `TRUE` or `FALSE`. `na.rm = TRUE` is honoured by `sum()`, `prod()`,
 #'   `max()`, `min()`, `range()` and `mean()`, which then skip `NaN`.
 #' * conversion: `as.vector()`, `as.matrix()`, `as.double()`, `length()`,
-#'   `str()`, `summary()`, `head()`.
+#'   `str()`, `summary()`; `is.numeric()` is `TRUE` for integer and
+#'   floating tensors, as for the R vector it holds; `format()` is base R's
+#'   `format()` of the values (`digits`, `nsmall`, ...), `print()` shows
+#'   dtype and shape above them.
+#' * `c()` of tensors and R numbers or logicals, in any order (`c(5, x)`,
+#'   `out <- c(out, x[i])` in a loop), is one tensor in R's order, recorded
+#'   on tapes; beside a list a tensor stays one element of it, beside
+#'   strings it gives its values. Base R's `c()` dispatches on its first
+#'   argument only, so pycg gives its own `c()`, which sends every call
+#'   without a tensor to base R's (library(pycg) lists it as masked).
+#' * `is.double()`, `is.integer()` and `is.logical()` give R's type of the
+#'   values a tensor holds (that of `as.array(x)`), `match()` and `%in%`
+#'   base R's answer on its values (positions are not differentiable), and
+#'   `mapply()` over tensors hands `FUN` their elements as tensors and
+#'   combines the results into one tensor, recorded on tapes. Base R never
+#'   dispatches them on a tensor, so pycg gives its own, as for `c()`: each
+#'   sends every call without a tensor to base R's (library(pycg) lists
+#'   them as masked).
+#' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
+#'   of a matrix or array; a negative `n` all but the last or first `-n`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
 #'   `range()`; `order()` and `rank()` (through `xtfrm()`), `which()`,
 #'   `which.max()` and `which.min()` give base R's R integers, as on
 #'   `as.array(x)` (positions are not differentiable); `which()` and
 #'   friends are S4 methods for tensors, as `diag()` is, so every other
 #'   value keeps base R's function.
-#' * `var()`: base R's sample variance (divisor n - 1; a matrix gives the
-#'   covariance of its columns) as a tensor recorded on tapes; `y`, `use`,
-#'   and `na.rm = TRUE` on a matrix with NA stop, naming
-#'   `var(as.array(x), ...)`. `op_var()` is Keras' population variance
-#'   (divisor n).
-#' * matrices: `t()`, `aperm()`, `diag()`, `rowSums()`, `colSums()`,
-#'   `rowMeans()`, `colMeans()`, `crossprod()`, `tcrossprod()`, `pmax()`,
-#'   `pmin()`, and `%*%`. Those that base R does not make generic (`diag`,
-#'   the row/column sums and means, `crossprod`, `tcrossprod`, `pmax`,
-#'   `pmin`) are given by pycg, and library(pycg) says that they mask
-#'   base's: `diag()`, the row/column sums and means, `crossprod()` and
-#'   `tcrossprod()` as S4 methods for tensors (as Matrix gives them for its
-#'   matrices), so that base matrices keep base R's results and Matrix's
-#'   matrices Matrix's, whichever of Matrix and pycg is attached first;
-#'   `pmax()` and `pmin()` pass every value that is not a tensor to what
-#'   the name meant before pycg was attached (the next definition on the
-#'   search path, else base R's).
+#' * matrices: `t()` (a vector is a one-row matrix), `aperm()` (of an
+#'   array: a vector or a number stops, as in base R), `diag()` (of a
+#'   matrix its diagonal, of a vector the diagonal matrix, of one number
+#'   the identity, with `nrow` and `ncol` as in base R), `rowSums()`,
+#'   `colSums()`, `rowMeans()`, `colMeans()`, `pmax()`, `pmin()`; the
+#'   products and linear algebra are in [tensor-linalg], the statistics in
+#'   [tensor-stats]. Those that base R does not make generic (`diag`, the
+#'   row/column sums and means, `pmax`, `pmin`) are given by pycg:
+#'   `diag()` and the row/column sums and means as S4 methods for tensors
+#'   (as Matrix gives them for its matrices), so that base matrices keep
+#'   base R's results and Matrix's matrices Matrix's, whichever of Matrix
+#'   and pycg is attached first; `pmax()` and `pmin()` pass every value
+#'   that is not a tensor to what the name meant before pycg was attached
+#'   (the next definition on the search path, else base R's), and
+#'   library(pycg) lists them as masked.
 #' * a comparison whose result is a single value gives an R logical, so
 #'   `if (x > 1)` and `isTRUE(x == y)` work on scalar tensors; longer
 #'   results stay boolean tensors.
 #'
-#' @param x,y,a Tensors (or R values).
+#' @param x,a Tensors (or R values).
 #' @param ... Further arguments, as for the base R function.
 #' @param na.rm If `TRUE`, skip `NaN` (R's `NA` in a double vector).
 #' @param decreasing For `sort()`: largest first.
@@ -47,7 +64,8 @@
 #' @param na.last For `sort()`: as in base R, `NA` drops the `NA`s (`NaN`s),
 #'   `TRUE` puts them last, `FALSE` first.
 #' @param perm For `aperm()`: the permutation of the axes, 1-based.
-#' @param n For `head()`: the number of elements (rows for a matrix).
+#' @param n For `head()` and `tail()`: the number of elements (rows for a
+#'   matrix); negative: all but that many.
 #' @param dims For the row/column sums and means: as in base R (1 only).
 #' @param object For `summary()` and `str()`: a tensor.
 #' @param mode For `as.vector()`: as in base R.
@@ -55,6 +73,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
+#' @aliases c is.double is.integer is.logical match %in% mapply
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)
@@ -71,19 +90,26 @@ is_tensor <- function(x) inherits(x, "pycg.tensor.Tensor")
 
 #' @rdname tensor-base
 #' @export
-is.na.pycg.tensor.Tensor <- function(x) na_of(x) %||% op_call("isnan", x)
+is.na.pycg.tensor.Tensor <- function(x) r_logicals(na_of(x) %||% r_is_na(x))
 
 #' @rdname tensor-base
 #' @export
-is.nan.pycg.tensor.Tensor <- function(x) op_call("isnan", x)
+is.nan.pycg.tensor.Tensor <- function(x) r_logicals(r_is_nan(x))
 
 #' @rdname tensor-base
 #' @export
-is.finite.pycg.tensor.Tensor <- function(x) op_call("isfinite", x)
+is.finite.pycg.tensor.Tensor <- function(x) {
+  r_logicals(op_call("isfinite", x))
+}
 
 #' @rdname tensor-base
 #' @export
-is.infinite.pycg.tensor.Tensor <- function(x) op_call("isinf", x)
+is.infinite.pycg.tensor.Tensor <- function(x) r_logicals(op_call("isinf", x))
+
+# A boolean tensor as the R logicals base R's is.na() & co. give (dims
+# kept), which base R's own code indexes R vectors with (rank(), ...); a
+# traced one, which has no values yet, stays a tensor.
+r_logicals <- function(t) tryCatch(r_value(t), error = function(e) t)
 
 #' @rdname tensor-base
 #' @export
@@ -109,22 +135,41 @@ as.matrix.pycg.tensor.Tensor <- function(x, ...) {
 #' @export
 str.pycg.tensor.Tensor <- function(object, ...) {
   cat(tensor_header(object), "\n")
-  utils::str(tensor_to_r(object), ...)
+  utils::str(r_value(object), ...)
 }
 
 #' @rdname tensor-base
 #' @export
 summary.pycg.tensor.Tensor <- function(object, ...) {
-  summary(as.vector(tensor_to_r(object)), ...)
+  summary(r_value(object), ...)   # (a matrix: base R's table of its columns)
 }
 
 #' @rdname tensor-base
 #' @export
-head.pycg.tensor.Tensor <- function(x, n = 6L, ...) {
-  rows <- dim(x)[1L]
-  if (!length(rows) || rows <= n) return(x)
-  index <- rep(list(quote(expr = )), length(dim(x)))
-  do.call(`[`, c(list(x, seq_len(n)), index[-1L], list(drop = FALSE)))
+head.pycg.tensor.Tensor <- function(x, n = 6L, ...) keep_ends(x, n, "head")
+
+#' @rdname tensor-base
+#' @importFrom utils tail
+#' @export
+tail.pycg.tensor.Tensor <- function(x, n = 6L, ...) keep_ends(x, n, "tail")
+
+# head() or tail() as base R: the first (last) n elements of a vector, rows
+# of a matrix or array; a negative n all but the last (first) -n.
+keep_ends <- function(x, n, what) {
+  if (!is.numeric(n) || length(n) != 1L || is.na(n))
+    stop(what, "() of a tensor: `n` must be one number (of rows for a ",
+         "matrix); use ", what, "(as.array(x), n) for base R's other forms",
+         call. = FALSE)
+  d <- tensor_dim(x)
+  extent <- if (length(d)) d[1L] else 1L
+  n <- trunc(n)
+  keep <- if (n < 0) max(extent + n, 0) else min(n, extent)
+  if (keep == extent) return(x)
+  at <- if (what == "head") seq_len(keep) else
+    seq.int(to = extent, length.out = keep)
+  if (length(d) < 2L) return(x[at])
+  index <- rep(list(quote(expr = )), length(d))
+  do.call(`[`, c(list(x, at), index[-1L], list(drop = FALSE)))
 }
 
 # ---- order ---------------------------------------------------------------------------
@@ -141,10 +186,10 @@ sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
                                     ...) {
   x <- r_order_vector(na_as_nan(x))
   missing <- is.na(x)
-  values <- op_call("sort", x[!missing])
+  values <- op_call("sort", x[!missing, drop = FALSE])
   if (isTRUE(decreasing)) values <- op_call("flip", values)
   if (is.na(na.last) || !anyNA(x)) return(values)
-  nas <- x[missing]
+  nas <- x[missing, drop = FALSE]
   op_call("concatenate", if (isTRUE(na.last)) list(values, nas) else
     list(nas, values))
 }
@@ -152,20 +197,24 @@ sort.pycg.tensor.Tensor <- function(x, decreasing = FALSE, na.last = NA,
 #' @rdname tensor-base
 #' @export
 rev.pycg.tensor.Tensor <- function(x) {
+  if (!length(x)) return(x)   # as base R: x itself, dims kept
   na_through(x, function(t) op_call("flip", r_order_vector(t)))
 }
 
 #' @rdname tensor-base
 #' @export
 range.pycg.tensor.Tensor <- function(..., na.rm = FALSE) {
-  x <- op_call("concatenate", lapply(list(...),
-                                     function(a) r_order_vector(as_py(a))))
-  op_call("stack", list(reduce_na(x, "min", na.rm), reduce_na(x, "max", na.rm)))
+  r_summary("range", list(...), na.rm)
 }
 
 #' @rdname tensor-base
 #' @export
 aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
+  rank <- length(tensor_dim(a))
+  if (rank < 2L)
+    stop("aperm(): invalid first argument, must be an array (a tensor of ",
+         rank, " axes is an R ", if (rank) "vector" else "number",
+         " to base R)", call. = FALSE)
   axes <- if (is.null(perm)) NULL else as_axis(perm)
   na_through(a, function(t) op_call("transpose", t, axes = axes))
 }
@@ -173,12 +222,12 @@ aperm.pycg.tensor.Tensor <- function(a, perm = NULL, ...) {
 #' @rdname tensor-base
 #' @export
 mean.pycg.tensor.Tensor <- function(x, trim = 0, na.rm = FALSE, ...) {
-  x <- na_as_nan(x)
   if (!is.numeric(trim) || length(trim) != 1L || is.na(trim))
     stop("mean(): `trim` must be a number from 0 to 0.5", call. = FALSE)
-  if (trim <= 0) return(reduce_na(x, "mean", na.rm))
+  x <- r_as_double(x, "mean")
+  if (trim <= 0 || !length(x)) return(reduce_na(x, "mean", na.rm))
   if (isTRUE(na.rm)) x <- x[!is.na(x)]
-  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
+  else if (anyNA(x)) return(op_call("full_like", op_call("sum", x), NA_real_))
   if (trim >= 0.5) return(median(x))
   n <- length(x)
   lo <- floor(n * trim)
@@ -211,8 +260,39 @@ setOldClass(c("pycg.tensor.Variable", "pycg.tensor.Tensor"))
 #' @export
 setMethod("diag", "pycg.tensor.Tensor",
           function(x = 1, nrow, ncol, names = TRUE) {
-  if (length(dim(x)) == 1L) op_call("diag", x) else op_call("diagonal", x)
+  d <- tensor_dim(x)
+  if (length(d) > 2L)
+    stop("diag(): 'x' is an array, but not one-dimensional (a tensor of ",
+         length(d), " axes)", call. = FALSE)
+  if (length(d) == 2L) {
+    if (!missing(nrow) || !missing(ncol))
+      stop("diag(): 'nrow' or 'ncol' cannot be specified when 'x' is a ",
+           "matrix", call. = FALSE)
+    return(op_call("diagonal", x))
+  }
+  if (length(x) == 1L && missing(nrow) && missing(ncol)) {
+    size <- as.integer(as.vector(x))   # the identity matrix, as base R
+    if (is.na(size) || size < 0L)
+      stop("diag(): invalid 'nrow' value (", size, ")", call. = FALSE)
+    return(op_eye(size, dtype = "float64"))
+  }
+  tensor_diag(x, if (!missing(nrow)) nrow, if (!missing(ncol)) ncol)
 })
+
+# The nrow x ncol matrix with x (recycled) on its diagonal, as base R.
+tensor_diag <- function(x, nrow, ncol) {
+  if (!length(x))
+    stop("diag(): 'x' must have positive length", call. = FALSE)
+  n <- as.integer(nrow %||% length(x))
+  p <- as.integer(ncol %||% n)
+  m <- min(n, p)
+  v <- r_order_vector(x)
+  if (m != length(x))
+    v <- op_call("take", v, r_array(array((seq_len(m) - 1L) %% length(x))))
+  out <- op_call("diag", v)
+  if (n == m && p == m) return(out)
+  op_call("pad", out, list(list(0L, n - m), list(0L, p - m)))
+}
 
 #' @rdname tensor-base
 #' @export
@@ -246,42 +326,10 @@ setMethod("colMeans", "pycg.tensor.Tensor",
 axis_reduce <- function(x, op, axis, na.rm) {
   if (length(dim(x)) != 2L)
     stop("rowSums()/colSums()/rowMeans()/colMeans() of a tensor need a ",
-         "matrix (2 axes); got ", length(dim(x)), " axes", call. = FALSE)
+         "matrix (2 axes); got ", length(tensor_dim(x)), " axes", call. = FALSE)
   if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
     stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  op_call(if (na.rm) paste0("nan", op) else op, na_as_nan(x), axis = axis)
-}
-
-#' @rdname tensor-base
-#' @export
-setMethod("crossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  tensor_crossprod(x, y)
-})
-
-#' @rdname tensor-base
-#' @export
-setMethod("crossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  tensor_crossprod(x, y)
-})
-
-#' @rdname tensor-base
-#' @export
-setMethod("tcrossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  tensor_crossprod(x, y, transposed = TRUE)
-})
-
-#' @rdname tensor-base
-#' @export
-setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  tensor_crossprod(x, y, transposed = TRUE)
-})
-
-# t(x) %*% y, or x %*% t(y) if `transposed`; y = NULL is x.
-tensor_crossprod <- function(x, y, transposed = FALSE) {
-  x <- as_py(x)
-  y <- if (is.null(y)) x else as_py(y)
-  if (transposed) op_call("matmul", x, op_call("transpose", y))
-  else op_call("matmul", op_call("transpose", x), y)
+  op_call(if (na.rm) paste0("nan", op) else op, r_as_double(x), axis = axis)
 }
 
 # The next function called `name` on the search path after package:pycg,
@@ -312,7 +360,7 @@ pmax <- function(..., na.rm = FALSE) {
   args <- list(...)
   if (!any(vapply(args, is_tensor, TRUE)))
     return(pass_on("pmax", args, na.rm = if (!missing(na.rm)) na.rm))
-  Reduce(function(a, b) op_call("maximum", as_py(a), as_py(b)), args)
+  r_parallel("pmax", args, na.rm)
 }
 
 #' @rdname tensor-base
@@ -321,23 +369,5 @@ pmin <- function(..., na.rm = FALSE) {
   args <- list(...)
   if (!any(vapply(args, is_tensor, TRUE)))
     return(pass_on("pmin", args, na.rm = if (!missing(na.rm)) na.rm))
-  Reduce(function(a, b) op_call("minimum", as_py(a), as_py(b)), args)
-}
-
-# ---- matrix product ------------------------------------------------------------------
-# R >= 4.3 dispatches %*% on the matrixOps group; before that, pycg's own %*%
-# (below, not exported) serves the package's code and tests, and is put on
-# the search path when the package is attached (see .onAttach); it sends
-# base matrices straight to base R.
-
-matrixOps.pycg.tensor.Tensor <- function(x, y) {
-  op_call("matmul", as_py(x), as_py(y))
-}
-
-#' @rdname tensor-base
-`%*%` <- function(x, y) {
-  if (is_tensor(x) || is_tensor(y))
-    op_call("matmul", as_py(x), as_py(y))
-  else
-    masked("%*%")(x, y)
+  r_parallel("pmin", args, na.rm)
 }

@@ -2,16 +2,6 @@
 # tensor's values, or an error that names the way out (see ?tensor-base).
 
 #' @rdname tensor-base
-#' @method median pycg.tensor.Tensor
-#' @rawNamespace S3method(stats::median, pycg.tensor.Tensor)
-median.pycg.tensor.Tensor <- function(x, na.rm = FALSE, ...) {
-  x <- na_as_nan(x)
-  if (isTRUE(na.rm)) x <- x[!is.na(x)]
-  else if (anyNA(x)) return(op_call("multiply", op_call("sum", x), NaN))
-  op_call("median", r_order_vector(x))
-}
-
-#' @rdname tensor-base
 #' @method quantile pycg.tensor.Tensor
 #' @rawNamespace S3method(stats::quantile, pycg.tensor.Tensor)
 quantile.pycg.tensor.Tensor <- function(x, ...) {
@@ -40,11 +30,57 @@ stop_bind <- function(what, axis) {
 }
 
 #' @rdname tensor-base
+#' @method c pycg.tensor.Tensor
 #' @export
-c.pycg.tensor.Tensor <- function(...) {
-  parts <- lapply(list(...), function(a) r_order_vector(as_py(a)))
-  op_call("concatenate", parts)
+c.pycg.tensor.Tensor <- function(...) tensor_c(...)
+
+# c() with a tensor anywhere in it (base R's c() dispatches on its first
+# argument only, so c(5, x) and c(NULL, x) would make a list): numbers,
+# logicals and tensors concatenate into one tensor in R's order, recorded on
+# tapes; beside lists a tensor is one element, beside strings (and other
+# objects) its R values, as base R's c() of its plain data. It is put on
+# the search path as `c` when the package is attached (see .onAttach): the
+# package's own code keeps base R's c().
+r_c <- function(...) {
+  out <- base::c(...)
+  if (is.list(out))   # (a tensor after the first argument makes a list)
+    for (a in list(...))
+      if (inherits(a, "pycg.tensor.Tensor")) return(tensor_c(...))
+  out
 }
+
+tensor_c <- function(...) {
+  args <- list(...)
+  given <- names(args) %||% rep("", length(args))
+  args <- args[!given %in% c("recursive", "use.names") &
+                 !vapply(args, is.null, NA)]
+  numbers <- vapply(args, function(a) is_tensor(a) || (is.atomic(a) &&
+    (is.numeric(a) || is.logical(a)) && !is.object(a)), NA)
+  if (!all(numbers)) {  # a tensor in a list stays one element of it
+    listed <- any(vapply(args, is.list, NA))
+    return(do.call(base::c, lapply(args, function(a) if (!is_tensor(a)) a
+                                   else if (listed) list(a) else r_value(a))))
+  }
+  parts <- lapply(args, function(a) r_operand(if (is_tensor(a)) a else
+    as.vector(a), "c"))
+  with_na(py_call(interop()$r_concat, lapply(parts, `[[`, "value"),
+                  lapply(parts, function(p) p$na),
+                  lapply(parts, function(p) p$weak == 1L)))
+}
+
+#' @rdname tensor-base
+#' @export
+is.numeric.pycg.tensor.Tensor <- function(x) {
+  tensor_kind(x) %in% c("i", "u", "f")
+}
+
+#' @rdname tensor-base
+#' @export
+is.matrix.pycg.tensor.Tensor <- function(x) length(tensor_dim(x)) == 2L
+
+#' @rdname tensor-base
+#' @export
+is.array.pycg.tensor.Tensor <- function(x) length(tensor_dim(x)) >= 2L
 
 #' @rdname tensor-base
 #' @param lag,differences For `diff()`: as in base R (`lag` 1 only).
@@ -61,7 +97,7 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
   # a matrix differences its rows, anything else R's order of elements
   x <- na_as_nan(x)
   if (length(dim(x)) != 2L) x <- r_order_vector(x)
-  op_call("diff", x, n = as_int(differences), axis = 0L)
+  r_diff(x, differences)
 }
 
 #' @rdname tensor-base
@@ -116,72 +152,11 @@ r_value <- function(x) {
 #' @rdname tensor-base
 #' @param z For the Complex group: a tensor.
 #' @export
-Complex.pycg.tensor.Tensor <- function(z) {
-  name <- c(Re = "real", Im = "imag", Conj = "conj", Mod = "absolute",
-            Arg = "angle")[[.Generic]]
-  op_call(name, z)
-}
+Complex.pycg.tensor.Tensor <- function(z) r_complex(.Generic, z)
 
-# x with the elements that base R's `[<-` would set, at `index` (a list of R
-# indices, missing ones as the empty symbol), replaced by `value`: a new
-# tensor, as base R makes a modified copy, recorded on tapes (through
-# op_scatter_update) for x and a tensor value.
-replace_at <- function(x, index, value, what) {
-  if (inherits(x, "pycg.tensor.Variable")) stop_immutable(what)
-  one <- length(index) == 1L && !identical(index[[1L]], quote(expr = ))
-  i <- if (one) index[[1L]]
-  if (one && !is.matrix(i) &&
-      ((is.numeric(i) && any(i >= length(x) + 1, na.rm = TRUE)) ||
-       (is.logical(i) && length(i) > length(x))))
-    stop("`", what, "`: an index past the end would grow the tensor, which ",
-         "pycg does not do; make the longer tensor with op_concatenate()",
-         call. = FALSE)
-  d <- dim(x) %||% length(x)
-  at <- tryCatch(as.vector(do.call(`[`, c(list(array(seq_len(length(x)), d)),
-                                          index))),
-                 error = function(e) stop("`", what, "`: ",
-                                          conditionMessage(e), call. = FALSE))
-  n_value <- length(value)
-  if (anyNA(at)) {
-    if (n_value != 1L)
-      stop("`", what, "`: NAs are not allowed in subscripted assignments",
-           call. = FALSE)
-    at <- at[!is.na(at)]
-  }
-  if (!length(at)) return(x)
-  if (!n_value || length(at) %% n_value)
-    stop("`", what, "`: ", length(at), " elements to replace, ", n_value,
-         " values: base R recycles only a whole number of times; give ",
-         "1 or ", length(at), " values", call. = FALSE)
-  value <- r_order_vector(as_py_array(value))
-  if (n_value < length(at))
-    value <- op_call("tile", value, list(as.integer(length(at) / n_value)))
-  last <- !duplicated(at, fromLast = TRUE)  # R: the last assignment wins
-  if (!all(last)) value <- op_call("take", value,
-                                          r_array(array(which(last) - 1L)))
-  check_replace_dtype(x, value, what)
-  flat <- op_call("scatter_update", r_order_vector(x),
-                  r_array(matrix(at[last] - 1L, ncol = 1L)), value)
-  if (length(d) == 1L) return(flat)
-  op_call("transpose", op_call("reshape", flat, as_shape(rev(d))))
-}
-
-# An R value as a tensor of at least one dimension.
-as_py_array <- function(value) {
-  if (is_tensor(value)) return(value)
-  if (!is.numeric(value) && !is.logical(value))
-    stop_bad_input(value, "`value`")
-  op_convert_to_tensor(as.array(value))
-}
-
-# R would turn an integer vector into a double one for a fractional value;
-# a tensor keeps its dtype, so that case is an error.
-check_replace_dtype <- function(x, value, what) {
-  kind <- function(t) py_to_r(py_get_attr(py_get_attr(t, "dtype"), "kind"))
-  if (kind(x) %in% c("i", "u", "b") && kind(value) %in% c("f", "c"))
-    stop("`", what, "`: x is an integer or logical tensor and the value ",
-         "is not; use op_cast(x, \"float64\") first (base R would make x ",
-         "double)", call. = FALSE)
+# The kind of a tensor's dtype: "f", "i", "u", "b" or "c".
+tensor_kind <- function(t) {
+  py_to_r(py_get_attr(py_get_attr(t, "dtype"), "kind"))
 }
 
 # ---- positions and order: base R's answer on the tensor's values ------------
@@ -196,7 +171,7 @@ check_replace_dtype <- function(x, value, what) {
 #' @export
 setMethod("which", "pycg.tensor.Tensor",
           function(x, arr.ind = FALSE, useNames = TRUE) {
-  base::which(as.array(x), arr.ind = arr.ind, useNames = useNames)
+  base::which(r_value(x), arr.ind = arr.ind, useNames = useNames)
 })
 
 #' @rdname tensor-base
@@ -213,40 +188,4 @@ setMethod("which.min", "pycg.tensor.Tensor", function(x) {
 
 #' @rdname tensor-base
 #' @export
-xtfrm.pycg.tensor.Tensor <- function(x) {
-  as.vector(as.array(x))
-}
-
-# ---- var(): base R's sample variance, as a tensor recorded on tapes ---------
-
-#' @rdname tensor-base
-#' @param use For `var()`: not taken for tensors (it stops, naming
-#'   `var(as.array(x), ...)`).
-#' @importFrom stats var
-#' @export
-setMethod("var", "pycg.tensor.Tensor",
-          function(x, y = NULL, na.rm = FALSE, use) {
-  way_out <- "; use var(as.array(x), ...) for base R's answer"
-  if (!is.null(y) || !missing(use))
-    stop("var() of a tensor takes `x` and `na.rm` only", way_out,
-         call. = FALSE)
-  if (!is.logical(na.rm) || length(na.rm) != 1L || is.na(na.rm))
-    stop("`na.rm` must be TRUE or FALSE", call. = FALSE)
-  d <- dim(x)
-  if (length(d) > 2L)
-    stop("var() of a tensor with ", length(d), " axes", way_out,
-         call. = FALSE)
-  x <- na_as_nan(x)
-  if (length(d) == 2L) {
-    if (na.rm && anyNA(x))
-      stop("var() of a matrix tensor with NA and na.rm = TRUE (base R ",
-           "keeps the complete rows)", way_out, call. = FALSE)
-    centered <- x - op_mean(x, axis = 1L, keepdims = TRUE)
-    return(crossprod(centered) / if (d[1L] < 2L) NaN else d[1L] - 1)
-  }
-  v <- r_order_vector(x)
-  if (na.rm) v <- v[!is.na(v)]
-  if (length(v) < 2L)  # NA, as base R (and no division by zero)
-    return(op_sum(v) * NaN)
-  op_sum((v - op_mean(v))^2) / (length(v) - 1)
-})
+xtfrm.pycg.tensor.Tensor <- function(x) xtfrm(r_value(x))

@@ -28,23 +28,53 @@ na_through <- function(x, f) {
   if (is.null(na)) out else with_na(list(out, f(na)))
 }
 
-# x with NaN where its mask says NA (the input of arithmetic and sums).
+# x as doubles with NA where its mask says NA (for arithmetic and sums in R
+# code).
 na_as_nan <- function(x) {
   na <- na_of(x)
   if (is.null(na)) x else core_call("r.na.as_nan", x, na)
 }
 
-# e1 <op> e2 for R's comparison (`==`, `<`, ...) and logical (`&`, `|`)
-# operators, with the NA mask of the result.
-na_compare <- function(op, e1, e2) {
-  kind <- if (op %in% c("logical_and", "logical_or")) "r.na.logical" else
-    "r.na.compare"
-  with_na(core_call(kind, op, as_py(e1), as_py(e2), na_of(e1), na_of(e2)))
+# x (a tensor or R data) as a double tensor, NA kept, as base R's
+# crossprod() and colSums() see integers and logicals.
+r_as_double <- function(x, what = "as.double") {
+  a <- r_operand(x, what)
+  py_call(interop()$r_as_double, a$value, a$na)
 }
 
-# all() or any() of one tensor, R's NA included.
-na_reduce <- function(op, x, na.rm) {
-  with_na(core_call("r.na.reduce", op, as_py(x), na_of(x), na.rm))
+# is.na(): NA or NaN (an integer's NA is R's bit pattern of NA_integer_).
+r_is_na <- function(x) core_call("r.na.is_missing", x)
+
+# is.nan(): NaN, but not R's NA (a double's NA is a NaN with R's payload).
+r_is_nan <- function(x) {
+  if (!is.null(na_of(x))) return(op_call("zeros_like", x))
+  core_call("r.na.is_nan", x)
+}
+
+# One operand of R's operators (and of the Summary group, pmax(), ...) as
+# list(value, na, weak): a tensor with its NA mask, or R data for
+# pycg/r/semantics.py, NA kept (an integer NA as its bits, R's
+# NA_integer_; a logical one as FALSE and a mask), weak = 1 for R data
+# (which takes a float tensor's dtype beside it).
+r_operand <- function(x, what) {
+  if (is_tensor(x)) return(list(value = x, na = na_of(x), weak = 0L))
+  if (is.object(x) && !is.matrix(x) || is.list(x) ||
+      !(is.numeric(x) || is.logical(x) || is.complex(x)))
+    stop("`", what, "`: a tensor meets numbers, logicals and other tensors, ",
+         "not ", describe_input(x), "; use as.array() on the tensor for ",
+         "base R's ", what, call. = FALSE)
+  na <- NULL
+  if (anyNA(x) && is.logical(x)) {
+    na <- as_py(is.na(x))
+    x[is.na(x)] <- FALSE
+  }
+  value <- if (anyNA(x) && is.integer(x)) {
+    shape <- dim(x) %||% (if (length(x) == 1L) integer() else length(x))
+    stats::setNames(list(writeBin(as.vector(x), raw(), size = 4L,
+                                  endian = "little"), as.list(shape),
+                         "integer"), c("__pycg_r_array__", "shape", "kind"))
+  } else as_py(x)
+  list(value = value, na = na, weak = 1L)
 }
 
 # An R index for `[`: a tensor with NAs as its R logical vector.
@@ -55,11 +85,16 @@ r_index <- function(i) {
   if (is.character(i))
     stop("`[`: tensors have no names; index by position or logical",
          call. = FALSE)
-  if (is_tensor(i) && !is.null(na_of(i))) tensor_to_r(i) else i
+  # a tensor index follows the rules of the R index it holds (a matrix of
+  # coordinates, logicals, positions); one being traced stays a tensor
+  if (is_tensor(i)) tryCatch(tensor_to_r(i), error = function(e) i) else i
 }
 
 # x[i] for a single R index with NAs: NA where i is NA, as in base R.
 subset_with_na <- function(x, i, drop) {
+  if (!length(x))   # every position is past the end: NA
+    return(with_na(core_call("r.replace.nas", x, if (is.logical(i))
+      sum(i | is.na(i)) else sum(is.na(i) | i >= 1))))
   if (is.logical(i)) {
     if (length(i) > length(x))
       stop("`[`: logical index of length ", length(i), " for ", length(x),

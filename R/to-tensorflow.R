@@ -28,6 +28,7 @@
 #' @seealso The "R and Python" vignette trains a keras3 model through an R
 #'   rule.
 #' @examplesIf pycg_available()
+#' old <- config_backend()
 #' config_set_backend("tensorflow")
 #' log1pexp <- op_custom_gradient(function(x) {
 #'   e <- op_exp(x)
@@ -41,6 +42,7 @@
 #'   y <- tf_log1pexp(x)
 #' })
 #' as.numeric(op_convert_to_tensor(tape$gradient(y, x))) # 1
+#' config_set_backend(old)
 #' @export
 pycg_to_tensorflow <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_tensorflow",
@@ -82,6 +84,7 @@ pycg_to_tensorflow <- function(f) {
 #'   handed to Python, Python receives the converted function itself.
 #' @seealso [install_pycg()] with `jax = TRUE` installs JAX.
 #' @examplesIf pycg_available() && reticulate::py_module_available("jax")
+#' old <- config_backend()
 #' config_set_backend("jax")
 #' triple <- op_custom_gradient(function(x) {
 #'   tuple(x * 1, function(upstream) 3 * upstream)
@@ -89,7 +92,7 @@ pycg_to_tensorflow <- function(f) {
 #' jax <- reticulate::import("jax")
 #' grad <- jax$grad(pycg_to_jax(triple))
 #' as.numeric(op_convert_to_tensor(grad(2))) # 3: the rule, not 1
-#' config_set_backend("numpy")
+#' config_set_backend(old)
 #' @export
 pycg_to_jax <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_jax",

@@ -71,8 +71,10 @@ steps <- reticulate::import_from_path("r_steps", "bench", convert = FALSE)
 r_mlp_step <- function(x, y, vars, opt) {
   function() {
     with(gradient_tape() %as% tape, {
-      logits <- op_matmul(op_tanh(op_matmul(x, vars[[1L]]) + vars[[2L]]),
-                          vars[[3L]]) + vars[[4L]]
+      # (op_add: a bias along the last axis, NumPy's broadcasting; R's `+`
+      # would recycle it down the columns)
+      hidden <- op_tanh(op_add(op_matmul(x, vars[[1L]]), vars[[2L]]))
+      logits <- op_add(op_matmul(hidden, vars[[3L]]), vars[[4L]])
       loss <- op_mean(op_sparse_categorical_crossentropy(
         y, logits, from_logits = TRUE))
     })

@@ -82,6 +82,8 @@ R_ALLOWED = {
                     '"little"), shape,'),
     ("R/convert.R", 'list(writeBin(as.integer(x), raw(), size = 4L, endian '
                     '= "little"), shape,'),
+    ("R/tensor-na.R", 'stats::setNames(list(writeBin(as.vector(x), raw(), '
+                      'size = 4L,'),
 }
 
 

@@ -152,6 +152,8 @@ CASES = [
     c("scatter", np.array([[1], [0]], "int32"), X[:2], (3, 4)),
     c("scatter_update", X, np.array([[0, 1], [2, 3]], "int32"),
       np.array([9.0, 8.0], "float32")),
+    c("scatter_update", X, np.array([[0, 1], [2, 3]], "int32"),
+      np.array([np.nan, np.inf], "float32")),
     c("slice_update", X, (1, 1), np.ones((2, 2), "float32")),
     c("segment_sum", RNG.standard_normal((5, 2)).astype("float32"), IDS),
     c("segment_sum", V, IDS, num_segments=4),

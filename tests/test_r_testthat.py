@@ -1,6 +1,8 @@
 """The R package's testthat suite, run by Rscript against the installed
 package (R_LIBS=.venv/lib/R), so that pytest reports both languages: one
-pytest test per testthat file, the testthat summary printed."""
+pytest test per testthat file, the testthat summary printed. `make test`
+runs this file in its R leg (make test-testthat), the suite's only run there
+with Python (R CMD check runs with --no-tests)."""
 import csv
 import glob
 import os

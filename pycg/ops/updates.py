@@ -7,7 +7,7 @@ from pycg import backends
 from pycg._errors import Dtype, Op, Position, Shape, user_error
 from pycg.ops._machinery.allocation import guard
 from pycg.ops._machinery.dispatch import as_tensor, promote
-from pycg.ops.creation import cast
+from pycg.ops.creation import cast, ones_like
 from pycg.ops.elementwise import equal, greater, maximum, minimum, where
 from pycg.ops.manipulation import _scatter, expand_dims, pad, reshape
 from pycg.ops.reduction import max, min, prod, sum
@@ -84,7 +84,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
     """
     x = as_tensor(inputs, "scatter_update")
     u = cast(as_tensor(updates, "scatter_update"), x.dtype)
-    hit = greater(scatter(indices, cast(u * 0 + 1, "float32"), x.shape), 0)
+    hit = greater(scatter(indices, ones_like(u, "float32"), x.shape), 0)
     if reduction in (None, "add"):
         placed = scatter(indices, u, x.shape)
         return where(hit, placed, x) if reduction is None else x + placed

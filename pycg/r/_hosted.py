@@ -8,7 +8,9 @@ hosts R (pycg.r), where Python's own settings stand.
 * Python warnings are collected, not printed: the interop call that raised
   them hands them to R with its result, and R signals each with warning().
   Each is reported every time it happens, as R does (Python's default
-  reports one once per place in the code); deprecation notices stay off.
+  reports one once per place in the code); deprecation notices stay off,
+  and so do NumPy's "invalid value encountered" from pycg's kernels (the
+  numpy backend is as silent as TensorFlow's there, as in Python).
 * TensorFlow's "triggered tf.function retracing" log lines are dropped: each
   pycg_function() in R is its own tf.function, so they are expected there.
 """
@@ -54,5 +56,9 @@ def apply():
     for quiet in (DeprecationWarning, PendingDeprecationWarning,
                   ImportWarning, ResourceWarning):
         warnings.simplefilter("ignore", quiet)
+    # (and the numpy backend's kernels stay as silent as TensorFlow's, as
+    # pycg/backends/numpy/__init__.py makes them: "always" came first)
+    warnings.filterwarnings("ignore", message=r".*encountered in",
+                            category=RuntimeWarning, module=r"pycg\.")
     logging.getLogger("tensorflow").addFilter(_NoRetracing())
     return True

@@ -4,7 +4,8 @@ R inside Python; the R package, Python inside R).
 reticulate 1.28 refuses NumPy 2 for its own array conversion, so no array
 goes through it: an array travels as ``(data, shape, kind)``, `data` the
 little-endian bytes of its elements in R's column-major order, `shape` a
-list of extents, `kind` R's storage type. R writes them with writeBin() and
+list of extents, `kind` R's storage type; R's NA_real_ keeps its bits (a NaN whose low
+word is 1954), made a quiet NaN here. R writes them with writeBin() and
 reads them with readBin() (array_to_raw() and raw_to_array() in
 R/convert.R, the R half of this codec).
 
@@ -39,6 +40,8 @@ def from_r(data, shape, kind, dtype=None):
     stored, own = DTYPES[kind]
     a = np.frombuffer(data, dtype=stored).reshape(shape, order="F")
     a = np.array(a, dtype=own, order="C")
+    if kind in ("double", "complex"):
+        _quiet_nans(a)
     if dtype is None:
         return convert_to_tensor(a)
     try:
@@ -46,6 +49,16 @@ def from_r(data, shape, kind, dtype=None):
     except TypeError:
         return a
     return convert_to_tensor(a, dtype)
+
+
+def _quiet_nans(a):
+    """R's NA_real_ is a signalling NaN (payload 1954), which NumPy warns
+    about in arithmetic: made quiet in place, its payload kept (R reads it
+    back as NA)."""
+    floats = a.view(np.float64)
+    nan = np.isnan(floats)
+    if nan.any():
+        floats.view(np.uint64)[nan] |= np.uint64(1 << 51)
 
 
 def to_r(x):

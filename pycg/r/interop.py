@@ -17,8 +17,9 @@ import numpy as np
 
 import pycg
 from pycg._errors import facts_of
-from pycg.r import (_hosted, _interrupts, arith, codec, envelope,  # noqa: F401
-                    na, special)
+from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
+                    covariance, envelope, linalg, na, replace, rmath,
+                    semantics, special, square, stats, summary)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
@@ -108,7 +109,17 @@ def enter_tape(persistent, watch_accessed_variables):
     return pycg.GradientTape(persistent, watch_accessed_variables).__enter__()
 
 
-r_arith = _guarded(arith.arith)
+r_operator = _guarded(semantics.quiet(arith.operator))
+r_unary = _guarded(semantics.quiet(arith.unary))
+r_diff = _guarded(semantics.quiet(arith.diff))
+r_math = _guarded(semantics.quiet(rmath.math1))
+r_complex = _guarded(semantics.quiet(rmath.complex_part))
+r_summary = _guarded(semantics.quiet(summary.summary))
+r_parallel = _guarded(semantics.quiet(summary.parallel))
+r_as_double = _guarded(semantics.as_double)
+r_replace = _guarded(semantics.quiet(replace.replace))
+r_ifelse = _guarded(semantics.quiet(replace.ifelse))
+r_concat = _guarded(semantics.quiet(replace.concatenate))
 
 
 @_guarded
@@ -216,7 +227,7 @@ def r_subset(x, index, drop):
     if len(index) == 1 and x.ndim != 1:
         if index[0] is None:
             return x
-        x = r_ravel(x)
+        x = semantics.r_ravel(x)
     elif len(index) != x.ndim:
         raise IndexError(
             f"pycg: incorrect number of dimensions: {len(index)} indices for "
@@ -230,6 +241,12 @@ def r_subset(x, index, drop):
 
 
 def _r_positions(i, extent, axis):
+    if na.symbolic(i):
+        raise IndexError(
+            "`[`: the index is a tensor being traced (inside pycg_function), "
+            "whose values, and so the length of x[i], are not known yet; "
+            "use op_where(i, x, 0) to keep the shape, or take x[i] outside "
+            "pycg_function")
     a = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
     a = a.reshape(-1, order="F")  # an R matrix of indices reads by column
     if a.dtype == bool:
@@ -253,20 +270,6 @@ def _r_positions(i, extent, axis):
         keep[-a[(a != 0) & (a >= -extent)] - 1] = False
         return np.flatnonzero(keep)
     raise IndexError("pycg: can't mix positive and negative subscripts")
-
-
-def r_ravel(x):
-    """The elements of x in R's (column-major) order, as a 1-d tensor."""
-    ops = pycg.ops
-    x = pycg.convert_to_tensor(x)
-    return ops.reshape(ops.transpose(x), (-1,)) if x.ndim > 1 else \
-        ops.reshape(x, (-1,))
-
-
-@_guarded
-def r_cumulative(name, x):
-    """R's cumsum()/cumprod() on a tensor: along the column-major order."""
-    return getattr(pycg.ops, name)(r_ravel(x), axis=0)
 
 
 def r_objective(fun, x):

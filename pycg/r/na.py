@@ -1,104 +1,71 @@
-"""R's NA through R's comparison and logical operators on tensors.
+"""R's logical NA beside boolean tensors, for the R package.
 
-A tensor has no logical NA: `NaN > 0` is False. So that `x > 0` keeps R's
-meaning where it reaches R (as.logical(), `if`, all(), any(), `[`), the R
-package carries beside such a boolean result a mask, a boolean tensor of
-the result's shape that is True where R's answer is NA. These functions
-return the result alone where no element is NA (the usual case, and the
-quick one through reticulate), else (result, mask); R keeps the mask on its
-handle of the result (R/tensor-na.R).
+A bool tensor has no NA, so a logical result of R's operators (`x > 0`
+where x holds NA, `NA & TRUE`) carries a mask beside it: a boolean tensor
+of its shape, True where R's answer is NA. The functions that make such
+results (pycg/r/arith.py, pycg/r/summary.py) return the result alone where
+no element is NA (the usual case, and the quick one through reticulate),
+else (result, mask); R keeps the mask on its handle of the result
+(R/tensor-na.R). While tracing (pycg.function, or JAX's tracers) a mask
+cannot be read, and there is none.
 
-Each takes masks as None or boolean tensors. While tracing (pycg.function)
-a mask cannot be read, and is None.
+Doubles and integers hold their NA in their bits (pycg/r/semantics.py).
 """
 import numpy as np
 
 import pycg
 from pycg.ops._machinery.traced import is_symbolic, tracing
+from pycg.r import semantics as rs
 from pycg.tensor import Tensor
+from pycg.tensor.convert import jax_tracer
 
 ops = pycg.ops
 
 
-def compare(name, e1, e2, na1=None, na2=None):
-    """e1 <name> e2, with its NA mask: NA where either side is NA or NaN."""
-    out = getattr(ops, name)(e1, e2)
-    if symbolic(out):
+def with_mask(out, mask):
+    """out alone if `mask` (None, a boolean tensor or NumPy value) marks no
+    element, else (out, the mask as a boolean tensor of out's shape)."""
+    if mask is None or symbolic(out) or symbolic(mask):
         return out
-    return _with(out, _either(_missing(e1, na1), _missing(e2, na2)))
-
-
-def logical(name, e1, e2, na1=None, na2=None):
-    """e1 & e2 or e1 | e2, with its NA mask by R's three-valued logic: an NA
-    beside a FALSE is FALSE for `&`, beside a TRUE is TRUE for `|`."""
-    out = getattr(ops, name)(e1, e2)
-    m1, m2 = _missing(e1, na1), _missing(e2, na2)
-    if symbolic(out) or (m1 is None and m2 is None):
+    m = np.asarray(mask.numpy() if isinstance(mask, Tensor) else mask)
+    if not m.any():
         return out
-    settled = False   # where one side alone decides: FALSE for &, TRUE for |
-    for e, m in ((e1, m1), (e2, m2)):
-        value = np.asarray(e) != 0
-        decides = ~value if name == "logical_and" else value
-        settled = settled | (decides if m is None else decides & ~m)
-    return _with(out, _either(m1, m2) & ~settled)
-
-
-def reduce(name, x, na, na_rm):
-    """all(x) or any(x), with its NA mask, R's: all() is NA when no element is
-    FALSE and one is NA; any() when none is TRUE and one is NA. With
-    na_rm the NAs are left out."""
-    x = pycg.convert_to_tensor(x)
-    m = None if symbolic(x) else _missing(x, na)
-    if m is None or not m.any():
-        return getattr(ops, name)(x)
-    value = np.asarray(x) != 0
-    out = bool((value | m).all()) if name == "all" else \
-        bool((value & ~m).any())
-    unsettled = out if name == "all" else not out
-    na = None if na_rm or not unsettled else np.True_
-    return _with(pycg.convert_to_tensor(out), na)
+    return out, pycg.convert_to_tensor(np.broadcast_to(m, out.shape).copy())
 
 
 def as_nan(x, na):
-    """x as floats, NaN where the mask says NA (for arithmetic and sums)."""
-    return ops.where(na, float("nan"), ops.cast(x, pycg.config.floatx()))
+    """x as doubles with R's NA where the mask says NA (for arithmetic and
+    sums in R code)."""
+    return rs.coerce(x, rs.DOUBLE, "float64", na)
 
 
 def fill(x, na):
-    """x with R's NA where `na` (of x's size): NaN in a floating x, else
-    as the mask of x."""
+    """x with R's NA where `na` (of x's size): NA_real_ in a floating x,
+    NA_integer_ in an integer one, else as the mask of x."""
     na = ops.reshape(na, x.shape)
     if x.dtype.kind in "fc":
-        return ops.where(na, float("nan"), x)
-    return _with(x, np.asarray(na))
+        return ops.where(na, rs.NA_REAL, x)
+    if rs.r_type(x) == rs.INTEGER:
+        return ops.where(na, rs.INT_NA, x)
+    return with_mask(x, np.asarray(na))
+
+
+def is_missing(x):
+    """R's is.na(x) of a tensor without a mask: a boolean tensor."""
+    out = rs.missing(x)
+    return ops.zeros(x.shape, "bool") if out is None else out
+
+
+def is_nan(x):
+    """R's is.nan(x): NaN but not R's NA (a boolean tensor)."""
+    if rs.r_type(x) < rs.DOUBLE:
+        return ops.zeros(x.shape, "bool")
+    return ops.logical_and(ops.isnan(x), ops.logical_not(
+        pycg.convert_to_tensor(rs.is_na(x))))
 
 
 def symbolic(x):
-    """True for a tensor of a graph being traced, which has no value yet."""
-    return tracing() and is_symbolic(x)
-
-
-def _missing(e, na):
-    """Where e is NA (a NumPy mask): its mask, else NaN in a floating e,
-    else None."""
-    if na is not None:
-        return np.asarray(na)
-    if isinstance(e, float):
-        return np.bool_(e != e)
-    if isinstance(e, Tensor) and e.dtype.kind in "fc":
-        return np.isnan(np.asarray(e))
-    return None
-
-
-def _either(a, b):
-    if a is None or b is None:
-        return b if a is None else a
-    return a | b
-
-
-def _with(out, na):
-    """out alone if no element is NA, else (out, na broadcast to out's
-    shape as a boolean tensor)."""
-    if na is None or not na.any():
-        return out
-    return out, pycg.convert_to_tensor(np.broadcast_to(na, out.shape).copy())
+    """True for a tensor being traced (a TensorFlow graph's under
+    pycg.function, or a JAX tracer), which has no value yet."""
+    return isinstance(x, Tensor) and (tracing() and is_symbolic(x) or
+                                      jax_tracer(x._value))

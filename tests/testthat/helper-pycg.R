@@ -1,6 +1,12 @@
 # Shared test helpers: backends, skips, and oracles computed in R.
 
-backends <- c("numpy", "tensorflow")
+# The backends test_each_backend() runs on: numpy and tensorflow, or those
+# PYCG_R_TEST_BACKENDS names (comma-separated; "torch" runs the R tests on
+# the torch backend).
+backends <- local({
+  only <- strsplit(Sys.getenv("PYCG_R_TEST_BACKENDS"), ",")[[1L]]
+  if (length(only)) only else c("numpy", "tensorflow")
+})
 
 skip_if_no_pycg <- function() {
   if (!pycg_available())

@@ -101,7 +101,9 @@ test_each_backend("matrix indexing, list index, all.equal follow base R", {
   m <- tensor(m_r)
   at <- cbind(c(1, 2, 2), c(2, 3, 1))
   expect_identical(as.numeric(m[at]), m_r[at])
-  expect_error(m[cbind(c(0, 1), c(1, 1))], "a matrix index holds 1-based")
+  zero <- cbind(c(0, 1, NA), c(1, 1, 2))   # base R: 0 drops a row, NA is NA
+  expect_identical(as.vector(m[zero]), m_r[zero])
+  expect_error(m[cbind(-1, 1)], "negative values are not allowed")
   expect_error(m[list(1:2, 1:2)], "a list is not an index")
   expect_identical(all.equal(tensor(c(1, 2)), tensor(c(9, 8))),
                    all.equal(c(1, 2), c(9, 8)))
@@ -146,8 +148,6 @@ test_each_backend("functions with no tensor answer name the way out", {
   expect_error(quantile(v), "quantile\\(\\) of a tensor: use op_quantile")
   expect_error(cbind(v, v), "cbind\\(\\) of tensors: use op_stack")
   expect_error(rbind(v, v), "rbind\\(\\) of tensors: use op_stack")
-  expect_error(lgamma(v), "lgamma\\(as.array\\(x\\)\\)")
-  expect_error(digamma(v), "`digamma\\(\\)` is not supported")
 })
 
 test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
@@ -158,8 +158,8 @@ test_each_backend("Math group sinpi/cospi/tanpi and the Complex group", {
   expect_identical(as.numeric(cospi(x)) == 0, cospi(x_r) == 0)
   expect_equal(as.numeric(cospi(x)), cospi(x_r), tolerance = 1e-12)
   t_r <- c(-0.2, 0, 0.25, 1.1, 0.5, -2.5, 3)
-  expect_equal(as.numeric(tanpi(tensor(t_r))), suppressWarnings(tanpi(t_r)),
-               tolerance = 1e-12)
+  expect_warning(t <- tanpi(tensor(t_r)), "^NaNs produced$")  # as R warns
+  expect_equal(as.numeric(t), suppressWarnings(tanpi(t_r)), tolerance = 1e-12)
   with(gradient_tape() %as% tape, {
     tape$watch(x)
     y <- sum(sinpi(x))
@@ -304,9 +304,13 @@ test_each_backend("x[i] <- value makes the copy base R makes, recorded on tapes"
   v2[2] <- 20
   expect_identical(as.vector(v), c(1, 2, 3))   # a copy, as in base R
   expect_error(v2[5] <- 1, "would grow the tensor")
-  expect_error(v2[1:2] <- c(1, 2, 3), "base R recycles only a whole number")
+  v3 <- c(1, 20, 3)
+  expect_warning(v2[1:2] <- c(7, 8, 9), "^number of items to replace is")
+  expect_warning(v3[1:2] <- c(7, 8, 9), "^number of items to replace is")
+  expect_identical(as.vector(v2), v3)
   iv <- op_convert_to_tensor(1:3)
-  expect_error(iv[1] <- 2.5, "use op_cast\\(x, \"float64\"\\) first")
+  iv[1] <- 2.5   # base R makes the integer vector double
+  expect_identical(as.vector(iv), c(2.5, 2, 3))
   x <- tensor(m_r)
   w <- tensor(c(5, 6))
   with(gradient_tape() %as% tape, {
@@ -355,10 +359,14 @@ test_each_backend("var() is base R's sample variance, recorded on tapes", {
                    is.na(var(matrix(c(1, 2), 1))))
   expect_true(is.na(as.numeric(var(tensor(numeric(0))))) &&
                 is.na(var(numeric(0))))
-  expect_error(var(tensor(x_r), tensor(x_r)), "use var\\(as.array\\(x\\), ...\\)")
-  expect_error(var(tensor(array(1:8 + 0, c(2, 2, 2)))), "with 3 axes")
-  expect_error(var(tensor(matrix(c(1, NA, 3, 4), 2)), na.rm = TRUE),
-               "complete rows.*var\\(as.array\\(x\\), ...\\)")
+  # y, an array of 3 axes (all its elements) and na.rm on a matrix (its
+  # complete rows) as base R's stats/src/cov.c
+  expect_equal(as.numeric(var(tensor(x_r), tensor(x_r))), var(x_r, x_r))
+  a_r <- array(c(1, 4, 2, 8, 5, 7, 3, 6), c(2, 2, 2))
+  expect_equal(as.numeric(var(tensor(a_r))), var(a_r))
+  na_m <- matrix(c(1, NA, 3, 4, 2, 7, 5, 9, 1), 3)
+  expect_equal(as.array(var(tensor(na_m), na.rm = TRUE)),
+               var(na_m, na.rm = TRUE))
   # d var / dx = 2 (x - mean) / (n - 1)
   g <- pycg_grad(function(x) var(x))(x_r)
   expect_equal(as.numeric(g), 2 * (x_r - mean(x_r)) / (length(x_r) - 1))

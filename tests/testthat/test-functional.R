@@ -112,7 +112,7 @@ test_each_backend("check_gradients() of a non-scalar f says what it compared", {
 test_each_backend("variables hold, assign and differentiate values", {
   v <- pycg_variable(matrix(c(1, 2, 3, 4), 2), name = "w")
   expect_identical(as.array(v), matrix(c(1, 2, 3, 4), 2))
-  expect_match(format(v)[1], "Variable float64 \\[2 x 2\\]")
+  expect_match(capture.output(print(v))[1], "Variable float64 \\[2 x 2\\]")
   v$assign(op_convert_to_tensor(matrix(0, 2, 2)))
   expect_identical(as.array(v), matrix(0, 2, 2))
   expect_error(pycg_variable(1L), "floating dtype")

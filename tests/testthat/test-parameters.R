@@ -57,7 +57,7 @@ parameter_table <- list(
 # What a result is, for comparison: dtype, shape and values of each tensor.
 fingerprint <- function(res) {
   if (is.list(res)) return(lapply(res, fingerprint))
-  list(format(res)[1], dim(res), as.array(res))
+  list(capture.output(print(res))[1], dim(res), as.array(res))
 }
 
 # The fingerprint of fn(args), or NULL after recording the error as a
@@ -105,7 +105,7 @@ test_each_backend("initial of op_max()/op_min() and dtype of op_cumsum()", {
   expect_equal(as.numeric(op_max(c(1, 2), initial = 10)), 10)
   expect_equal(as.numeric(op_min(c(1, 2), initial = -10)), -10)
   expect_equal(as.numeric(op_max(c(1, 2), initial = 0)), 2)
-  expect_match(format(op_cumsum(c(1, 2, 3), dtype = "float32"))[1],
+  expect_match(capture.output(print(op_cumsum(c(1, 2, 3), dtype = "float32")))[1],
                "float32")
   expect_equal(as.numeric(op_cumsum(c(1, 2, 3), dtype = "float32")),
                cumsum(c(1, 2, 3)))

@@ -1,0 +1,57 @@
+# Base R functions that never dispatch on a tensor, given by pycg.
+#
+# c() dispatches on its first argument only; is.double(), is.integer(),
+# is.logical(), match() and %in% are not generic at all (match() stops at
+# any argument that is not an R vector), and mapply() hands FUN the
+# elements of a tensor as tensors, then cannot simplify their results. So
+# pycg puts its own on the search path when the package is attached (see
+# .onAttach; library(pycg) lists them as masked): each sends every call
+# without a tensor straight to base R's function, and gives base R's answer
+# on the tensors' values otherwise. The package's own code keeps base R's.
+
+# The functions .onAttach puts on the search path, by name.
+attached_functions <- function() {
+  list(c = r_c, is.double = r_is_type("double"),
+       is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
+       match = r_match, `%in%` = r_in, mapply = r_mapply)
+}
+
+# is.double(), is.integer() or is.logical(): R's type of a tensor (that of
+# the R value it converts to: pycg/r/semantics.py r_type()).
+r_is_type <- function(type) {
+  base_is <- get(paste0("is.", type), envir = baseenv())
+  code <- match(type, c("logical", "integer", "double", "complex")) - 1L
+  function(x) {
+    if (!is_tensor(x)) return(base_is(x))
+    identical(as.integer(core_call("r.semantics.r_type", x)), code)
+  }
+}
+
+# match() and %in% of tensors: base R's, on their values (R integers and
+# logicals: positions are not differentiable).
+r_match <- function(x, table, nomatch = NA_integer_, incomparables = NULL) {
+  base::match(r_value_of(x), r_value_of(table), nomatch, incomparables)
+}
+
+r_in <- function(x, table) r_match(x, table, nomatch = 0L) > 0L
+
+# mapply() over tensors: FUN gets their elements as tensors (`[[`), and the
+# results combine as base R's simplify2array() combines them, into one
+# tensor recorded on tapes where they are tensors and numbers.
+r_mapply <- function(FUN, ..., MoreArgs = NULL, SIMPLIFY = TRUE,
+                     USE.NAMES = TRUE) {
+  tensors <- any(vapply(list(...), is_tensor, NA))
+  answer <- base::mapply(FUN, ..., MoreArgs = MoreArgs,
+                         SIMPLIFY = SIMPLIFY && !tensors,
+                         USE.NAMES = USE.NAMES)
+  if (!tensors || isFALSE(SIMPLIFY) || !length(answer)) return(answer)
+  numbers <- vapply(answer, function(a) is_tensor(a) || (is.atomic(a) &&
+    (is.numeric(a) || is.logical(a)) && !is.object(a)), NA)
+  if (!all(numbers) || !any(vapply(answer, is_tensor, NA)))
+    return(simplify2array(answer, higher = identical(SIMPLIFY, "array")))
+  common <- unique(vapply(answer, length, 1L))
+  if (length(common) != 1L || common == 0L) return(answer)
+  out <- do.call(tensor_c, unname(answer))
+  if (common > 1L) dim(out) <- c(common, length(answer))
+  out
+}
