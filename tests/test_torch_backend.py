@@ -5,6 +5,7 @@ oracle where it has the op), unsigned integers torch cannot compute with,
 torch's autograd never recording pycg's kernels, PYCG_BACKEND=torch and
 torch missing. The CUDA tests run where torch has CUDA and skip elsewhere
 (the "meta" device stands in for a device that is not the CPU)."""
+import ast
 import os
 import re
 import subprocess
@@ -455,3 +456,32 @@ def test_a_variable_keeps_its_dtype_and_an_update_is_a_new_tensor(
     np.testing.assert_array_equal(before.numpy(), [1.0, 2.0])
     assert v.dtype == np.float16
     np.testing.assert_array_equal(v.numpy(), [0.5, 1.5])
+
+
+def test_indexing_with_cached_positions_warns_nothing():
+    """Gathers and scatters whose positions pycg caches (read-only NumPy
+    arrays) reach torch as writable copies: torch's 'NumPy array is not
+    writable' warning reached R users through diag() (the conformance
+    suite on torch) and Python users through ops.diag. In a fresh
+    interpreter: torch gives that warning once per process."""
+    out = run_python(
+        "import warnings, numpy as np, pycg\n"
+        "from pycg import ops\n"
+        "pycg.config.set_backend('torch')\n"
+        "warnings.simplefilter('error')\n"
+        "x = ops.convert_to_tensor(np.arange(12.0).reshape(3, 4))\n"
+        "for _ in range(2):\n"
+        "    d = ops.diag(ops.convert_to_tensor(np.arange(9.0).reshape(3, 3)))\n"
+        "    t = ops.take(x, np.array([0, 5, 11]))\n"
+        "    g = x[np.array([0, 2])]\n"
+        "    with pycg.GradientTape() as tape:\n"
+        "        tape.watch(x)\n"
+        "        y = ops.sum(ops.diagonal(x) * 2.0)\n"
+        "    dx = tape.gradient(y, x)\n"
+        "print((d.numpy().tolist(), t.numpy().tolist(), g.numpy().tolist(),\n"
+        "       dx.numpy().tolist()))\n")
+    assert out.returncode == 0, out.stderr[-2000:]
+    d, t, g, dx = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    assert d == [0.0, 4.0, 8.0] and t == [0.0, 5.0, 11.0]
+    assert g == np.arange(12.0).reshape(3, 4)[[0, 2]].tolist()
+    assert dx == (2.0 * np.eye(3, 4)).tolist()

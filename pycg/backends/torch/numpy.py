@@ -268,8 +268,8 @@ def _positions(p, n, device):
         p = p.to(device, torch.int64)
     else:
         a = np.asarray(p, dtype=np.int64)
-        p = torch.as_tensor(a if all(s >= 0 for s in a.strides)
-                            else a.copy(), device=device)
+        shareable = a.flags.writeable and all(s >= 0 for s in a.strides)
+        p = torch.as_tensor(a if shareable else a.copy(), device=device)
     if p.numel():
         bad = (p < -n) | (p >= n)
         if bool(bad.any()):
