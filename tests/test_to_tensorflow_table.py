@@ -17,6 +17,12 @@ from test_ops_vjp import PARAMS, _arrays, _flat
 pytestmark = pytest.mark.usefixtures("tf_backend")
 
 
+def _inexact(o):
+    """An output the products project: float, or complex (its real part
+    against the cotangent: <o, c>, as TensorFlow's gradients read it)."""
+    return o.dtype.is_floating or o.dtype.is_complex
+
+
 def _hvp(fn, arrays, seed=7):
     """d/dx <d/dx <fn(x), c>, v> for fixed random c and v."""
     rng = np.random.default_rng(seed)
@@ -26,10 +32,10 @@ def _hvp(fn, arrays, seed=7):
         outer.watch(xs)
         with tf.GradientTape() as inner:
             inner.watch(xs)
-            outs = [o for o in _flat(fn(*xs)) if o.dtype.is_floating]
+            outs = [o for o in _flat(fn(*xs)) if _inexact(o)]
             cts = [tf.constant(rng.standard_normal(o.shape), o.dtype)
                    for o in outs]
-            total = tf.add_n([tf.reduce_sum(o * c) for o, c in
+            total = tf.add_n([tf.reduce_sum(tf.math.real(o * c)) for o, c in
                               zip(outs, cts)])
         gs = inner.gradient(total, xs, unconnected_gradients="zero")
         gv = tf.add_n([tf.reduce_sum(g * v) for g, v in zip(gs, vs)])
@@ -41,15 +47,15 @@ def _fd_hvp(fn, arrays, seed=7, h=1e-5):
     rng = np.random.default_rng(seed)
     vs = [rng.standard_normal(a.shape) for a in arrays]
     outs = [o for o in _flat(fn(*[tf.constant(a) for a in arrays]))
-            if o.dtype.is_floating]
+            if _inexact(o)]
     cts = [tf.constant(rng.standard_normal(o.shape), o.dtype) for o in outs]
 
     def grad(args):
         xs = [tf.constant(a) for a in args]
         with tf.GradientTape() as tape:
             tape.watch(xs)
-            total = tf.add_n([tf.reduce_sum(o * c) for o, c in zip(
-                [o for o in _flat(fn(*xs)) if o.dtype.is_floating], cts)])
+            total = tf.add_n([tf.reduce_sum(tf.math.real(o * c)) for o, c in zip(
+                [o for o in _flat(fn(*xs)) if _inexact(o)], cts)])
         return [tf.convert_to_tensor(g) for g in tape.gradient(
             total, xs, unconnected_gradients="zero")]
     up = grad([a + h * v for a, v in zip(arrays, vs)])
