@@ -5,7 +5,7 @@
 
 # Fixed replacements, applied in order (longer names first).
 python_names <- c(
-  # pycg/_trace_values.py's advice after five float values
+  # pycg/compile/trace_values.py's advice after five float values
   "a Python float argument; a Python float is a constant of the trace" =
     "an R number argument; an R number is a constant of the trace",
   "(pycg.constant(value, dtype=...))" = "(op_convert_to_tensor(value))",
