@@ -485,3 +485,15 @@ def test_indexing_with_cached_positions_warns_nothing():
     assert d == [0.0, 4.0, 8.0] and t == [0.0, 5.0, 11.0]
     assert g == np.arange(12.0).reshape(3, 4)[[0, 2]].tolist()
     assert dx == (2.0 * np.eye(3, 4)).tolist()
+
+
+def test_isin_of_complex_numbers_is_numpys(torch_backend):
+    """torch.isin has no complex kernel (it raised 'Unsupported input type
+    encountered for isin(): ComplexFloat' where the other backends answer,
+    which the hostile sweep found); NaN is never in anything, as NumPy's."""
+    x = np.array([[1 + 2j, 3 - 1j], [np.nan, 0]], dtype=np.complex64)
+    for test in (np.array([3 - 1j, np.nan, 0j], dtype=np.complex64),
+                 np.array([1 + 2j], dtype=np.complex128),
+                 np.zeros((0,), np.complex64)):
+        np.testing.assert_array_equal(ops.isin(x, test).numpy(),
+                                      np.isin(x, test))

@@ -111,6 +111,10 @@ def cumprod(x, axis):
 def isin(x1, x2):
     if x1.dtype is torch.bool:   # (torch's isin has no bools)
         x1, x2 = x1.to(torch.uint8), x2.to(torch.uint8)
+    if x1.is_complex() or x2.is_complex():   # (nor complex numbers: NumPy's
+        # equality, every element against every one; NaN never equal)
+        hit = x1.reshape(-1, 1) == x2.reshape(1, -1).to(x1.device)
+        return hit.any(dim=1).reshape(x1.shape)
     return torch.isin(x1, x2)
 
 
