@@ -26,6 +26,7 @@
 #'   https://download.pytorch.org/whl/cpu` (the CUDA build is `pip install
 #'   torch`).
 #' @examplesIf pycg_available() && reticulate::py_module_available("torch")
+#' old <- config_backend()
 #' config_set_backend("torch")
 #' triple <- op_custom_gradient(function(x) {
 #'   tuple(x * 1, function(upstream) 3 * upstream)
@@ -34,7 +35,7 @@
 #' x <- torch$tensor(c(1, 2), requires_grad = TRUE)
 #' pycg_to_torch(triple)(x)$sum()$backward()
 #' unlist(x$grad$tolist()) # 3 3: the rule, not 1
-#' config_set_backend("numpy")
+#' config_set_backend(old)
 #' @export
 pycg_to_torch <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_torch",

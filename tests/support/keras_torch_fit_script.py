@@ -13,7 +13,6 @@ from keras import ops as kops
 import pycg
 from pycg import ops
 
-pycg.config.set_backend("torch")
 
 
 @pycg.custom_gradient
@@ -64,13 +63,19 @@ def trained(through_pycg):
     return [np.asarray(w) for w in m.get_weights()], history.history["loss"]
 
 
-(pycg_weights, pycg_loss), (keras_weights, keras_loss) = (
-    trained(True), trained(False))
-print(json.dumps({
-    "backend": keras.backend.backend(),
-    "shapes": [list(w.shape) for w in pycg_weights],
-    "max_difference": max(float(np.max(np.abs(a - b)))
-                          for a, b in zip(pycg_weights, keras_weights)),
-    "moved": float(np.max(np.abs(pycg_weights[2] - 1.0))),
-    "losses": [pycg_loss, keras_loss]}))
-sys.stdout.flush()
+def main():
+    pycg.config.set_backend("torch")
+    (pycg_weights, pycg_loss), (keras_weights, keras_loss) = (
+        trained(True), trained(False))
+    print(json.dumps({
+        "backend": keras.backend.backend(),
+        "shapes": [list(w.shape) for w in pycg_weights],
+        "max_difference": max(float(np.max(np.abs(a - b)))
+                              for a, b in zip(pycg_weights, keras_weights)),
+        "moved": float(np.max(np.abs(pycg_weights[2] - 1.0))),
+        "losses": [pycg_loss, keras_loss]}))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":   # (pytest's doctest collection imports it)
+    main()
