@@ -26,6 +26,9 @@
 #'   https://download.pytorch.org/whl/cpu` (the CUDA build is `pip install
 #'   torch`).
 #' @examplesIf pycg_available() && reticulate::py_module_available("torch")
+#' \dontshow{# torch.compiler.disable makes a cache folder in the temp dir
+#' reticulate::import("os")$environ$setdefault(
+#'   "TORCHINDUCTOR_CACHE_DIR", file.path(tempdir(), "torchinductor"))}
 #' old <- config_backend()
 #' config_set_backend("torch")
 #' triple <- op_custom_gradient(function(x) {
