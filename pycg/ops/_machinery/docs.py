@@ -49,22 +49,6 @@ def _wrap(text, first, rest):
     return "\n".join(lines)
 
 
-@functools.lru_cache(maxsize=None)   # (the shared texts recur: wrap once)
-def _wrap(text, first, rest):
-    """`text` in lines of at most _WIDTH characters: the first after
-    `first`, the others after `rest`."""
-    if len(first) + len(text) <= _WIDTH:
-        return first + text
-    lines, line = [], first
-    for word in text.split():
-        if len(line) + len(word) >= _WIDTH and line.strip():
-            lines.append(line.rstrip())
-            line = rest
-        line += word + " "
-    lines.append(line.rstrip())
-    return "\n".join(lines)
-
-
 def _own_args(block):
     """{parameter: its lines} of an Args section's text."""
     entries, name = {}, None
