@@ -97,3 +97,41 @@ def test_threads_recording_at_once_restore_once_all_stop():
         t.join()
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def _tapes_in_a_generator():
+    x = pycg.constant(0.5)
+    with pycg.GradientTape() as tape:
+        tape.watch(x)
+        yield ops.tanh(x)
+
+
+def test_a_tape_closed_in_another_thread_or_left_in_a_dead_one_frees_the_gc():
+    # a generator's tape entered in a worker thread and closed from this one
+    gen = _tapes_in_a_generator()
+    worker = threading.Thread(target=next, args=(gen,))
+    worker.start()
+    worker.join()
+    gc.collect()
+    gen.close()   # (its tape exits here, in another thread than entered it)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    # a tape entered in a thread that ends without closing it
+    left = []
+
+    def enter_and_end():
+        tape = pycg.GradientTape()
+        tape.__enter__()
+        left.append(tape)
+
+    worker = threading.Thread(target=enter_and_end)
+    worker.start()
+    worker.join()
+    assert gc.get_threshold()[2] >= before[2] * core_gc.RAISE  # (not yet seen)
+    blob = [[i] for i in range(1000)]
+    blob.append(blob)
+    del blob
+    gc.collect()   # (the collection sees the thread ended)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+    assert not core_gc.recording()

@@ -62,14 +62,20 @@ class GradientTape(Jacobians):
                 "GradientTape: the tape is still recording; a tape cannot be "
                 "re-entered while its `with` block is active (TensorFlow "
                 "raises the same)")
-        core.push(self._rec)
-        self._state = "recording"
-        return self
+        try:   # (cut short by Ctrl-C: undone, as pycg.core.recorder's steps)
+            core.push(self._rec)
+            self._state = "recording"
+            return self
+        except BaseException:
+            core.pop(self._rec)
+            raise
 
     def __exit__(self, *exc):
-        core.pop(self._rec)
-        if self._state == "recording":
-            self._state = "exited"
+        try:
+            core.pop(self._rec)   # (finished, even when cut short)
+        finally:
+            if self._state == "recording":
+                self._state = "exited"
         return False
 
     @contextlib.contextmanager
@@ -80,14 +86,15 @@ class GradientTape(Jacobians):
         Returns:
             A context manager.
         """
-        i = core.pop(self._rec)
+        i = core.position(self._rec)
         if i is None:
             raise RuntimeError(
                 "GradientTape.stop_recording: the tape is not recording")
         try:
+            core.pop(self._rec, pause=True)
             yield
         finally:
-            core.push(self._rec, i)
+            core.resume(self._rec, i)
 
     def reset(self) -> None:
         """Forget everything recorded and watched so far.
@@ -210,14 +217,15 @@ class GradientTape(Jacobians):
         rec = self._rec
         if not (self._persistent and core.is_recording(rec)):
             # every root among the sources: all the tape tracks is reachable
-            i = core.pop(rec)
+            i = core.position(rec)
             try:
+                core.pop(rec, pause=True)
                 return core_backward.backward(
                     rec.entries, seeds, source_ids,
                     rec.ids if rec.roots <= source_ids else None)
             finally:
                 if i is not None:
-                    core.push(rec, i)
+                    core.resume(rec, i)
         # TensorFlow's rule: a persistent tape still recording records its
         # own backward pass (higher derivatives), at a cost
         warnings.warn(

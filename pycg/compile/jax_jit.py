@@ -19,7 +19,7 @@ from pycg.tensor import structure
 from pycg._errors import Api, user_error
 from pycg.compile.jax_outputs import (ARRAYS, DYNAMIC, Outputs, outputs,
                                register_static)
-from pycg.compile.state import enter_call, leave_call
+from pycg.compile.state import call_frames, enter_call, leave_call
 from pycg.compile.trace_values import (Held, retrace_advice, static_key,
                                  static_value, tracing, tree_key)
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
@@ -62,11 +62,12 @@ class Compiled:
         fn = self.function
         with _LOCK:
             locks = fn._locks
-            frames = enter_call(locks)
+            frames, depth = call_frames()
             try:
+                enter_call(frames, locks)
                 out = self._locked_call(key, args, kwargs, values, statics)
             finally:
-                learned = leave_call(frames, locks)
+                learned = leave_call(frames, depth, locks)
                 if learned:
                     fn._learn(learned)
         return _result(out)

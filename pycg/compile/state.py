@@ -9,7 +9,8 @@ An optimizer's step holds the optimizer's lock (Optimizer.apply). Inside a
 compiled function that lock would be held only while the function traces,
 not while its graph runs; so a step traced inside a pycg.function call
 keeps the lock until that call returns (`hold_in_call`), and the function
-takes it again around each later call (`enter_call`, `leave_call`): the
+takes it again around each later call (`call_frames`, `enter_call`,
+`leave_call`): the
 graph's run is then one step among the eager steps and the other compiled
 functions' of that optimizer, as TensorFlow's resource variables keep one
 update whole."""
@@ -19,6 +20,7 @@ import threading
 import numpy as np
 
 from pycg import backends
+from pycg.core import atomic
 from pycg.tensor.core import _LOCKS, Tensor, Variable
 
 
@@ -66,31 +68,45 @@ class _Calls(threading.local):
 _calls = _Calls()
 
 
-def enter_call(known):
-    """A compiled function's call begins: take `known`, the step locks its
-    traces took (sorted by id: every call takes them in one order);
-    returns this thread's frames, the call's last, for `leave_call`."""
-    for lock in known:
-        lock.acquire()
+def call_frames():
+    """(this thread's frames, how many there are): read before enter_call,
+    so that leave_call knows the call's frame even if entering was cut
+    short."""
     frames = _calls.frames
-    frames.append(list(known))
-    return frames
+    return frames, len(frames)
 
 
-def leave_call(frames, known):
+def enter_call(frames, known):
+    """A compiled function's call begins: take `known`, the step locks its
+    traces took (sorted by id: every call takes them in one order), in a
+    frame of this thread's `frames` (from call_frames). Call it inside the
+    `try` whose `finally` calls leave_call."""
+    frame = atomic.held_list()   # (whole against Ctrl-C: pycg.core.atomic)
+    frames.append(frame)
+    atomic.take(known, frame)
+
+
+def leave_call(frames, depth, known):
     """The call ends: release its locks (or hand them to the compiled call
     this one ran inside, which then holds them to its end); returns the
     step locks the function knows now where its trace took new ones, else
-    None."""
-    frame = frames.pop()
-    if frames:
-        frames[-1].extend(frame)
-    else:
-        for lock in reversed(frame):
-            lock.release()
-    if len(frame) != len(known):
-        return tuple(sorted(set(frame), key=id))
+    None. Finished even when cut short."""
+    if len(frames) <= depth:
+        return None   # (entering was cut short before the frame was made)
+    taken = tuple(frames[depth][1:])
+    atomic.whole(_leave, frames, depth)
+    if len(taken) != len(known):
+        return tuple(sorted(set(taken), key=id))
     return None
+
+
+def _leave(frames, depth):
+    if len(frames) > depth:
+        if depth:
+            atomic.hand_over(frames[depth], frames[depth - 1])
+        else:
+            atomic.release(frames[depth])
+    del frames[depth:]
 
 
 def hold_in_call(lock):
@@ -99,5 +115,4 @@ def hold_in_call(lock):
     and the function learns it."""
     frames = _calls.frames
     if frames:
-        lock.acquire()
-        frames[-1].append(lock)
+        atomic.take((lock,), frames[-1])

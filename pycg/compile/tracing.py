@@ -29,7 +29,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.tensor import structure
-from pycg.compile.state import enter_call, leave_call
+from pycg.compile.state import call_frames, enter_call, leave_call
 from pycg.compile.trace_values import Literal, counted, retrace_advice, tracing
 from pycg.core.recorder import state
 from pycg.custom.signature import with_signature
@@ -168,11 +168,12 @@ class Function:
         """The call, holding the step locks of the optimizers it steps
         (pycg/compile/state.py): they are taken before TensorFlow's own locks."""
         locks = self._locks
-        frames = enter_call(locks)
+        frames, depth = call_frames()
         try:
+            enter_call(frames, locks)
             return self._graph_call(args, kwargs)
         finally:
-            learned = leave_call(frames, locks)
+            learned = leave_call(frames, depth, locks)
             if learned:
                 self._learn(learned)
 

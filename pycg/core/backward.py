@@ -5,20 +5,19 @@ and one output through `one_input` (a built-in unary rule, a custom
 gradient's: the hot case of a scalar chain, with no tuples), any other
 through the call."""
 from pycg.core.recorder import (UNARY_BACKWARDS, _array, live_ids,
-                                numerics_check, on_recording, state)
+                                numerics_check, started, state, stopped)
 
 
 def backward(entries, seeds, source_ids, live=None):
     """The chain rule, from `seeds` (id -> upstream) back to the sources;
     `live`: the ids reachable from the sources, when the caller knows."""
-    for fn in on_recording:   # the loop counts as recording (pycg.core.gc_policy)
-        fn(1)
+    token = object()   # the loop counts as recording (pycg.core.gc_policy)
     try:
+        started(token)
         return _backward(entries, dict(seeds), source_ids,
                          *_loop_facts(entries, source_ids, live))
     finally:
-        for fn in on_recording:
-            fn(-1)
+        stopped(token)
 
 
 def _loop_facts(entries, source_ids, live):

@@ -3,8 +3,9 @@ function (`forward`): collect the variables read, pause a lone recording
 tape, leave nothing of the forward recorded after an error; and how such a
 function runs inside traced control flow."""
 from pycg.tensor import structure
+from pycg.core.atomic import whole
 from pycg.core.recorder import saw_variable, state
-from pycg.core.thread_state import collecting, forward_state, put, restore
+from pycg.core.thread_state import collecting, forward_state, restore
 from pycg.tensor.core import Tensor, Variable, _next_id
 
 
@@ -29,16 +30,16 @@ def forward(f, args, kwargs):
         marks, first = _marks(recs)
     seen = {}
     stack = collecting.stack
-    stack.append(seen)
-    restore(t._forward or forward_state(t))
+    depth = len(stack)
     try:   # (f's ops run under this call: early in the body, as in ops)
+        stack.append(seen)
+        restore(t._forward or forward_state(t))
         result = f(*args) if not kwargs else f(*args, **kwargs)
     except BaseException:
-        drop(marks)
+        whole(drop, marks)
         raise
-    finally:
-        restore(t)
-        del stack[-1]
+    finally:   # (each step idempotent, finished when cut short by Ctrl-C)
+        whole(_leave, t, stack, depth)
     if alone and seen and recs[0].watch_accessed:
         ids = recs[0].ids
         for v in seen.values():
@@ -51,6 +52,11 @@ def _marks(recs):
     """(where each of several recording tapes stands, the last id made
     where none records)."""
     return [(r, len(r.entries)) for r in recs], None if recs else _next_id()
+
+
+def _leave(t, stack, depth):
+    restore(t)
+    del stack[depth:]
 
 
 def drop(marks):
@@ -67,14 +73,6 @@ def register_graph_call(fn):
     """pycg.interop.tensorflow hands over how to run a custom_gradient function as
     one TensorFlow op that carries its rule (tf.custom_gradient)."""
     _graph_call[:] = [fn]
-
-
-def set_branch(probe):
-    """pycg.ops._machinery.traced runs a branch or loop body of a TensorFlow control
-    flow op with `probe` recording (None after); returns the previous."""
-    s = state()
-    put(s.recorders, s.watching, probe)
-    return s.branch
 
 
 def in_branch():

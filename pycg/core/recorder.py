@@ -7,9 +7,9 @@ op. Everything above reaches it by the functions here:
 - `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
   kernel and record it on every recording tape that tracks one of its
   inputs;
-- `Recorder`: one tape's record; `push` and `pop` manage the
-  stack of recording tapes of the calling thread or task (a context's,
-  pycg.core.thread_state);
+- `Recorder`: one tape's record; `push`, `pop`, `resume` and `Aside`
+  manage the stack of recording tapes of the calling thread or task (a
+  context's, pycg.core.thread_state), each whole against Ctrl-C;
 - (pycg.core.forward: what `custom_gradient` needs around a forward);
 - (pycg.core.backward: `backward`, the chain rule over a record).
 
@@ -22,7 +22,8 @@ import contextvars
 import functools
 import itertools
 
-from pycg.core.thread_state import collecting, put, state
+from pycg.core.atomic import whole
+from pycg.core.thread_state import collecting, put, restore, state
 from pycg.tensor import Tensor, Variable
 
 
@@ -147,7 +148,8 @@ class Recorder:
             self.variables[x._id] = x
 
 
-on_recording = []   # fn(+1 / -1) as a context starts / stops recording
+on_recording = []   # fn(token, True / False) as `token` (a tape's record, a
+# backward loop) starts / stops recording (pycg.core.gc_policy)
 # classes of entry backwards with a method one_input(upstream, output, x,
 # params, direct_ok) -> gradient or None (direct_ok: nothing records): for
 # their entries of one input and one output, the loop calls that, with no
@@ -155,27 +157,120 @@ on_recording = []   # fn(+1 / -1) as a context starts / stops recording
 UNARY_BACKWARDS = {Rule}
 
 
-def push(recorder, index=None):
-    s = state()
-    recs = list(s.recorders)
-    if not recs:
+# ---- changes of recording state, whole against Ctrl-C ------------------------
+# Each step below is idempotent and its state change a single store
+# (pycg.core.atomic): cut short by an asynchronous exception (Ctrl-C), a
+# beginning is undone (`push`: as before the call), an end is finished
+# (`pop`, `resume`, `stopped`: as after it). A caller begins inside the
+# `try` whose `finally` ends.
+def started(token):
+    """`token` records (for pycg.core.gc_policy); cut short: undone."""
+    try:
         for fn in on_recording:
-            fn(1)
-    recs.insert(len(recs) if index is None else index, recorder)
-    put(tuple(recs), s.watching, s.branch)
+            fn(token, True)
+    except BaseException:
+        stopped(token)
+        raise
 
 
-def pop(recorder):
-    """Stop `recorder` recording; its former position, or None."""
+def stopped(token):
+    """`token` records no more (again is nothing); cut short: finished."""
+    whole(_stopped, token)
+
+
+def _stopped(token):
+    for fn in on_recording:
+        fn(token, False)
+
+
+def push(recorder, index=None):
+    """`recorder` records in the calling context (at `index` of its tapes,
+    last by default; already recording: nothing). Cut short: undone."""
+    try:
+        _put_in(recorder, index)
+        started(recorder)
+    except BaseException:
+        pop(recorder)
+        raise
+
+
+def resume(recorder, index):
+    """`recorder`, paused by `pop` at `index`, records again. Cut short:
+    finished."""
+    whole(_put_in, recorder, index)
+
+
+def _put_in(recorder, index):
     s = state()
     if recorder not in s.recorders:
-        return None
-    i = s.recorders.index(recorder)
-    put(s.recorders[:i] + s.recorders[i + 1:], s.watching, s.branch)
-    if len(s.recorders) == 1:
-        for fn in on_recording:
-            fn(-1)
+        recs = list(s.recorders)
+        recs.insert(len(recs) if index is None else index, recorder)
+        put(tuple(recs), s.watching, s.branch)
+
+
+def pop(recorder, pause=False):
+    """Stop `recorder` recording in the calling context (from another
+    context, or again: nothing but the GC's count); returns its former
+    position, or None. With `pause`, it still counts as recording (to be
+    `resume`d). Cut short: finished."""
+    return whole(_pop, recorder, pause)
+
+
+def _pop(recorder, pause):
+    s = state()
+    i = None
+    if recorder in s.recorders:
+        i = s.recorders.index(recorder)
+        put(s.recorders[:i] + s.recorders[i + 1:], s.watching, s.branch)
+    if not pause:
+        _stopped(recorder)
     return i
+
+
+def position(recorder):
+    """Where `recorder` stands among the calling context's recording tapes,
+    or None."""
+    recs = state().recorders
+    return recs.index(recorder) if recorder in recs else None
+
+
+class Aside:
+    """``with Aside(tapes, probe, branch):`` the calling context's `tapes`
+    stop recording and `probe` (a Recorder, or None) records in their
+    place, with `branch` as the traced branch's probe (pycg.core.forward);
+    the exit puts back the state exactly as it was. Entering and leaving
+    are each one state change (whole against Ctrl-C)."""
+
+    __slots__ = ("tapes", "probe", "branch", "before")
+
+    def __init__(self, tapes, probe=None, branch=False):
+        self.tapes, self.probe, self.branch = tapes, probe, branch
+        self.before = None
+
+    def __enter__(self):
+        try:
+            s = self.before = state()
+            if self.probe is not None:
+                started(self.probe)
+            recs = tuple(r for r in s.recorders if r not in self.tapes)
+            if self.probe is not None:
+                recs += (self.probe,)
+            put(recs, s.watching,
+                s.branch if self.branch is False else self.branch)
+            return self
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc):
+        whole(self._leave)
+        return False
+
+    def _leave(self):
+        if self.before is not None:
+            restore(self.before)
+        if self.probe is not None:
+            _stopped(self.probe)
 
 
 def is_recording(recorder=None):

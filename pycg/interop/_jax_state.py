@@ -26,6 +26,7 @@ import weakref
 import numpy as np
 
 from pycg import backends
+from pycg.core import atomic
 from pycg._errors import Api, user_error
 
 # Held while boxes hold another value than their own (a staging trace, a
@@ -49,9 +50,9 @@ class Watch:
         self.staged = outer is None and replay is None and _stages(jax)
         self.stores, self.initial = [], []   # touched boxes, first values
         self._seen, self._before, self._made = set(), [], []
-        if self.staged or replay:
-            LOCK.acquire()
-        self._locked = self.staged or bool(replay)
+        self._held = atomic.held_list()   # [LOCK] while held (whole
+        if self.staged or replay:          # against Ctrl-C: pycg.core.atomic)
+            atomic.take((LOCK,), self._held)
 
     def made_store(self, store):
         if self.outer is not None:
@@ -113,9 +114,7 @@ class Watch:
                 store.value = value
             self._before = []
         finally:
-            if self._locked:
-                self._locked = False
-                LOCK.release()
+            atomic.release(self._held)
 
 
 def watch(jax, replay=None):

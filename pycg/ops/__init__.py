@@ -38,7 +38,7 @@ del _topic, _module
 _core.register_array_ops(_ones_like, _zeros_like, _shape_rules.unbroadcast,
                          _direct.DIRECT_VJPS,
                          _backends.load("numpy").float_types)
-_core.on_recording.append(_core_gc.recording)
+_core.on_recording.append(_core_gc.note)
 _register_stack(_stack)
 _install_operators()
 globals().update({n: _naming_errors(n, globals()[n]) for n in __all__

@@ -55,12 +55,11 @@ def jvp(fun, primals, tangents, has_aux=False):
                              t=Shape(t.shape), x=Shape(x.shape))
     # two records straight on the core (ops sit below GradientTape): the
     # inner one differentiates fun, the outer one that VJP in its cotangent
-    outer = core.Recorder()
-    core.push(outer)
-    try:
-        inner = core.Recorder()
-        core.push(inner)
+    outer, inner = core.Recorder(), core.Recorder()
+    try:   # (each push inside the try that pops it: whole against Ctrl-C)
+        core.push(outer)
         try:
+            core.push(inner)
             for x in xs:
                 inner.track(x)
             res = fun(*xs)

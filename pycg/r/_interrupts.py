@@ -23,7 +23,6 @@ R's two flags directly and decides by where Python runs:
   under which reticulate also hides the flag): R's turn. A watcher thread
   asks Python again once R's interrupts are back, if the flag is still set.
 """
-import contextlib
 import ctypes
 import os
 import signal
@@ -37,27 +36,47 @@ _following = []  # [True] while a _watch thread runs
 _flags = []  # [R_interrupts_pending, R_interrupts_suspended] as ctypes ints
 
 
-@contextlib.contextmanager
-def r_running(hold=False):
-    """Around a call from Python into R: counted in `IN_R`. With `hold`,
-    where this Python embeds R, R's interrupts are held back as R's own
-    suspendInterrupts() would (the R code called allows them around the
-    user's code, and R's own steps around it cannot be cut short: an
-    interrupt there would unwind through reticulate's C++ frames as
-    "(Unknown exception occurred)"). One left pending is Python's after."""
-    held = hold and bool(_flags)
-    if held:
-        saved = _flags[1].value
-        _flags[1].value = 1
-    IN_R[0] += 1
-    try:
-        yield
-    finally:
-        if held:
-            _flags[1].value = saved
-        IN_R[0] -= 1
-        if held and not saved and _flags[0].value:
+class r_running:
+    """``with r_running(hold):`` around a call from Python into R: counted
+    in `IN_R`. With `hold`, where this Python embeds R, R's interrupts are
+    held back as R's own suspendInterrupts() would (the R code called
+    allows them around the user's code, and R's own steps around it cannot
+    be cut short: an interrupt there would unwind through reticulate's C++
+    frames as "(Unknown exception occurred)"). One left pending is
+    Python's after. Whole against Ctrl-C: what it changes is read first and
+    put back as it was (not counted down), whatever was cut short."""
+
+    __slots__ = ("held", "saved", "depth")
+
+    def __init__(self, hold=False):
+        self.held = hold and bool(_flags)
+        self.depth = IN_R[0]
+        self.saved = _flags[1].value if self.held else None
+
+    def __enter__(self):
+        try:
+            IN_R[0] = self.depth + 1
+            if self.held:
+                _flags[1].value = 1
+            return self
+        except BaseException:
+            self._leave()
+            raise
+
+    def __exit__(self, *exc):
+        try:
+            self._leave()
+        except BaseException:
+            self._leave()
+            raise
+        if self.held and not self.saved and _flags[0].value:
             _follow_up()
+        return False
+
+    def _leave(self):
+        if self.held:
+            _flags[1].value = self.saved
+        IN_R[0] = self.depth
 
 
 def _on_sigint(signum, frame):

@@ -21,7 +21,6 @@ import contextlib
 from pycg import backends
 from pycg.tensor import structure
 from pycg.core import recorder as core
-from pycg.core import forward as core_forward
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
 
 
@@ -78,17 +77,8 @@ class Capture:
             return
         probe = core.Recorder()
         probe.ids |= self.tracked
-        places = [(r, core.pop(r)) for r in reversed(self.outer)]
-        core.push(probe)
-        previous = core_forward.set_branch(probe)
-        try:
+        with core.Aside(self.outer, probe, branch=probe):
             yield
-        finally:
-            core_forward.set_branch(previous)
-            core.pop(probe)
-            for r, i in reversed(places):
-                if i is not None:
-                    core.push(r, i)
         for _, ins, _, _ in probe.entries:
             for x in ins:
                 if x._id in self.tracked or x._id in probe.variables:

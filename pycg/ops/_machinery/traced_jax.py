@@ -168,15 +168,8 @@ def _aside(tapes):
     outer = list(core.state().recorders)
     probe = core.Recorder()
     probe.ids |= set().union(*(r.ids for r in outer))
-    places = [(r, core.pop(r)) for r in reversed(outer)]
-    core.push(probe)
-    try:
+    with core.Aside(outer, probe):
         yield
-    finally:
-        core.pop(probe)
-        for r, i in reversed(places):
-            if i is not None:
-                core.push(r, i)
     if any(is_float(o.dtype) for _, _, outs, _ in probe.entries
            for o in outs):
         raise _undifferentiable()
