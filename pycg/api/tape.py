@@ -14,6 +14,7 @@ from pycg import ops
 from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.core import backward as core_backward
+from pycg.core.sigint import protected
 from pycg.api.explain import explain as _explain
 from pycg.api.tape_jacobians import Jacobians
 from pycg.api.tape_jacobians import tensors as _tensors
@@ -52,6 +53,7 @@ class GradientTape(Jacobians):
         self._state = "new"   # new -> recording -> exited; used when spent
 
     # ---- context ----------------------------------------------------------
+    @protected
     def __enter__(self):
         if self._state == "used":
             raise RuntimeError(
@@ -69,6 +71,8 @@ class GradientTape(Jacobians):
         except BaseException:
             core.pop(self._rec)
             raise
+
+    @protected
 
     def __exit__(self, *exc):
         try:

@@ -21,6 +21,7 @@ import numpy as np
 
 from pycg import backends
 from pycg.core import atomic
+from pycg.core.sigint import protected
 from pycg.tensor.core import _LOCKS, Tensor, Variable
 
 
@@ -86,6 +87,7 @@ def enter_call(frames, known):
     atomic.take(known, frame)
 
 
+@protected
 def leave_call(frames, depth, known):
     """The call ends: release its locks (or hand them to the compiled call
     this one ran inside, which then holds them to its end); returns the
@@ -98,6 +100,9 @@ def leave_call(frames, depth, known):
     if len(taken) != len(known):
         return tuple(sorted(set(taken), key=id))
     return None
+
+
+@protected
 
 
 def _leave(frames, depth):

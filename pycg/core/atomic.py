@@ -22,9 +22,14 @@ these paths and checks that each leaves the state as before or as after.
 import collections
 import operator
 
+from pycg.core.sigint import protected
+
 BOTTOM = object()   # a `held` list's first item: held.pop() down to it empties it
 _ACQUIRE = operator.methodcaller("acquire")
 _RELEASE = operator.methodcaller("release")
+
+
+@protected
 
 
 def whole(step, *args):
@@ -47,6 +52,9 @@ def take(locks, held):
     held.extend(filter(_ACQUIRE, locks))
 
 
+@protected
+
+
 def release(held):
     """Release every lock listed in `held`, last first, unlisting each as
     it is released; again is nothing."""
@@ -54,6 +62,9 @@ def release(held):
         collections.deque(map(_RELEASE, iter(held.pop, BOTTOM)), 0)
     elif held:
         held.pop()
+
+
+@protected
 
 
 def hand_over(held, to):

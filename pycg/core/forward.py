@@ -5,6 +5,7 @@ function runs inside traced control flow."""
 from pycg.tensor import structure
 from pycg.core.atomic import whole
 from pycg.core.recorder import saw_variable, state
+from pycg.core.sigint import protected
 from pycg.core.thread_state import collecting, forward_state, restore
 from pycg.tensor.core import Tensor, Variable, _next_id
 
@@ -54,9 +55,15 @@ def _marks(recs):
     return [(r, len(r.entries)) for r in recs], None if recs else _next_id()
 
 
+@protected
+
+
 def _leave(t, stack, depth):
     restore(t)
     del stack[depth:]
+
+
+@protected
 
 
 def drop(marks):

@@ -31,10 +31,15 @@ step and after every collection.
 import gc
 import threading
 
+from pycg.core.sigint import protected
+
 RAISE = 100
 _lock = threading.Lock()
 _open = {}   # token -> the thread that opened it
 _state = {"froze": False, "saved": None, "set": None}
+
+
+@protected
 
 
 def note(token, recording):
@@ -45,10 +50,16 @@ def note(token, recording):
         closed(token)
 
 
+@protected
+
+
 def opened(token):
     """`token` starts recording, in the calling thread."""
     _open[token] = threading.current_thread()
     _sync()
+
+
+@protected
 
 
 def closed(token):
@@ -65,6 +76,9 @@ def recording():
     return bool(_open)
 
 
+@protected
+
+
 def _sync():
     """Bring the GC in line with the table: raised while anything records,
     as the user left it when nothing does. Each step is written before it
@@ -76,6 +90,9 @@ def _sync():
         elif _state["saved"] is not None or _state["froze"] or \
                 _after_collection in gc.callbacks:
             _restore()
+
+
+@protected
 
 
 def _raise():
@@ -90,6 +107,9 @@ def _raise():
     gc.set_threshold(*raised)
 
 
+@protected
+
+
 def _restore(during_collection=False):
     # (the collector is calling its callbacks: the next _sync removes it)
     if not during_collection and _after_collection in gc.callbacks:
@@ -100,6 +120,9 @@ def _restore(during_collection=False):
     if _state["saved"] is not None and gc.get_threshold() == _state["set"]:
         gc.set_threshold(*_state["saved"])
     _state["saved"] = _state["set"] = None
+
+
+@protected
 
 
 def _after_collection(phase, info):

@@ -23,6 +23,7 @@ import functools
 import itertools
 
 from pycg.core.atomic import whole
+from pycg.core.sigint import protected
 from pycg.core.thread_state import collecting, put, restore, state
 from pycg.tensor import Tensor, Variable
 
@@ -163,6 +164,7 @@ UNARY_BACKWARDS = {Rule}
 # beginning is undone (`push`: as before the call), an end is finished
 # (`pop`, `resume`, `stopped`: as after it). A caller begins inside the
 # `try` whose `finally` ends.
+@protected
 def started(token):
     """`token` records (for pycg.core.gc_policy); cut short: undone."""
     try:
@@ -173,14 +175,23 @@ def started(token):
         raise
 
 
+@protected
+
+
 def stopped(token):
     """`token` records no more (again is nothing); cut short: finished."""
     whole(_stopped, token)
 
 
+@protected
+
+
 def _stopped(token):
     for fn in on_recording:
         fn(token, False)
+
+
+@protected
 
 
 def push(recorder, index=None):
@@ -194,10 +205,16 @@ def push(recorder, index=None):
         raise
 
 
+@protected
+
+
 def resume(recorder, index):
     """`recorder`, paused by `pop` at `index`, records again. Cut short:
     finished."""
     whole(_put_in, recorder, index)
+
+
+@protected
 
 
 def _put_in(recorder, index):
@@ -208,12 +225,18 @@ def _put_in(recorder, index):
         put(tuple(recs), s.watching, s.branch)
 
 
+@protected
+
+
 def pop(recorder, pause=False):
     """Stop `recorder` recording in the calling context (from another
     context, or again: nothing but the GC's count); returns its former
     position, or None. With `pause`, it still counts as recording (to be
     `resume`d). Cut short: finished."""
     return whole(_pop, recorder, pause)
+
+
+@protected
 
 
 def _pop(recorder, pause):
@@ -247,6 +270,8 @@ class Aside:
         self.tapes, self.probe, self.branch = tapes, probe, branch
         self.before = None
 
+    @protected
+
     def __enter__(self):
         try:
             s = self.before = state()
@@ -262,9 +287,13 @@ class Aside:
             self.__exit__()
             raise
 
+    @protected
+
     def __exit__(self, *exc):
         whole(self._leave)
         return False
+
+    @protected
 
     def _leave(self):
         if self.before is not None:

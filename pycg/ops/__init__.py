@@ -9,6 +9,7 @@ import pkgutil
 
 from pycg import backends as _backends
 from pycg.core import gc_policy as _core_gc
+from pycg.core import sigint as _core_sigint
 from pycg.core import recorder as _core
 from pycg.custom.decorator import custom_gradient
 from pycg.ops._machinery import docs as _docs
@@ -39,6 +40,7 @@ _core.register_array_ops(_ones_like, _zeros_like, _shape_rules.unbroadcast,
                          _direct.DIRECT_VJPS,
                          _backends.load("numpy").float_types)
 _core.on_recording.append(_core_gc.note)
+_core_sigint.arm()   # (Ctrl-C waits for pycg's state changes to end)
 _register_stack(_stack)
 _install_operators()
 globals().update({n: _naming_errors(n, globals()[n]) for n in __all__

@@ -30,6 +30,9 @@ import threading
 import time
 import _thread
 
+from pycg.core import sigint
+from pycg.core.sigint import protected
+
 IN_R = [0]   # calls into R through the bridge in progress (R/bridge.R)
 _RPY2_CALLBACKS = "rpy2.rinterface_lib.callbacks"
 _following = []  # [True] while a _watch thread runs
@@ -53,6 +56,8 @@ class r_running:
         self.depth = IN_R[0]
         self.saved = _flags[1].value if self.held else None
 
+    @protected
+
     def __enter__(self):
         try:
             IN_R[0] = self.depth + 1
@@ -62,6 +67,8 @@ class r_running:
         except BaseException:
             self._leave()
             raise
+
+    @protected
 
     def __exit__(self, *exc):
         try:
@@ -73,6 +80,8 @@ class r_running:
             _follow_up()
         return False
 
+    @protected
+
     def _leave(self):
         if self.held:
             _flags[1].value = self.saved
@@ -81,6 +90,9 @@ class r_running:
 
 def _on_sigint(signum, frame):
     pending, suspended = _flags
+    if sigint.in_protected(frame):   # (in one of pycg's state changes:
+        sigint.hand_back()            # asked again once it has ended)
+        return
     if suspended.value or _in_r_callback(frame):
         _follow_up()   # R's turn now; Python's, if R leaves it pending
         return

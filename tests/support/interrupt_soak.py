@@ -27,7 +27,7 @@ import numpy as np
 
 import pycg
 from pycg import ops
-from pycg.core import gc_policy, recorder, thread_state
+from pycg.core import gc_policy, recorder, sigint, thread_state
 
 X = np.linspace(-2.0, 2.0, 64)
 STEPS = 60
@@ -133,9 +133,11 @@ def workloads(with_r):
 def settle():
     """Wait while pycg.r still decides whose an interrupt is (it then asks
     for it again: it lands here, inside the run's try)."""
+    while sigint.pending():   # (pycg's own: a Ctrl-C in a state change)
+        time.sleep(0.001)
     if "pycg.r" in sys.modules:
         from pycg.r import _interrupts
-        while _interrupts._following:
+        while _interrupts._following or sigint.pending():
             time.sleep(0.005)
 
 
@@ -148,7 +150,7 @@ def state_problems(gc_threshold):
     if "tensorflow" in sys.modules and \
             not sys.modules["tensorflow"].executing_eagerly():
         problems.append("TensorFlow left building a graph")
-    if gc_policy._state["threads"] or gc.get_freeze_count() or \
+    if gc_policy.recording() or gc.get_freeze_count() or \
             gc.get_threshold() != gc_threshold:
         problems.append("the garbage collector left changed")
     if "pycg.r" in sys.modules:
@@ -226,8 +228,10 @@ def soak(rounds, seed, with_r):
 
 if __name__ == "__main__":
     # (a shell's background job starts with SIGINT ignored, and Python then
-    # installs no handler: this soak needs Python's)
+    # installs no handler: this soak needs Python's, which pycg replaces by
+    # its own when imported, pycg.core.sigint)
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    sigint.arm()
     import tensorflow as tf
     tf.get_logger().setLevel("ERROR")   # (each run traces anew, on purpose)
     figures, problems = soak(int(sys.argv[1]), int(sys.argv[2]),
