@@ -21,7 +21,14 @@ SCRIPT = os.path.join(os.path.dirname(__file__), "support",
 def checks():
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYCG_BACKEND", "JAX_PLATFORMS")}
-    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=2"
+    # (XLA runs each device's program on a thread of a pool with one thread
+    # per device; with Eigen's own multi-threading a device's matmul can
+    # hand work to the other device's thread while that thread waits in the
+    # all-reduce for this one: on two busy cores a deadlock that XLA ends
+    # after 40 s. Single-threaded ops per device wait on nothing but the
+    # collective itself.)
+    env["XLA_FLAGS"] = ("--xla_force_host_platform_device_count=2 "
+                        "--xla_cpu_multi_thread_eigen=false")
     run = subprocess.run([sys.executable, SCRIPT], env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
