@@ -23,6 +23,7 @@ import numpy as np
 from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
 from pycg.saving.files import as_path, open_regular, replace_atomically
+from pycg.saving.names import check_names
 from pycg.tensor import Variable
 
 
@@ -54,6 +55,7 @@ def save_variables(path: str | os.PathLike[str],
     """
     path = as_path(path, _SAVE)
     named = _named(variables, "save_variables")
+    check_names(named, _SAVE)   # (before anything is written)
     arrays = [(name, v.numpy()) for name, v in named]
     replace_atomically(path, lambda f: _write_npz(f, arrays), _SAVE)
     return path
@@ -103,6 +105,11 @@ def load_variables(path: str | os.PathLike[str],
                        for name, v in named}
             values = {name: _data(zf, members[name], headers[name], v.dtype,
                                   who) for name, v in named}
+    except UnicodeDecodeError as e:   # (zipfile, of a member's name)
+        raise user_error(ValueError, "{api}: a member name in {path} is "
+                         "marked UTF-8 but is not ({reason}); save_variables "
+                         "writes UTF-8 names", api=who, path=Value(path),
+                         reason=e.reason) from None
     except (OSError, EOFError, zipfile.BadZipFile, zlib.error,
             NotImplementedError, RuntimeError) as e:   # (Runtime: encrypted)
         raise user_error(ValueError, "{api}: cannot read {path} as a .npz "
