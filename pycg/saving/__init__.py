@@ -1,6 +1,7 @@
 """Variables to and from portable .npz files (`variables.py`), written
 whole or not at all and read only from regular files (`files.py`), under
-names a zip member holds as they are (`names.py`)."""
+names a zip member holds as they are (`names.py`), each .npy header read
+only after its declared length is bounded (`npy.py`)."""
 from pycg.saving.variables import load_variables, save_variables
 
 __all__ = ("load_variables", "save_variables")

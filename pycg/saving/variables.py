@@ -24,6 +24,7 @@ from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
 from pycg.saving.files import as_path, open_regular, replace_atomically
 from pycg.saving.names import check_names
+from pycg.saving.npy import read_header
 from pycg.tensor import Variable
 
 
@@ -154,12 +155,7 @@ def _header(zf, info, v, who):
     name, member = info.filename[:-len(".npy")], info.filename
     with zf.open(info) as f:
         try:
-            version = np.lib.format.read_magic(f)
-            read = _HEADER_READERS.get(version)
-            if read is None:
-                raise ValueError(f"format version {version[0]}.{version[1]} "
-                                 f"is not one save_variables writes (1.0)")
-            shape, fortran, dtype = read(f)
+            shape, fortran, dtype = read_header(f)
         except ValueError as e:
             raise user_error(ValueError, "{api}: member {member} is not a "
                              "valid .npy array ({reason})", api=who,
@@ -230,8 +226,6 @@ def _dtype_name(dtype):
 
 
 _LOAD, _SAVE = Api("load_variables"), Api("save_variables")
-_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
-                   (2, 0): np.lib.format.read_array_header_2_0}
 
 
 def _named(variables, op):
