@@ -22,6 +22,7 @@ import numpy as np
 
 from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
+from pycg.saving.all_or_nothing import assign_all
 from pycg.saving.files import as_path, open_regular, replace_atomically
 from pycg.saving.names import check_names
 from pycg.saving.npy import read_header
@@ -81,8 +82,10 @@ def load_variables(path: str | os.PathLike[str],
 
     The file is checked from its zip directory and each array's .npy header
     before any data is read, so a hostile file (a huge declared shape, a
-    member that is no array) is refused at the cost of its headers; nothing
-    is assigned unless every value is read. A big-endian array loads as the
+    member that is no array) is refused at the cost of its headers. The
+    variables are assigned all or nothing: every value is read and
+    converted for the active backend first, and an exception or Ctrl-C
+    while they are assigned leaves each as it was. A big-endian array loads as the
     variable's (native) dtype; raw bytes of a variable's size (NumPy writes
     bfloat16 as V2) load as the variable's dtype. `path` must be a regular
     file: a FIFO, a device, a directory or a socket is refused unopened.
@@ -116,8 +119,7 @@ def load_variables(path: str | os.PathLike[str],
         raise user_error(ValueError, "{api}: cannot read {path} as a .npz "
                          "file of variables ({reason})", api=who,
                          path=Value(path), reason=e) from None
-    for name, v in named:
-        v.assign(values[name])
+    assign_all([(name, v, values[name]) for name, v in named], who)
     return [v for _, v in named]
 
 
