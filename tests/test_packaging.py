@@ -32,10 +32,10 @@ def _normalised(name):
 
 
 # The oldest version of each requirement the test suite is known to pass on
-# (those of the venv `make test` ran on, December 2026); a lower bound below it admits an untested
-# version (jax>=0.4.30 admitted a JAX without jax.lax.optimization_barrier,
-# with which set_backend("jax") failed). Lower one only after the suite
-# passed on the lower version.
+# (those of the venv `make test` ran on, December 2026); a lower bound
+# below it admits an untested version (jax>=0.4.30 admitted a JAX without
+# jax.lax.optimization_barrier, with which set_backend("jax") failed).
+# Lower one only after the suite passed on the lower version.
 TESTED_OLDEST = {
     "numpy": "2.4.6", "tensorflow": "2.21.0", "tensorflow-cpu": "2.21.0",
     "rpy2": "3.5.17", "scipy": "1.17.1", "jax": "0.10.2", "torch": "2.13.0",
