@@ -23,6 +23,11 @@ def applies(source, dtype):
 
 def float_to_int(K, v, dtype):
     """`v` (backend K's floats) cast to the integer `dtype` by the rule."""
+    with np.errstate(invalid="ignore"):   # (NumPy's cast of NaN, masked)
+        return _float_to_int(K, v, dtype)
+
+
+def _float_to_int(K, v, dtype):
     wide = np.dtype("int64" if dtype.itemsize == 8 else "int32")
     inside = K.isfinite(v)
     bound = 2.0 ** (8 * wide.itemsize - 1)
