@@ -43,6 +43,14 @@ table the test reads. The main choices:
   `tanh_shrink` and `squareplus` compute on complex numbers as TensorFlow's
   kernels do (Keras answers `hard_shrink`, `soft_shrink` and `sparse_plus` of
   complex by comparing real parts; pycg refuses them).
+- A float cast to an integer has one answer on every backend and CPU,
+  TensorFlow's on x86 (NumPy's and PyTorch's there too): NaN, +-inf and a
+  value outside int32 (int64, for int64) are INT_MIN, and an 8- or 16-bit
+  type takes that int32's low bits (`cast([3e9, nan], "int32")` is INT_MIN
+  twice; JAX and ARM CPUs would clamp). uint32 and uint64 keep each
+  backend's cast. An integer `floor_divide` or `mod` by 0 is 0 on every
+  backend (NumPy's, JAX's and PyTorch's answer; TensorFlow's kernels raise
+  InvalidArgumentError).
 - An integer or boolean tensor never gets a gradient: `watch` warns and the
   gradient is `None` (zeros with `unconnected_gradients="zero"`), as in
   TensorFlow. `pycg.grad` refuses an integer argument with an error, as JAX does.

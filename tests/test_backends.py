@@ -1,6 +1,7 @@
 """Kernel backends: switching at run time, PYCG_BACKEND at import, and
 tensors made under one backend used under the other."""
 import os
+import re
 import subprocess
 import sys
 
@@ -92,8 +93,27 @@ def test_tensorflow_already_imported_is_the_backend_at_once():
 def test_an_unknown_pycg_backend_fails_the_import_clearly():
     r = run_python("import pycg", PYCG_BACKEND="mxnet")
     assert r.returncode != 0
-    assert "pycg: unknown backend 'mxnet'; valid backends are 'tensorflow', " \
-           "'numpy', 'jax', 'torch'" in r.stderr
+    assert r.stderr.rstrip().endswith(
+        "ValueError: pycg: the environment variable PYCG_BACKEND is 'mxnet'; "
+        "expected one of 'tensorflow', 'numpy', 'jax', 'torch', or unset "
+        "(then 'tensorflow' where TensorFlow imports, else 'numpy')")
+
+
+@pytest.mark.parametrize("value", ["NumPy", "numpy ", "np", "tensorflow,jax"])
+def test_a_bad_pycg_backend_is_named_when_the_default_is_chosen(
+        monkeypatch, value):
+    monkeypatch.setenv("PYCG_BACKEND", value)
+    with pytest.raises(ValueError, match=(
+            r"^pycg: the environment variable PYCG_BACKEND is "
+            + re.escape(repr(value)) + r"; expected one of 'tensorflow', "
+            r"'numpy', 'jax', 'torch', or unset \(then 'tensorflow' where "
+            r"TensorFlow imports, else 'numpy'\)$")):
+        backends.default_name()
+
+
+def test_an_empty_pycg_backend_is_unset(monkeypatch):
+    monkeypatch.setenv("PYCG_BACKEND", "")
+    assert backends.default_name() == "tensorflow"
 
 
 def test_the_tensorflow_backend_without_tensorflow_says_so():
@@ -120,6 +140,9 @@ def test_the_tensorflow_backend_without_tensorflow_says_so():
                    "import pycg", PYCG_BACKEND="tensorflow")
     assert r.returncode != 0
     assert "pycg: the 'tensorflow' backend needs TensorFlow" in r.stderr
+    assert r.stderr.rstrip().endswith(
+        "or use the 'numpy' backend (the environment variable PYCG_BACKEND "
+        "is 'tensorflow')")
 
 
 def test_default_is_tensorflow_when_it_imports(monkeypatch):

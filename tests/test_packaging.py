@@ -31,6 +31,55 @@ def _normalised(name):
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# The oldest version of each requirement the test suite is known to pass on
+# (those of the venv `make test` ran on, December 2026); a lower bound
+# below it admits an untested version (jax>=0.4.30 admitted a JAX without
+# jax.lax.optimization_barrier, with which set_backend("jax") failed).
+# Lower one only after the suite passed on the lower version.
+TESTED_OLDEST = {
+    "numpy": "2.4.6", "tensorflow": "2.21.0", "tensorflow-cpu": "2.21.0",
+    "rpy2": "3.5.17", "scipy": "1.17.1", "jax": "0.10.2", "torch": "2.13.0",
+    "pytest": "9.2.0", "hypothesis": "6.170.17", "ruff": "0.17.6",
+    "mypy": "2.4.1", "pdoc": "16.0.0"}
+
+
+def _requirements():
+    project = _pyproject()["project"]
+    yield from project["dependencies"]
+    for extra in project["optional-dependencies"].values():
+        yield from extra
+
+
+def _release(version):
+    return tuple(int(p) for p in re.match(r"\d+(\.\d+)*", version)
+                 .group().split("."))
+
+
+def test_every_lower_bound_is_a_version_the_tests_passed_on():
+    too_low = []
+    for requirement in _requirements():
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9.]+)(,.*)?",
+                             requirement)
+        assert match, f"{requirement!r} has no lower bound"
+        name, bound = _normalised(match.group(1)), match.group(2)
+        assert name in TESTED_OLDEST, f"{name}: add its tested version"
+        if _release(bound) < _release(TESTED_OLDEST[name]):
+            too_low.append(requirement)
+    assert too_low == []
+
+
+def test_the_installed_versions_are_within_the_bounds():
+    from importlib import metadata
+    for requirement in _requirements():
+        name, bound = re.match(r"([A-Za-z0-9_.-]+)>=([0-9.]+)",
+                               requirement).groups()
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+        assert _release(installed) >= _release(bound), (name, installed)
+
+
 def test_the_distribution_is_not_named_pycg():
     name = _pyproject()["project"]["name"]
     assert _normalised(name) != "pycg", (

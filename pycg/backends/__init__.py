@@ -7,6 +7,7 @@ import sys
 import types
 
 from pycg import _imports
+from pycg._errors import Value, user_error
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy", "jax", "torch")
@@ -82,8 +83,22 @@ def set_backend(name):
     return active
 
 
-def default_name():
+def from_environment():
+    """The backend the environment variable PYCG_BACKEND names (None: unset
+    or empty), or a ValueError naming the variable, what it may hold and
+    what it holds."""
     env = os.environ.get("PYCG_BACKEND")
+    if env and env not in NAMES:
+        raise user_error(
+            ValueError, "pycg: the environment variable PYCG_BACKEND is "
+            "{value}; expected one of {names}, or unset (then 'tensorflow' "
+            "where TensorFlow imports, else 'numpy')", value=Value(env),
+            names=", ".join(repr(n) for n in NAMES))
+    return env or None
+
+
+def default_name():
+    env = from_environment()
     if env:
         return env
     try:
@@ -119,9 +134,14 @@ def set_default_backend():
     name or a missing TensorFlow fails at import, as before), or the
     default, loaded at first use."""
     global active
-    env = os.environ.get("PYCG_BACKEND")
+    env = from_environment()
     if env:
-        set_backend(env)
+        try:
+            set_backend(env)
+        except ModuleNotFoundError as e:
+            raise ModuleNotFoundError(f"{e} (the environment variable "
+                                      f"PYCG_BACKEND is {env!r})",
+                                      name=e.name) from None
     elif sys.modules.get("tensorflow") is not None:
         set_backend("tensorflow")   # already paid for: no reason to wait
     else:

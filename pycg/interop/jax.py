@@ -194,7 +194,10 @@ def _call(jax, f, name, args, kwargs):
 
     def forward_with_residuals(*xs):
         # (forward itself, as jax.custom_vjp's fwd rules call their
-        # function: a transformation around this one sees the rule)
+        # function: a transformation around this one sees the rule); JAX
+        # hands it a NumPy input as it is, kept for the backward: a copy
+        xs = tuple(_to_jax(x, jax) if isinstance(x, np.ndarray) else x
+                   for x in xs)
         out = forward(*xs)
         return out, (xs, out[len(out) - len(stores):])
 
@@ -239,6 +242,8 @@ def _to_jax(a, jax):
         a = a._value if isinstance(a._value, jax.Array) else a.numpy()
     if isinstance(a, float):
         return backends.active.convert(a, config.floatx())
+    if isinstance(a, np.ndarray):   # (the caller's, and writable: a copy)
+        return backends.active.own(a)
     return backends.active.convert(a)
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from pycg._errors import Api, Arg, Value, user_error
+from pycg import config
+from pycg._errors import Api, Arg, Dtype, Value, user_error
 from pycg.compile.state import var_key
 from pycg.optimizers import _messages as messages
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_float
@@ -92,10 +93,13 @@ FLAGS = ("nesterov", "amsgrad", "centered", "staircase")
 
 
 def hyper_parameter(who: str, name: str, value: Any,
-                    optional: bool = False) -> Any:
+                    optional: bool = False, dtype: Any = None) -> Any:
     """`value` of hyper-parameter `name` of `who` ("pycg.optimizers.Adam"),
     checked: a float in the range RANGES gives it (None too if `optional`),
-    True or False for a flag, a str or None for a name."""
+    True or False for a flag, a str or None for a name. A number is checked
+    twice: as it arrived, and as `dtype` holds it (None: floatx, where the
+    learning rate is stored and the others meet float32 weights), where
+    1e39 is inf, 1e-50 is 0 and 1 - 1e-10 is 1."""
     api, arg = Api(who.removeprefix("pycg.")), Arg(name)
     if name in FLAGS:
         if isinstance(value, (bool, np.bool_)):
@@ -116,16 +120,43 @@ def hyper_parameter(who: str, name: str, value: Any,
         expected = "a finite float >= 0" if high == INF else \
             "a float " + (
                           f"in [0, 1{']' if closed else ')'}")
-    if _real(value) and math.isfinite(value) and value >= low and (
-            value <= high if closed else value < high) and \
-            not (name in POSITIVE and value == 0):
-        return value if name in POSITIVE else float(value)
+    def fits(v):
+        return math.isfinite(v) and v >= low and (
+            v <= high if closed else v < high) and \
+            not (name in POSITIVE and v == 0)
+
     if name == "learning_rate":
         expected += (", a pycg.optimizers.schedules.LearningRateSchedule "
                      "or a callable")
+    if _real(value) and fits(value):
+        stored_range(api, arg, value, expected, fits, dtype)
+        return value if name in POSITIVE else float(value)
     raise user_error(ValueError, "{api}: {arg} must be {expected}"
                      + (" or None" if optional else "") + ", got {value}",
                      api=api, arg=arg, expected=expected, value=Value(value))
+
+
+def stored_range(api, arg, value, expected, fits, dtype):
+    """The ValueError for a `value` that `fits` as it arrived but not as
+    `dtype` holds it: past its range (inf, or 1.0 for beta_1 < 1), or a
+    nonzero value below its smallest normal number, which it rounds to 0
+    or keeps as a subnormal that TensorFlow's and XLA's kernels flush to
+    0 (epsilon=1e-50 would divide by 0)."""
+    dtype = np.dtype(dtype or config.floatx())
+    with np.errstate(over="ignore", under="ignore"):
+        stored = dtype.type(value)
+    smallest = dtype.type(np.finfo(dtype).smallest_normal)
+    underflows = value != 0 and abs(stored) < smallest
+    if fits(stored) and not underflows:
+        return
+    after = "" if not underflows else (
+        f"; a nonzero value must be at least {smallest!s}, {dtype.name}'s "
+        f"smallest normal number")
+    raise user_error(ValueError, "{api}: {arg} must be {expected}, got "
+                     "{value}, which is {stored} in {dtype}, the dtype it "
+                     "is used in (pycg.config.floatx())" + after, api=api,
+                     arg=arg, expected=expected, value=Value(value),
+                     stored=stored, dtype=Dtype(dtype.name))
 
 
 def _real(v):

@@ -81,12 +81,13 @@ class Optimizer(WeightDecay, Checks):
         raise ValueError(f"{who}: unknown argument `{name}`; valid "
                          f"arguments are {', '.join(valid)}")
 
-    def _lr_state(self, learning_rate):
+    def _lr_state(self, learning_rate, dtype=None):
         if callable(learning_rate):
             return learning_rate
+        dtype = dtype or config.floatx()
         learning_rate = hyper_parameter(self._who, "learning_rate",
-                                        learning_rate)
-        return state_variable(learning_rate, config.floatx(),
+                                        learning_rate, dtype=dtype)
+        return state_variable(learning_rate, dtype,
                               f"{self.name}_learning_rate")
 
     @property
@@ -117,8 +118,9 @@ class Optimizer(WeightDecay, Checks):
                     f"float `learning_rate` to set it later")
             self._learning_rate = self._lr_state(value)
         else:
-            self._lr_state(value)  # checks it
-            self._learning_rate.assign(float(value))
+            self._learning_rate.assign(hyper_parameter(
+                self._who, "learning_rate", value,
+                dtype=self._learning_rate.dtype))
 
     @property
     def variables(self):

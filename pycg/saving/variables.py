@@ -22,7 +22,10 @@ import numpy as np
 
 from pycg._errors import (Api, Dtype, Position, Shape, TypeOf, Value,
                           user_error)
+from pycg.saving.all_or_nothing import assign_all
 from pycg.saving.files import as_path, open_regular, replace_atomically
+from pycg.saving.names import check_names
+from pycg.saving.npy import read_header
 from pycg.tensor import Variable
 
 
@@ -54,6 +57,7 @@ def save_variables(path: str | os.PathLike[str],
     """
     path = as_path(path, _SAVE)
     named = _named(variables, "save_variables")
+    check_names(named, _SAVE)   # (before anything is written)
     arrays = [(name, v.numpy()) for name, v in named]
     replace_atomically(path, lambda f: _write_npz(f, arrays), _SAVE)
     return path
@@ -78,8 +82,10 @@ def load_variables(path: str | os.PathLike[str],
 
     The file is checked from its zip directory and each array's .npy header
     before any data is read, so a hostile file (a huge declared shape, a
-    member that is no array) is refused at the cost of its headers; nothing
-    is assigned unless every value is read. A big-endian array loads as the
+    member that is no array) is refused at the cost of its headers. The
+    variables are assigned all or nothing: every value is read and
+    converted for the active backend first, and an exception or Ctrl-C
+    while they are assigned leaves each as it was. A big-endian array loads as the
     variable's (native) dtype; raw bytes of a variable's size (NumPy writes
     bfloat16 as V2) load as the variable's dtype. `path` must be a regular
     file: a FIFO, a device, a directory or a socket is refused unopened.
@@ -103,13 +109,17 @@ def load_variables(path: str | os.PathLike[str],
                        for name, v in named}
             values = {name: _data(zf, members[name], headers[name], v.dtype,
                                   who) for name, v in named}
+    except UnicodeDecodeError as e:   # (zipfile, of a member's name)
+        raise user_error(ValueError, "{api}: a member name in {path} is "
+                         "marked UTF-8 but is not ({reason}); save_variables "
+                         "writes UTF-8 names", api=who, path=Value(path),
+                         reason=e.reason) from None
     except (OSError, EOFError, zipfile.BadZipFile, zlib.error,
             NotImplementedError, RuntimeError) as e:   # (Runtime: encrypted)
         raise user_error(ValueError, "{api}: cannot read {path} as a .npz "
                          "file of variables ({reason})", api=who,
                          path=Value(path), reason=e) from None
-    for name, v in named:
-        v.assign(values[name])
+    assign_all([(name, v, values[name]) for name, v in named], who)
     return [v for _, v in named]
 
 
@@ -147,12 +157,7 @@ def _header(zf, info, v, who):
     name, member = info.filename[:-len(".npy")], info.filename
     with zf.open(info) as f:
         try:
-            version = np.lib.format.read_magic(f)
-            read = _HEADER_READERS.get(version)
-            if read is None:
-                raise ValueError(f"format version {version[0]}.{version[1]} "
-                                 f"is not one save_variables writes (1.0)")
-            shape, fortran, dtype = read(f)
+            shape, fortran, dtype = read_header(f)
         except ValueError as e:
             raise user_error(ValueError, "{api}: member {member} is not a "
                              "valid .npy array ({reason})", api=who,
@@ -223,8 +228,6 @@ def _dtype_name(dtype):
 
 
 _LOAD, _SAVE = Api("load_variables"), Api("save_variables")
-_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0,
-                   (2, 0): np.lib.format.read_array_header_2_0}
 
 
 def _named(variables, op):

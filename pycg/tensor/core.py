@@ -21,6 +21,7 @@ from pycg.tensor.python_value import PythonValue
 
 _next_id = itertools.count().__next__
 _NOT_NUMBERS = frozenset("OUS")   # NumPy's object, str and bytes kinds
+_FRESH = (list, tuple, numbers.Number)   # (np.asarray makes a new array)
 
 class Tensor(PythonValue, Operators["Tensor"]):
     """An immutable array on the active backend (a copy is itself, as
@@ -236,7 +237,10 @@ _LOCKS = tuple(threading.Lock() for _ in range(64))
 def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     """A Tensor on the active backend. Python floats become
     `config.floatx()` (float32), Python ints int32, NumPy arrays keep their
-    dtype; a Tensor given another dtype is cast (its gradient flows).
+    dtype; a Tensor given another dtype is cast (its gradient flows). The
+    tensor owns its value, as TensorFlow's and JAX's do: a NumPy array (or
+    a torch tensor) is copied, so writing into it later changes no tensor
+    and no gradient a tape recorded.
 
     Args:
         value: A Tensor, a Variable (returned as it is), a NumPy or
@@ -266,8 +270,8 @@ def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
         return value
     if (K.owns(value) or backends.numpy.owns(value) and K is backends.numpy
             ) and getattr(value.dtype, "kind", None) not in _NOT_NUMBERS:
-        t = Tensor(value)   # (NumPy's object and str arrays: refused below)
-        return t if dtype is None else convert_to_tensor(t, dtype)
+        t = Tensor(K.own(value))   # (NumPy's object and str arrays:
+        return t if dtype is None else convert_to_tensor(t, dtype)  # below)
     if dtype is None:
         dtype = default_dtype(value)
     if isinstance(value, numbers.Number) and not isinstance(value, bool) \
@@ -276,7 +280,9 @@ def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     if hasattr(value, "numpy") and not isinstance(value, np.generic):
         value = value.numpy()
     a = check_numeric(value, dtype)
-    return Tensor(K.convert(a))
+    if isinstance(value, _FRESH):   # (NumPy made `a`: no one else holds it)
+        return Tensor(K.convert(a))
+    return Tensor(K.own(a))   # (a user's array, which its owner may write)
 
 
 def _moved(t, K):

@@ -65,6 +65,13 @@ def convert(value, dtype=None):
     return jnp.asarray(a)
 
 
+def own(value):
+    """A user's array as a value that shares no memory with it (its owner
+    may write to it later: jnp.asarray shares a large NumPy array's buffer
+    on the CPU; a jax.Array is immutable, kept as it is)."""
+    return value if owns(value) else convert(np.array(value))
+
+
 def cast(x, dtype):
     dtype = _check_width(dtype)
     return x if x.dtype == dtype else x.astype(dtype)

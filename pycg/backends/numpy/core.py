@@ -100,6 +100,12 @@ def convert(value, dtype=None):
     return np.asarray(value, dtype=dtype)
 
 
+def own(value):
+    """A user's array as a value that shares no memory with it (its owner
+    may write to it later; a NumPy scalar is immutable, kept as it is)."""
+    return np.array(value) if isinstance(value, np.ndarray) else value
+
+
 def cast(x, dtype):
     return np.asarray(x).astype(dtype, copy=False)
 

@@ -36,6 +36,13 @@ def convert(value, dtype=None):
     return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
 
 
+def own(value):
+    """A user's array as a value that shares no memory with it (its owner
+    may write to it later): tf.convert_to_tensor copies a NumPy array, and
+    a tf.Tensor is immutable."""
+    return convert(value)
+
+
 def cast(x, dtype):
     return tf.cast(x, dtype)
 

@@ -47,8 +47,21 @@ logical_not = _gen.logical_not
 add = _fast("AddV2", _gen.add_v2, 2)
 subtract = _fast("Sub", _gen.sub, 2)
 multiply = _fast("Mul", _gen.mul, 2)
-mod = tf.math.floormod
-floor_divide = tf.math.floordiv
+def _integer_by_zero_is_zero(op):
+    """op, where an integer y == 0 gives 0 (NumPy's, JAX's and the other
+    backends' answer) instead of TensorFlow's InvalidArgumentError."""
+    def kernel(x, y):
+        if not x.dtype.is_integer:
+            return op(x, y)
+        zero = tf.equal(y, 0)
+        q = op(x, tf.where(zero, tf.ones_like(y), y))
+        return tf.where(zero, tf.zeros_like(q), q)
+    kernel.__name__ = op.__name__
+    return kernel
+
+
+mod = _integer_by_zero_is_zero(tf.math.floormod)
+floor_divide = _integer_by_zero_is_zero(tf.math.floordiv)
 maximum = _fast("Maximum", _gen.maximum, 2)
 minimum = _fast("Minimum", _gen.minimum, 2)
 arctan2 = _gen.atan2

@@ -140,6 +140,14 @@ def convert(value, dtype=None):
     return _from_numpy(np.asarray(value, dtype=dtype))
 
 
+def own(value):
+    """A user's array or tensor as a tensor that shares no memory with it
+    (its owner may write to it later)."""
+    if owns(value):
+        return value.clone()
+    return _from_numpy(np.array(value))
+
+
 def cast(x, dtype):
     dt = _torch_dtype(dtype)
     return x if x.dtype is dt else x.to(dt)
