@@ -19,13 +19,14 @@ import functools
 
 import numpy as np
 
-from pycg import _imports, backends, config
+from pycg import _imports, backends
 from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
+from pycg.tensor.convert import python_float_dtype
 from pycg.tensor.python_value import to_jax_running
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
@@ -143,7 +144,10 @@ def _call(jax, f, name, args, kwargs):
             f"PYCG_BACKEND=jax) before calling {name}")
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
-    xs = tuple(_to_jax(leaves[i], jax) for i in slots)
+    floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
+        a, (Tensor, jax.Array, np.ndarray, np.generic)) else None
+        for a in leaves])
+    xs = tuple(_to_jax(leaves[i], jax, floats) for i in slots)
     structure = []   # f's output structure, found by the forward
     stores = []      # the variables the forward touched (_jax_state)
     assigned = []    # (variable, new value) for pycg.function's trace
@@ -234,11 +238,11 @@ def _is_input(a, jax):
     return isinstance(a, (np.ndarray, np.generic)) and a.dtype.kind in "biuf"
 
 
-def _to_jax(a, jax):
+def _to_jax(a, jax, floats):
     if isinstance(a, Tensor):
         a = a._value if isinstance(a._value, jax.Array) else a.numpy()
-    if isinstance(a, float):
-        return backends.active.convert(a, config.floatx())
+    if type(a) is float:   # (in the dtype of the arrays beside it)
+        return backends.active.convert(a, floats)
     return backends.active.convert(a)
 
 

@@ -24,6 +24,7 @@ from pycg.custom.bind import name_of
 from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
+from pycg.tensor.convert import python_float_dtype
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
@@ -137,7 +138,8 @@ def _call(f, name, args, kwargs, rule_call=False):
     tf = import_tensorflow()
     leaves = structure.flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, tf)]
-    xs = [_to_tf(leaves[i], tf) for i in slots]
+    floats = python_float_dtype([_dtype(a) for a in leaves])
+    xs = [_to_tf(leaves[i], tf, floats) for i in slots]
 
     @tf.custom_gradient
     def forward(*xs):
@@ -224,11 +226,23 @@ def _is_input(a, tf):
         a.dtype.kind in "iu" or is_float(a.dtype))
 
 
-def _to_tf(a, tf):
+def _to_tf(a, tf, floats):
     if isinstance(a, Tensor):
         return a._value if isinstance(a._value, tf.Tensor) else \
             tf.convert_to_tensor(a.numpy())
+    if type(a) is float:   # (in the dtype of the arrays beside it)
+        return tf.constant(a, dtype=floats)
     return tf.convert_to_tensor(a)
+
+
+def _dtype(a):
+    """A leaf's dtype as NumPy's (None for what is not an array)."""
+    dtype = getattr(a, "dtype", None)
+    try:
+        return None if dtype is None else \
+            np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
+    except (TypeError, ValueError):
+        return None
 
 
 def _outputs(name, out, tf):

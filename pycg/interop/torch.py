@@ -43,7 +43,10 @@ def to_torch(f):
     torch tensors in the arguments (in nested lists/tuples/dicts, keyword
     arguments too) are inputs, differentiable where floating (integer and
     bool tensors get no gradient); other leaves (Python numbers, None,
-    strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants.
+    strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants
+    (a ``pycg.custom_gradient`` function there takes a Python float as a
+    tensor of the dtype of the tensors beside it, as torch would: 0.3
+    beside a float64 input is float64's 0.3).
     `f` returns a pycg tensor or a nested list/tuple/dict of them; the
     result has the same structure, of torch tensors.
 
