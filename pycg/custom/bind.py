@@ -82,19 +82,24 @@ class Inputs:
         return {t._id for t in self.tensors}
 
 
-def _leaf(x, floats):
-    if isinstance(x, Tensor):
-        return x
-    if type(x) is float:   # (weakly typed: a NumPy float64 keeps its dtype)
-        return convert_to_tensor(x, floats)
-    if isinstance(x, (np.ndarray, np.generic)) and (
-            x.dtype.kind in "iu" or is_float(x.dtype)):
-        return convert_to_tensor(x)
+def becomes_tensor(x):
+    """Whether a leaf of a call's arguments is a tensor input of the rule:
+    a tensor, a Python float, an integer or float array (NumPy's or the
+    backend's); strings, ints, flags and None pass through."""
+    if isinstance(x, Tensor) or type(x) is float:
+        return True
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype.kind in "iu" or is_float(x.dtype)
     K = backends.active   # (any other array the backend holds, as NumPy's)
-    if type(x) in K.types and (K.dtype_of(x).kind in "iu" or
-                               is_float(K.dtype_of(x))):
-        return convert_to_tensor(x)
-    return x  # strings, ints, flags, None: passed through, no gradient
+    return type(x) in K.types and (K.dtype_of(x).kind in "iu" or
+                                   is_float(K.dtype_of(x)))
+
+
+def _leaf(x, floats):
+    if isinstance(x, Tensor) or not becomes_tensor(x):
+        return x
+    # (a Python float weakly typed; a NumPy float64 keeps its dtype)
+    return convert_to_tensor(x, floats if type(x) is float else None)
 
 
 def _floats_dtype(args, kwargs):
