@@ -102,18 +102,37 @@ def to_torch(f):
             f"pycg.to_torch({name}): {name} is a PyTorch callable "
             f"({type(f).__name__}), not {_WHAT}; call it directly, it needs "
             f"no conversion")
-    bridge = _bridge_class(torch)
+    return _TorchFunction(f, name, torch)
 
-    # (torch.compile runs it eagerly, one graph break: dynamo cannot trace
-    # pycg's Python tape, and tracing into it costs compile time)
-    @torch.compiler.disable
-    def torch_function(*args, **kwargs):
-        return _call(torch, bridge, f, name, args, kwargs)
 
-    functools.update_wrapper(torch_function, f)
-    del torch_function.__wrapped__
-    torch_function.__pycg_torch_source__ = f
-    return torch_function
+class _TorchFunction:
+    """What to_torch returns: calls f through the bridge, with f's name,
+    module and docstring. It pickles (torch.save of a module that holds
+    one, copy.deepcopy) as to_torch(f), f by reference, as
+    ``Function.apply`` pickles: f must be picklable (a module-level
+    function)."""
+
+    def __init__(self, f, name, torch):
+        functools.update_wrapper(self, f)
+        del self.__wrapped__
+        self.__pycg_torch_source__ = f
+        bridge = _bridge_class(torch)
+
+        # (torch.compile runs it eagerly, one graph break: dynamo cannot
+        # trace pycg's Python tape, and tracing into it costs compile time)
+        @torch.compiler.disable
+        def run(args, kwargs):
+            return _call(torch, bridge, f, name, args, kwargs)
+        self._run = run
+
+    def __call__(self, *args, **kwargs):
+        return self._run(args, kwargs)
+
+    def __reduce__(self):
+        return to_torch, (self.__pycg_torch_source__,)
+
+    def __repr__(self):
+        return f"<pycg.to_torch({self.__name__})>"
 
 
 def _torch(name):
