@@ -87,7 +87,10 @@ def to_torch(f):
     runs `f` again from its inputs: there `f` must compute the same values
     again (no random draws or variable updates that a second run changes).
     ``torch.compile`` runs the function eagerly between graphs (pycg's
-    Python tape is a graph break).
+    Python tape is a graph break), so ``fullgraph=True`` is an error, and
+    so are ``torch.jit.trace`` (TorchScript cannot replay or save it) and
+    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``:
+    pycg's rules are reverse mode; ``jacrev(jacrev(f))`` is a Hessian).
     """
     if getattr(f, "__pycg_torch_source__", None) is not None:
         return f  # already converted
@@ -119,10 +122,12 @@ class _TorchFunction:
         bridge = _bridge_class(torch)
 
         # (torch.compile runs it eagerly, one graph break: dynamo cannot
-        # trace pycg's Python tape, and tracing into it costs compile time)
-        @torch.compiler.disable
+        # trace pycg's Python tape, and tracing into it costs compile time;
+        # the reason is what fullgraph=True reports)
+        @torch.compiler.disable(reason=_FULLGRAPH.format(name=name))
         def run(args, kwargs):
             return _call(torch, bridge, f, name, args, kwargs)
+        run.__name__ = run.__qualname__ = f"to_torch({name})"
         self._run = run
 
     def __call__(self, *args, **kwargs):
@@ -174,10 +179,38 @@ def _bridge_class(torch):
             return (None,) + ctx.call.backward(ctx.tape, ctx.saved_tensors,
                                                dys, needs)
 
+        @staticmethod
+        def jvp(ctx, *tangents):
+            raise NotImplementedError(_forward_mode(ctx.call.name))
+
     return PycgFunction
 
 
+_FULLGRAPH = (
+    "pycg.to_torch({name}) runs eagerly between compiled graphs (pycg's "
+    "Python tape is one graph break), so torch.compile(fullgraph=True) "
+    "cannot hold it; compile without fullgraph=True, or compile the parts "
+    "before and after {name}")
+
+
+def _forward_mode(name):
+    return (
+        f"pycg.to_torch({name}): torch's forward mode (torch.func.jvp, "
+        f"jacfwd, hessian, forward_ad's dual tensors) needs a forward-mode "
+        f"rule (the autograd.Function's jvp) of {name}, which pycg.to_torch "
+        f"does not give: pycg's rules are reverse mode. Use reverse mode: "
+        f"torch.func.jacrev (jacrev(jacrev({name})) for a Hessian) or "
+        f"torch.autograd.functional.hessian")
+
+
 def _call(torch, bridge, f, name, args, kwargs):
+    if torch.jit.is_tracing():
+        raise RuntimeError(
+            f"pycg.to_torch({name}): torch.jit.trace cannot record {name}: "
+            f"it is a Python autograd.Function over pycg's tape, which a "
+            f"TorchScript graph can neither replay nor save; use "
+            f"torch.compile (without fullgraph=True: {name} is one graph "
+            f"break) or run the module eagerly")
     if backends.active.name != "torch":
         raise RuntimeError(
             f"pycg.to_torch({name}): pycg's backend is "
