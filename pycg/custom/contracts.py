@@ -11,6 +11,7 @@ from pycg.core import recorder as core
 from pycg._errors import Shape, TypeOf, Value, user_error
 from pycg.custom.bind import becomes_tensor, name_of
 from pycg.custom.calling import VARIABLES
+from pycg.custom.kept_dtypes import kept
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 
@@ -216,6 +217,8 @@ def check_gradient(name, label, g, x):
                 f"{g.dtype}, but {label!r} is real ({x.dtype}); return a "
                 f"real gradient (ops.real(g) if the imaginary part is "
                 f"meant to be dropped)")
+        if kept(x):   # (the border's framework casts: kept_dtypes.py)
+            return g
         g = core.apply("cast", backends.active.cast, (g,),
                        {"dtype": np.dtype(x.dtype)})
     return g

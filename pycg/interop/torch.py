@@ -22,6 +22,7 @@ import sys
 from pycg import _imports, backends
 from pycg.tensor import structure
 from pycg.api.tape import GradientTape
+from pycg.custom import kept_dtypes
 from pycg.custom.bind import name_of
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
@@ -171,13 +172,17 @@ def _bridge_class(torch):
             call = inputs[0]
             ctx.call, ctx.tape = call, call.tape
             call.tape = None
+            # (a leaf whose grad_dtype is not its dtype: torch's engine
+            # casts its gradient by that setting, so pycg must not)
+            ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
+                             != x.dtype for x in inputs[1:])
             ctx.save_for_backward(*inputs[1:])
 
         @staticmethod
         def backward(ctx, *dys):
             needs = ctx.needs_input_grad[1:]
             return (None,) + ctx.call.backward(ctx.tape, ctx.saved_tensors,
-                                               dys, needs)
+                                               dys, needs, ctx.keep)
 
         @staticmethod
         def jvp(ctx, *tangents):
@@ -265,7 +270,7 @@ class _Call:
         self.tape = (tape, ins, outs) if keep else None
         return tuple(_fresh(o._value) for o in outs)
 
-    def backward(self, kept, xs, dys, needs):
+    def backward(self, kept, xs, dys, needs, keep):
         if kept is None or sys.modules["torch"].is_grad_enabled():
             # (torch records this backward, or the forward's tape is gone)
             tape = GradientTape(persistent=True)
@@ -276,20 +281,21 @@ class _Call:
                   if n and is_float(t.dtype)]
         pairs = [(o, Tensor(dy)) for o, dy, floating
                  in zip(outs, dys, self.floats) if floating and dy is not None]
-        with backends.active.bridged(self.name, "backward"):
+        with backends.active.bridged(self.name, "backward"), \
+                kept_dtypes.keeping([t for t, k in zip(ins, keep) if k]):
             gs = tape.gradient([o for o, _ in pairs], wanted,
                                output_gradients=[u for _, u in pairs]) \
                 if wanted and pairs else [None] * len(wanted)
         found = iter(gs)
-        return tuple(self._checked(next(found), x, i)
+        return tuple(self._checked(next(found), x, i, keep[i])
                      if n and is_float(t.dtype) else None
                      for i, (t, x, n) in enumerate(zip(ins, xs, needs)))
 
-    def _checked(self, g, x, i):
+    def _checked(self, g, x, i, keep):
         if g is None:
             return None
         g = g._value
-        if g.device != x.device or g.dtype != x.dtype:
+        if g.device != x.device or g.dtype != x.dtype and not keep:
             raise TypeError(
                 f"pycg.to_torch({self.name}): the gradient {self.name} gave "
                 f"its input {self._label(i)} is on {g.device} as "
