@@ -136,3 +136,43 @@ def test_a_torch_result_or_an_undecorated_rule(torch_backend):
 def test_converting_twice_is_once(torch_backend):
     f = pycg.to_torch(lambda x: x * 2.0)
     assert pycg.to_torch(f) is f
+
+
+def test_a_torch_function_on_a_pycg_tensor_names_the_pycg_op(torch_backend):
+    for use, op in [(lambda x: torch.sin(x), "sin"),
+                    (lambda x: torch.cat([x, x]), "concatenate")]:
+        with pytest.raises(TypeError, match=re.escape(
+                "was given a pycg tensor: inside a pycg function") +
+                ".*" + re.escape(f"(no gradient); use pycg.ops.{op}")):
+            pycg.to_torch(use)(torch.ones(2, requires_grad=True))
+
+
+def test_a_torch_method_in_a_rule_names_the_pycg_op(torch_backend):
+    @pycg.custom_gradient
+    def clipped_identity(x):
+        return x + 0.0, lambda g: g.clamp(-1.0, 1.0)
+
+    x = torch.ones(2, requires_grad=True)
+    y = pycg.to_torch(clipped_identity)(x).sum()
+    with pytest.raises(AttributeError, match=re.escape(
+            "pycg tensors have no .clamp (a torch tensor method?); use "
+            "pycg.ops.clip")):
+        y.backward()
+
+
+def test_other_missing_attributes_read_as_python_s(backend):
+    t = pycg.constant([1.0, 2.0])
+    with pytest.raises(AttributeError,
+                       match=r"^'Tensor' object has no attribute 'frob'$"):
+        _ = t.frob
+    assert getattr(t, "_private", 3) == 3 and not hasattr(t, "__frob__")
+    with pytest.raises(AttributeError, match=re.escape(
+            "no .unsqueeze (a torch tensor method?); use pycg.ops."
+            "expand_dims")):
+        t.unsqueeze(0)
+
+
+def test_a_torch_operator_with_a_pycg_operand_still_reaches_pycg(
+        torch_backend):
+    y = torch.ones(2) * pycg.constant([1.0, 2.0])
+    assert isinstance(y, pycg.Tensor) and y.numpy().tolist() == [1.0, 2.0]
