@@ -1,9 +1,13 @@
 """Kernel backends: array kernels only, no gradients.
 
-`active` is the backend module that ops dispatch to; `set_backend` swaps it.
+`active` is the backend module that ops dispatch to; `set_backend` swaps it
+for every thread; `using` sets one for the calling thread only, for the
+length of a call (pycg.to_torch, to_jax, to_tensorflow).
 """
+import contextlib
 import os
 import sys
+import threading
 import types
 
 from pycg import _imports
@@ -80,6 +84,51 @@ def set_backend(name):
     if hasattr(active, "activate"):
         active.activate()
     return active
+
+
+# ---- a backend for one thread's call ------------------------------------
+# `active` stays a plain module global (the ops read it at every call); only
+# while some thread runs inside `using` does this module's class become
+# _Using, whose `active` is that thread's backend, else the global one.
+_thread = threading.local()   # .module: this thread's backend in `using`
+_users = [0]   # threads inside `using`, counted under _users_lock
+_users_lock = threading.Lock()
+
+
+class _Using(types.ModuleType):
+    @property
+    def active(self):
+        module = getattr(_thread, "module", None)
+        return module if module is not None else self.__dict__["active"]
+
+    @active.setter
+    def active(self, module):
+        self.__dict__["active"] = module
+
+
+@contextlib.contextmanager
+def using(name):
+    """Inside: the calling thread's pycg runs on backend `name`, whatever
+    the global backend (set_backend); other threads keep theirs."""
+    module = load(name)
+    outer = getattr(_thread, "module", None)
+    if (outer or active) is module:
+        yield module
+        return
+    with _users_lock:
+        _users[0] += 1
+        sys.modules[__name__].__class__ = _Using
+    _thread.module = module
+    if hasattr(module, "activate"):
+        module.activate()
+    try:
+        yield module
+    finally:
+        _thread.module = outer
+        with _users_lock:
+            _users[0] -= 1
+            if not _users[0]:
+                sys.modules[__name__].__class__ = types.ModuleType
 
 
 def default_name():

@@ -36,8 +36,11 @@ _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
 def to_jax(f):
     """`f`, written with pycg, as a JAX function whose gradient is pycg's:
     use it under ``jax.grad`` (second order included), ``jax.jit``,
-    ``jax.vmap`` and ``jax.value_and_grad``, with pycg's jax backend
-    (``pycg.config.set_backend("jax")``).
+    ``jax.vmap`` and ``jax.value_and_grad``. `f` runs on pycg's jax
+    backend, whatever the backend set (pycg.config.set_backend) and for
+    the calling thread only (other threads keep theirs); a pycg.Variable
+    that `f` closes over keeps the storage of the backend it was made on,
+    and `f` reads it as a JAX array (a copy where that is another backend).
 
     Arrays in the arguments (JAX and NumPy arrays, pycg tensors, Python
     floats, in any JAX pytree) are inputs, differentiable where floating;
@@ -67,11 +70,8 @@ def to_jax(f):
     ...     def grad(upstream):
     ...         return upstream * (1 - 1 / (1 + e))
     ...     return ops.log(1 + e), grad
-    >>> previous = pycg.config.backend()
-    >>> _ = pycg.config.set_backend("jax")
     >>> float(jax.grad(pycg.to_jax(log1pexp))(100.0))
     1.0
-    >>> _ = pycg.config.set_backend(previous)
 
     Variables that `f` reads without taking them as arguments (a
     closed-over ``pycg.Variable``) are constants to JAX, with no gradient:
@@ -136,12 +136,11 @@ def _refuse_framework_callable(f, name):
 
 
 def _call(jax, f, name, args, kwargs):
-    if backends.active.name != "jax":
-        raise RuntimeError(
-            f"pycg.to_jax({name}): pycg's backend is "
-            f"{backends.active.name!r}, so pycg tensors cannot hold JAX "
-            f"values; call pycg.config.set_backend('jax') (or set "
-            f"PYCG_BACKEND=jax) before calling {name}")
+    with backends.using("jax"):   # (this thread's pycg, for the call)
+        return _on_jax(jax, f, name, args, kwargs)
+
+
+def _on_jax(jax, f, name, args, kwargs):
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
     floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
@@ -203,6 +202,10 @@ def _call(jax, f, name, args, kwargs):
         return out, (xs, out[len(out) - len(stores):])
 
     def backward(residuals, dys):
+        with backends.using("jax"):   # (JAX may call it after _call)
+            return _backward(residuals, dys)
+
+    def _backward(residuals, dys):
         xs, initial = residuals
         watch = _state.watch(jax, dict(zip(map(id, stores), initial)))
         tape = GradientTape(persistent=True)

@@ -39,7 +39,12 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     tensors, NumPy arrays, Python floats, in nested lists/tuples/dicts) are
     differentiable inputs; ints, bools, strings and None pass through
     unchanged. `f` returns a pycg tensor or a nested list/tuple/dict of
-    them; the result has the same structure, of tf tensors.
+    them; the result has the same structure, of tf tensors. `f` runs on
+    pycg's tensorflow backend, whatever the backend set
+    (pycg.config.set_backend) and for the calling thread only (other
+    threads keep theirs); a pycg.Variable that `f` closes over keeps the
+    storage of the backend it was made on, and `f` reads it as a tf tensor
+    (a copy where that is another backend).
 
     Args:
         f: A function written with pycg ops (a custom_gradient function
@@ -129,12 +134,11 @@ core_forward.register_graph_call(_graph_call)
 
 
 def _call(f, name, args, kwargs, rule_call=False):
-    if backends.active.name != "tensorflow":
-        raise RuntimeError(
-            f"pycg.to_tensorflow({name}): pycg's backend is "
-            f"{backends.active.name!r}, so pycg tensors cannot hold "
-            f"TensorFlow values; call pycg.config.set_backend('tensorflow') "
-            f"(or set PYCG_BACKEND=tensorflow) before calling {name}")
+    with backends.using("tensorflow"):   # (this thread's pycg, for the call)
+        return _on_tensorflow(f, name, args, kwargs, rule_call)
+
+
+def _on_tensorflow(f, name, args, kwargs, rule_call):
     tf = import_tensorflow()
     leaves = structure.flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, tf)]
@@ -161,6 +165,10 @@ def _call(f, name, args, kwargs, rule_call=False):
         outs = _outputs(name, out, tf)
 
         def grad(*dys, variables=None):
+            with backends.using("tensorflow"):   # (TensorFlow calls it later)
+                return _grad(dys, variables)
+
+        def _grad(dys, variables):
             ups = [Tensor(tf.zeros_like(o._value) if dy is None else dy)
                    for dy, o in zip(dys, outs)]
             with _shapes_hint(name, xs, "gradient"):
