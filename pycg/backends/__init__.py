@@ -93,9 +93,10 @@ def set_backend(name):
 _thread = threading.local()   # .module: this thread's backend in `using`
 _users = [0]   # threads inside `using`, counted under _users_lock
 _users_lock = threading.Lock()
+_PLAIN = type(sys.modules[__name__])   # (this module's own class)
 
 
-class _Using(types.ModuleType):
+class _Using(_PLAIN):
     @property
     def active(self):
         module = getattr(_thread, "module", None)
@@ -128,7 +129,7 @@ def using(name):
         with _users_lock:
             _users[0] -= 1
             if not _users[0]:
-                sys.modules[__name__].__class__ = types.ModuleType
+                sys.modules[__name__].__class__ = _PLAIN
 
 
 def default_name():
