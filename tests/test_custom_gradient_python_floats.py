@@ -175,3 +175,11 @@ def test_gradient_reversal_in_float64_is_exactly_minus_lam():
         assert g.tolist() == [-0.3, -0.3]
     finally:
         pycg.config.set_backend(previous)
+
+
+def test_the_widest_float_beside_it_decides_and_integers_do_not():
+    from pycg.tensor.convert import python_float_dtype
+    assert python_float_dtype(["float16", "float64", None]) == "float64"
+    assert python_float_dtype(["int64", None]) == pycg.config.floatx()
+    bfloat16 = pytest.importorskip("ml_dtypes").bfloat16
+    assert python_float_dtype(["float16", bfloat16]) == "float32"
