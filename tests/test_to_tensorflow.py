@@ -522,12 +522,3 @@ def test_a_rule_whose_output_is_not_a_tensor_is_named_in_the_error():
     with pytest.raises(TypeError, match=r"labelled: outputs must be tensors "
                        r"or numbers, got str"):
         pycg.to_tensorflow(labelled)(tf.constant(1.0))
-
-
-def test_the_numpy_backend_is_refused_with_how_to_switch():
-    fn = pycg.to_tensorflow(log1pexp)
-    pycg.config.set_backend("numpy")
-    with pytest.raises(RuntimeError, match=r"to_tensorflow\(log1pexp\): "
-                       r"pycg's backend is 'numpy'.*set_backend\('tensorflow'"
-                       r"\)"):
-        fn(tf.constant(1.0))

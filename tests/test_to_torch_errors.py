@@ -1,7 +1,8 @@
 """pycg.to_torch's errors, each naming the user's function or argument:
 a torch tensor that requires grad reaching pycg while torch records
 (outside to_torch, or closed over inside it), a rule's gradient on another
-device, another backend, what is not a pycg function, a torch result."""
+device, what is not a pycg function, a torch result, torch habits on pycg
+tensors (torch.sin(x), x.clamp)."""
 import re
 
 import numpy as np
@@ -94,19 +95,6 @@ def test_a_gradient_on_another_device_names_the_rule_and_input(
     assert x.grad is None and w.grad is None
 
 
-def test_another_backend_says_to_set_the_torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
-        with pytest.raises(RuntimeError, match=re.escape(
-                "pycg.to_torch(<lambda>): pycg's backend is 'numpy', so pycg "
-                "tensors cannot hold torch tensors; call "
-                "pycg.config.set_backend('torch')")):
-            pycg.to_torch(lambda x: x * 2.0)(torch.ones(2))
-    finally:
-        pycg.config.set_backend(previous)
-
-
 def test_what_is_not_a_pycg_function(torch_backend):
     with pytest.raises(TypeError, match=r"pycg.to_torch: expected a function "
                        r"written with pycg .*, got int"):
@@ -136,3 +124,43 @@ def test_a_torch_result_or_an_undecorated_rule(torch_backend):
 def test_converting_twice_is_once(torch_backend):
     f = pycg.to_torch(lambda x: x * 2.0)
     assert pycg.to_torch(f) is f
+
+
+def test_a_torch_function_on_a_pycg_tensor_names_the_pycg_op(torch_backend):
+    for use, op in [(lambda x: torch.sin(x), "sin"),
+                    (lambda x: torch.cat([x, x]), "concatenate")]:
+        with pytest.raises(TypeError, match=re.escape(
+                "was given a pycg tensor: inside a pycg function") +
+                ".*" + re.escape(f"(no gradient); use pycg.ops.{op}")):
+            pycg.to_torch(use)(torch.ones(2, requires_grad=True))
+
+
+def test_a_torch_method_in_a_rule_names_the_pycg_op(torch_backend):
+    @pycg.custom_gradient
+    def clipped_identity(x):
+        return x + 0.0, lambda g: g.clamp(-1.0, 1.0)
+
+    x = torch.ones(2, requires_grad=True)
+    y = pycg.to_torch(clipped_identity)(x).sum()
+    with pytest.raises(AttributeError, match=re.escape(
+            "pycg tensors have no .clamp (a torch tensor method?); use "
+            "pycg.ops.clip")):
+        y.backward()
+
+
+def test_other_missing_attributes_read_as_python_s(backend):
+    t = pycg.constant([1.0, 2.0])
+    with pytest.raises(AttributeError,
+                       match=r"^'Tensor' object has no attribute 'frob'$"):
+        _ = t.frob
+    assert getattr(t, "_private", 3) == 3 and not hasattr(t, "__frob__")
+    with pytest.raises(AttributeError, match=re.escape(
+            "no .unsqueeze (a torch tensor method?); use pycg.ops."
+            "expand_dims")):
+        t.unsqueeze(0)
+
+
+def test_a_torch_operator_with_a_pycg_operand_still_reaches_pycg(
+        torch_backend):
+    y = torch.ones(2) * pycg.constant([1.0, 2.0])
+    assert isinstance(y, pycg.Tensor) and y.numpy().tolist() == [1.0, 2.0]

@@ -1,9 +1,12 @@
 """Kernel backends: array kernels only, no gradients.
 
-`active` is the backend module that ops dispatch to; `set_backend` swaps it.
+`active` is the backend module that ops dispatch to; `set_backend` swaps it
+for every thread; `using` sets one for the calling thread only, for the
+length of a call (pycg.to_torch, to_jax, to_tensorflow).
 """
 import os
 import sys
+import threading
 import types
 
 from pycg import _imports
@@ -81,6 +84,76 @@ def set_backend(name):
     if hasattr(active, "activate"):
         active.activate()
     return active
+
+
+# ---- a backend for one thread's call ------------------------------------
+# `active` stays a plain module global (the ops read it at every call); only
+# while some thread runs inside `using` does this module's class become
+# _Using, whose `active` is that thread's backend, else the global one.
+_thread = threading.local()   # .module: this thread's backend in `using`
+_users = {}   # a token per call inside `using`, under _users_lock
+_users_lock = threading.Lock()
+_PLAIN = type(sys.modules[__name__])   # (this module's own class)
+
+
+class _Using(_PLAIN):
+    @property
+    def active(self):
+        module = getattr(_thread, "module", None)
+        return module if module is not None else self.__dict__["active"]
+
+    @active.setter
+    def active(self, module):
+        self.__dict__["active"] = module
+
+
+class using:
+    """``with using(name):`` the calling thread's pycg runs on backend
+    `name`, whatever the global backend (set_backend); other threads keep
+    theirs. Whole against Ctrl-C: what it changes is read first and put
+    back as it was; the threads inside are a table of tokens, not a count
+    (as pycg.core.gc_policy's)."""
+
+    __slots__ = ("module", "outer", "token")
+
+    def __init__(self, name):
+        self.module = load(name)
+        self.outer = getattr(_thread, "module", None)
+        self.token = None
+
+    def __enter__(self):
+        module = self.module
+        if (self.outer or active) is module:
+            return module
+        try:
+            self.token = object()
+            with _users_lock:
+                _users[self.token] = True
+                sys.modules[__name__].__class__ = _Using
+            _thread.module = module
+            if hasattr(module, "activate"):
+                module.activate()
+            return module
+        except BaseException:
+            self._leave()
+            raise
+
+    def __exit__(self, *exc):
+        try:
+            self._leave()
+        except BaseException:
+            self._leave()
+            raise
+        return False
+
+    def _leave(self):
+        if self.token is None:
+            return
+        _thread.module = self.outer
+        with _users_lock:
+            _users.pop(self.token, None)
+            if not _users:
+                sys.modules[__name__].__class__ = _PLAIN
 
 
 def from_environment():

@@ -7,6 +7,7 @@ import numpy as np
 from pycg import backends
 from pycg.tensor import structure
 from pycg.tensor import Tensor, convert_to_tensor, is_float
+from pycg.tensor.convert import python_float_dtype
 
 
 def name_of(f):
@@ -81,20 +82,40 @@ class Inputs:
         return {t._id for t in self.tensors}
 
 
-def _leaf(x):
-    if isinstance(x, Tensor):
-        return x
-    if isinstance(x, float) or isinstance(x, (np.ndarray, np.generic)) and (
-            x.dtype.kind in "iu" or is_float(x.dtype)):
-        return convert_to_tensor(x)
+def becomes_tensor(x):
+    """Whether a leaf of a call's arguments is a tensor input of the rule:
+    a tensor, a Python float, an integer or float array (NumPy's or the
+    backend's); strings, ints, flags and None pass through."""
+    if isinstance(x, Tensor) or type(x) is float:
+        return True
+    if isinstance(x, (np.ndarray, np.generic)):
+        return x.dtype.kind in "iu" or is_float(x.dtype)
     K = backends.active   # (any other array the backend holds, as NumPy's)
-    if type(x) in K.types and (K.dtype_of(x).kind in "iu" or
-                               is_float(K.dtype_of(x))):
-        return convert_to_tensor(x)
-    return x  # strings, ints, flags, None: passed through, no gradient
+    return type(x) in K.types and (K.dtype_of(x).kind in "iu" or
+                                   is_float(K.dtype_of(x)))
 
 
-def _add(inputs, label, value, name):
+def _leaf(x, floats):
+    if isinstance(x, Tensor) or not becomes_tensor(x):
+        return x
+    # (a Python float weakly typed; a NumPy float64 keeps its dtype)
+    return convert_to_tensor(x, floats if type(x) is float else None)
+
+
+def _floats_dtype(args, kwargs):
+    """The dtype a Python float among a call's arguments takes: that of
+    the arrays beside it (python_float_dtype); None where none is a
+    Python float."""
+    leaves = structure.flatten((args, kwargs))
+    if float not in map(type, leaves):
+        return None
+    K = backends.active
+    return python_float_dtype([
+        x.dtype if isinstance(x, (Tensor, np.ndarray, np.generic)) else
+        K.dtype_of(x) if type(x) in K.types else None for x in leaves])
+
+
+def _add(inputs, label, value, floats):
     if isinstance(value, Tensor):
         inputs.leaf_tensor.append(len(inputs.tensors))
         inputs.params.append((label, value, [len(inputs.tensors)]))
@@ -105,7 +126,7 @@ def _add(inputs, label, value, name):
     leaves = structure.flatten(value)
     conv, idx = [], []
     for i, leaf in enumerate(leaves):
-        t = _leaf(leaf)
+        t = _leaf(leaf, floats)
         conv.append(t)
         if isinstance(t, Tensor):
             idx.append(len(inputs.tensors))
@@ -123,15 +144,17 @@ def _add(inputs, label, value, name):
 
 def bind_inputs(name, slots, args, kwargs):
     """A call's arguments bound by `slots` (Signature.slots): f is called
-    with the arguments as they came, numbers and arrays as tensors."""
+    with the arguments as they came, numbers and arrays as tensors (a
+    Python float in the dtype of the arrays beside it)."""
     inputs = Inputs()
+    floats = _floats_dtype(args, kwargs)
     call_args, call_kwargs = list(args), dict(kwargs)
     for label, at, positional in slots:
         if type(at) is int:
-            v = call_args[at] = _add(inputs, label, args[at], name)
+            v = call_args[at] = _add(inputs, label, args[at], floats)
         else:
             first = len(inputs.tensors)
-            v = call_kwargs[at] = _add(inputs, label, kwargs[at], name)
+            v = call_kwargs[at] = _add(inputs, label, kwargs[at], floats)
             inputs.keyword += range(first, len(inputs.tensors))
         if positional:
             inputs.positional.append(v)

@@ -9,8 +9,9 @@ from pycg import backends
 from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg._errors import Shape, TypeOf, Value, user_error
-from pycg.custom.bind import _leaf, name_of
+from pycg.custom.bind import becomes_tensor, name_of
 from pycg.custom.calling import VARIABLES
+from pycg.custom.kept_dtypes import kept
 from pycg.tensor import Tensor, Variable, convert_to_tensor, is_differentiable
 
 
@@ -118,7 +119,7 @@ def _fill(name, label, value, idx, g, per_tensor):
     arg_leaves = structure.flatten(value)
     k = 0
     for leaf, arg in zip(leaves, arg_leaves):
-        if isinstance(_leaf(arg), Tensor):
+        if becomes_tensor(arg):
             per_tensor[idx[k]] = leaf
             k += 1
 
@@ -216,6 +217,8 @@ def check_gradient(name, label, g, x):
                 f"{g.dtype}, but {label!r} is real ({x.dtype}); return a "
                 f"real gradient (ops.real(g) if the imaginary part is "
                 f"meant to be dropped)")
+        if kept(x):   # (the border's framework casts: kept_dtypes.py)
+            return g
         g = core.apply("cast", backends.active.cast, (g,),
                        {"dtype": np.dtype(x.dtype)})
     return g

@@ -19,13 +19,14 @@ import functools
 
 import numpy as np
 
-from pycg import _imports, backends, config
+from pycg import _imports, backends
 from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
+from pycg.tensor.convert import python_float_dtype
 from pycg.tensor.python_value import to_jax_running
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
@@ -35,8 +36,11 @@ _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
 def to_jax(f):
     """`f`, written with pycg, as a JAX function whose gradient is pycg's:
     use it under ``jax.grad`` (second order included), ``jax.jit``,
-    ``jax.vmap`` and ``jax.value_and_grad``, with pycg's jax backend
-    (``pycg.config.set_backend("jax")``).
+    ``jax.vmap`` and ``jax.value_and_grad``. `f` runs on pycg's jax
+    backend, whatever the backend set (pycg.config.set_backend) and for
+    the calling thread only (other threads keep theirs); a pycg.Variable
+    that `f` closes over keeps the storage of the backend it was made on,
+    and `f` reads it as a JAX array (a copy where that is another backend).
 
     Arrays in the arguments (JAX and NumPy arrays, pycg tensors, Python
     floats, in any JAX pytree) are inputs, differentiable where floating;
@@ -66,11 +70,8 @@ def to_jax(f):
     ...     def grad(upstream):
     ...         return upstream * (1 - 1 / (1 + e))
     ...     return ops.log(1 + e), grad
-    >>> previous = pycg.config.backend()
-    >>> _ = pycg.config.set_backend("jax")
     >>> float(jax.grad(pycg.to_jax(log1pexp))(100.0))
     1.0
-    >>> _ = pycg.config.set_backend(previous)
 
     Variables that `f` reads without taking them as arguments (a
     closed-over ``pycg.Variable``) are constants to JAX, with no gradient:
@@ -135,15 +136,17 @@ def _refuse_framework_callable(f, name):
 
 
 def _call(jax, f, name, args, kwargs):
-    if backends.active.name != "jax":
-        raise RuntimeError(
-            f"pycg.to_jax({name}): pycg's backend is "
-            f"{backends.active.name!r}, so pycg tensors cannot hold JAX "
-            f"values; call pycg.config.set_backend('jax') (or set "
-            f"PYCG_BACKEND=jax) before calling {name}")
+    with backends.using("jax"):   # (this thread's pycg, for the call)
+        return _on_jax(jax, f, name, args, kwargs)
+
+
+def _on_jax(jax, f, name, args, kwargs):
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
-    xs = tuple(_to_jax(leaves[i], jax) for i in slots)
+    floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
+        a, (Tensor, jax.Array, np.ndarray, np.generic)) else None
+        for a in leaves])
+    xs = tuple(_to_jax(leaves[i], jax, floats) for i in slots)
     structure = []   # f's output structure, found by the forward
     stores = []      # the variables the forward touched (_jax_state)
     assigned = []    # (variable, new value) for pycg.function's trace
@@ -202,6 +205,10 @@ def _call(jax, f, name, args, kwargs):
         return out, (xs, out[len(out) - len(stores):])
 
     def backward(residuals, dys):
+        with backends.using("jax"):   # (JAX may call it after _call)
+            return _backward(residuals, dys)
+
+    def _backward(residuals, dys):
         xs, initial = residuals
         watch = _state.watch(jax, dict(zip(map(id, stores), initial)))
         tape = GradientTape(persistent=True)
@@ -237,11 +244,11 @@ def _is_input(a, jax):
     return isinstance(a, (np.ndarray, np.generic)) and a.dtype.kind in "biuf"
 
 
-def _to_jax(a, jax):
+def _to_jax(a, jax, floats):
     if isinstance(a, Tensor):
         a = a._value if isinstance(a._value, jax.Array) else a.numpy()
-    if isinstance(a, float):
-        return backends.active.convert(a, config.floatx())
+    if type(a) is float:   # (in the dtype of the arrays beside it)
+        return backends.active.convert(a, floats)
     if isinstance(a, np.ndarray):   # (the caller's, and writable: a copy)
         return backends.active.own(a)
     return backends.active.convert(a)

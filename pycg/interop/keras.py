@@ -14,7 +14,8 @@ def to_keras(f):
     """`f`, written with pycg, as a function of Keras 3's active backend
     (``keras.backend.backend()``) whose gradient is pycg's: through
     :func:`pycg.to_tensorflow` on TensorFlow, :func:`pycg.to_jax` on JAX,
-    :func:`pycg.to_torch` on torch, with pycg's backend of the same name.
+    :func:`pycg.to_torch` on torch, each running f on pycg's backend of
+    the same name.
     Use it in a layer's ``call`` or a ``keras.layers.Lambda``;
     ``model.fit`` then trains through the rule.
 

@@ -24,6 +24,7 @@ from pycg.custom.bind import name_of
 from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
+from pycg.tensor.convert import python_float_dtype
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
@@ -38,7 +39,12 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     tensors, NumPy arrays, Python floats, in nested lists/tuples/dicts) are
     differentiable inputs; ints, bools, strings and None pass through
     unchanged. `f` returns a pycg tensor or a nested list/tuple/dict of
-    them; the result has the same structure, of tf tensors.
+    them; the result has the same structure, of tf tensors. `f` runs on
+    pycg's tensorflow backend, whatever the backend set
+    (pycg.config.set_backend) and for the calling thread only (other
+    threads keep theirs); a pycg.Variable that `f` closes over keeps the
+    storage of the backend it was made on, and `f` reads it as a tf tensor
+    (a copy where that is another backend).
 
     Args:
         f: A function written with pycg ops (a custom_gradient function
@@ -128,16 +134,16 @@ core_forward.register_graph_call(_graph_call)
 
 
 def _call(f, name, args, kwargs, rule_call=False):
-    if backends.active.name != "tensorflow":
-        raise RuntimeError(
-            f"pycg.to_tensorflow({name}): pycg's backend is "
-            f"{backends.active.name!r}, so pycg tensors cannot hold "
-            f"TensorFlow values; call pycg.config.set_backend('tensorflow') "
-            f"(or set PYCG_BACKEND=tensorflow) before calling {name}")
+    with backends.using("tensorflow"):   # (this thread's pycg, for the call)
+        return _on_tensorflow(f, name, args, kwargs, rule_call)
+
+
+def _on_tensorflow(f, name, args, kwargs, rule_call):
     tf = import_tensorflow()
     leaves = structure.flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, tf)]
-    xs = [_to_tf(leaves[i], tf) for i in slots]
+    floats = python_float_dtype([_dtype(a) for a in leaves])
+    xs = [_to_tf(leaves[i], tf, floats) for i in slots]
 
     @tf.custom_gradient
     def forward(*xs):
@@ -159,6 +165,10 @@ def _call(f, name, args, kwargs, rule_call=False):
         outs = _outputs(name, out, tf)
 
         def grad(*dys, variables=None):
+            with backends.using("tensorflow"):   # (TensorFlow calls it later)
+                return _grad(dys, variables)
+
+        def _grad(dys, variables):
             ups = [Tensor(tf.zeros_like(o._value) if dy is None else dy)
                    for dy, o in zip(dys, outs)]
             with _shapes_hint(name, xs, "gradient"):
@@ -224,11 +234,23 @@ def _is_input(a, tf):
         a.dtype.kind in "iu" or is_float(a.dtype))
 
 
-def _to_tf(a, tf):
+def _to_tf(a, tf, floats):
     if isinstance(a, Tensor):
         return a._value if isinstance(a._value, tf.Tensor) else \
             tf.convert_to_tensor(a.numpy())
+    if type(a) is float:   # (in the dtype of the arrays beside it)
+        return tf.constant(a, dtype=floats)
     return tf.convert_to_tensor(a)
+
+
+def _dtype(a):
+    """A leaf's dtype as NumPy's (None for what is not an array)."""
+    dtype = getattr(a, "dtype", None)
+    try:
+        return None if dtype is None else \
+            np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
+    except (TypeError, ValueError):
+        return None
 
 
 def _outputs(name, out, tf):

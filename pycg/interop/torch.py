@@ -16,15 +16,11 @@ autograd records pycg's kernels (forward and rule): second derivatives
 follow the rule's own derivative, as with to_tensorflow and to_jax.
 """
 import functools
-import inspect
-import sys
 
 from pycg import _imports, backends
-from pycg.tensor import structure
-from pycg.api.tape import GradientTape
 from pycg.custom.bind import name_of
-from pycg.interop._outputs import checked
-from pycg.tensor import Tensor, is_float
+from pycg.interop._torch_call import _Call
+from pycg.tensor import structure
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
@@ -37,13 +33,21 @@ def to_torch(f):
     ``gradgradcheck``, the ``torch.func`` transforms (``grad``, ``vmap``,
     ``jacrev``, ``functional_call``), ``torch.compile``, in an
     ``nn.Module`` trained with ``torch.optim`` and under
-    ``DistributedDataParallel``, with pycg's torch backend
-    (``pycg.config.set_backend("torch")``).
+    ``DistributedDataParallel``. `f` runs on pycg's torch backend,
+    whatever the backend set (pycg.config.set_backend) and for the calling
+    thread only (other threads keep theirs), forward and backward; a
+    pycg.Variable that `f` closes over keeps the storage of the backend it
+    was made on (a NumPy array, say): `f` reads it as a torch tensor (a
+    copy where that is another backend), a constant to torch, and what `f`
+    assigns to it is stored back in that storage.
 
     torch tensors in the arguments (in nested lists/tuples/dicts, keyword
     arguments too) are inputs, differentiable where floating (integer and
     bool tensors get no gradient); other leaves (Python numbers, None,
-    strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants.
+    strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants
+    (a ``pycg.custom_gradient`` function there takes a Python float as a
+    tensor of the dtype of the tensors beside it, as torch would: 0.3
+    beside a float64 input is float64's 0.3).
     `f` returns a pycg tensor or a nested list/tuple/dict of them; the
     result has the same structure, of torch tensors.
 
@@ -69,13 +73,10 @@ def to_torch(f):
     ...     def grad(upstream):
     ...         return upstream * (1 - 1 / (1 + e))
     ...     return ops.log(1 + e), grad
-    >>> previous = pycg.config.backend()
-    >>> _ = pycg.config.set_backend("torch")
     >>> x = torch.tensor(100.0, requires_grad=True)
     >>> pycg.to_torch(log1pexp)(x).backward()
     >>> float(x.grad)
     1.0
-    >>> _ = pycg.config.set_backend(previous)
 
     A torch tensor that requires grad must reach `f` as an argument: one
     that `f` reads otherwise (a closed-over ``nn.Parameter``) is an error,
@@ -84,7 +85,10 @@ def to_torch(f):
     runs `f` again from its inputs: there `f` must compute the same values
     again (no random draws or variable updates that a second run changes).
     ``torch.compile`` runs the function eagerly between graphs (pycg's
-    Python tape is a graph break).
+    Python tape is a graph break), so ``fullgraph=True`` is an error, and
+    so are ``torch.jit.trace`` (TorchScript cannot replay or save it) and
+    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``:
+    pycg's rules are reverse mode; ``jacrev(jacrev(f))`` is a Hessian).
     """
     if getattr(f, "__pycg_torch_source__", None) is not None:
         return f  # already converted
@@ -99,18 +103,39 @@ def to_torch(f):
             f"pycg.to_torch({name}): {name} is a PyTorch callable "
             f"({type(f).__name__}), not {_WHAT}; call it directly, it needs "
             f"no conversion")
-    bridge = _bridge_class(torch)
+    return _TorchFunction(f, name, torch)
 
-    # (torch.compile runs it eagerly, one graph break: dynamo cannot trace
-    # pycg's Python tape, and tracing into it costs compile time)
-    @torch.compiler.disable
-    def torch_function(*args, **kwargs):
-        return _call(torch, bridge, f, name, args, kwargs)
 
-    functools.update_wrapper(torch_function, f)
-    del torch_function.__wrapped__
-    torch_function.__pycg_torch_source__ = f
-    return torch_function
+class _TorchFunction:
+    """What to_torch returns: calls f through the bridge, with f's name,
+    module and docstring. It pickles (torch.save of a module that holds
+    one, copy.deepcopy) as to_torch(f), f by reference, as
+    ``Function.apply`` pickles: f must be picklable (a module-level
+    function)."""
+
+    def __init__(self, f, name, torch):
+        functools.update_wrapper(self, f)
+        del self.__wrapped__
+        self.__pycg_torch_source__ = f
+        bridge = _bridge_class(torch)
+
+        # (torch.compile runs it eagerly, one graph break: dynamo cannot
+        # trace pycg's Python tape, and tracing into it costs compile time;
+        # the reason is what fullgraph=True reports)
+        @torch.compiler.disable(reason=_FULLGRAPH.format(name=name))
+        def run(args, kwargs):
+            return _call(torch, bridge, f, name, args, kwargs)
+        run.__name__ = run.__qualname__ = f"to_torch({name})"
+        self._run = run
+
+    def __call__(self, *args, **kwargs):
+        return self._run(args, kwargs)
+
+    def __reduce__(self):
+        return to_torch, (self.__pycg_torch_source__,)
+
+    def __repr__(self):
+        return f"<pycg.to_torch({self.__name__})>"
 
 
 def _torch(name):
@@ -144,137 +169,54 @@ def _bridge_class(torch):
             call = inputs[0]
             ctx.call, ctx.tape = call, call.tape
             call.tape = None
+            # (a leaf whose grad_dtype is not its dtype: torch's engine
+            # casts its gradient by that setting, so pycg must not)
+            ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
+                             != x.dtype for x in inputs[1:])
             ctx.save_for_backward(*inputs[1:])
 
         @staticmethod
         def backward(ctx, *dys):
             needs = ctx.needs_input_grad[1:]
-            return (None,) + ctx.call.backward(ctx.tape, ctx.saved_tensors,
-                                               dys, needs)
+            with backends.using("torch"):   # (torch's engine calls it)
+                return (None,) + ctx.call.backward(
+                    ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep)
+
+        @staticmethod
+        def jvp(ctx, *tangents):
+            raise NotImplementedError(_forward_mode(ctx.call.name))
 
     return PycgFunction
 
 
+_FULLGRAPH = (
+    "pycg.to_torch({name}) runs eagerly between compiled graphs (pycg's "
+    "Python tape is one graph break), so torch.compile(fullgraph=True) "
+    "cannot hold it; compile without fullgraph=True, or compile the parts "
+    "before and after {name}")
+
+
+def _forward_mode(name):
+    return (
+        f"pycg.to_torch({name}): torch's forward mode (torch.func.jvp, "
+        f"jacfwd, hessian, forward_ad's dual tensors) needs a forward-mode "
+        f"rule (the autograd.Function's jvp) of {name}, which pycg.to_torch "
+        f"does not give: pycg's rules are reverse mode. Use reverse mode: "
+        f"torch.func.jacrev (jacrev(jacrev({name})) for a Hessian) or "
+        f"torch.autograd.functional.hessian")
+
+
 def _call(torch, bridge, f, name, args, kwargs):
-    if backends.active.name != "torch":
+    if torch.jit.is_tracing():
         raise RuntimeError(
-            f"pycg.to_torch({name}): pycg's backend is "
-            f"{backends.active.name!r}, so pycg tensors cannot hold torch "
-            f"tensors; call pycg.config.set_backend('torch') (or set "
-            f"PYCG_BACKEND=torch) before calling {name}")
+            f"pycg.to_torch({name}): torch.jit.trace cannot record {name}: "
+            f"it is a Python autograd.Function over pycg's tape, which a "
+            f"TorchScript graph can neither replay nor save; use "
+            f"torch.compile (without fullgraph=True: {name} is one graph "
+            f"break) or run the module eagerly")
     leaves = structure.flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if isinstance(a, torch.Tensor)]
     call = _Call(f, name, args, kwargs, leaves, slots)
-    outs = bridge.apply(call, *[leaves[i] for i in slots])
+    with backends.using("torch"):
+        outs = bridge.apply(call, *[leaves[i] for i in slots])
     return structure.unflatten(call.structure, outs)
-
-
-class _Call:
-    """One call of a to_torch function: f, its arguments' structure and
-    the leaves that are not torch inputs; the forward's tape on its way to
-    the autograd context, and f's output structure."""
-
-    __slots__ = ("f", "name", "tree", "leaves", "slots", "tape",
-                 "structure", "floats")
-
-    def __init__(self, f, name, args, kwargs, leaves, slots):
-        self.f, self.name, self.tree = f, name, (args, kwargs)
-        self.leaves, self.slots = leaves, slots
-        self.tape = self.structure = None
-
-    def run(self, xs, tape, stage):
-        """f on pycg tensors wrapping xs (watched by `tape` where
-        floating): (those tensors, f's outputs as pycg tensors)."""
-        ins = [Tensor(x) for x in xs]
-        values = list(self.leaves)
-        for i, t in zip(self.slots, ins):
-            values[i] = t
-        call_args, call_kwargs = structure.unflatten(self.tree, values)
-        K = backends.active
-        with K.bridged(self.name, stage), tape:
-            for t in ins:
-                if is_float(t.dtype):
-                    tape.watch(t)
-            out = self.f(*call_args, **call_kwargs)
-        outs = checked("to_torch", self.name, out, structure.flatten(out),
-                       (), "a torch tensor")
-        if self.structure is None:
-            self.structure = out
-            self.floats = [is_float(o.dtype) for o in outs]
-        return ins, outs
-
-    def forward(self, xs, keep):
-        # (inputs detached: pycg sees no tensor that requires grad)
-        tape = GradientTape(persistent=True)
-        ins, outs = self.run([x.detach() for x in xs], tape, "forward")
-        self.tape = (tape, ins, outs) if keep else None
-        return tuple(_fresh(o._value) for o in outs)
-
-    def backward(self, kept, xs, dys, needs):
-        if kept is None or sys.modules["torch"].is_grad_enabled():
-            # (torch records this backward, or the forward's tape is gone)
-            tape = GradientTape(persistent=True)
-            ins, outs = self.run(xs, tape, "backward")
-        else:
-            tape, ins, outs = kept
-        wanted = [t for t, x, n in zip(ins, xs, needs)
-                  if n and is_float(t.dtype)]
-        pairs = [(o, Tensor(dy)) for o, dy, floating
-                 in zip(outs, dys, self.floats) if floating and dy is not None]
-        with backends.active.bridged(self.name, "backward"):
-            gs = tape.gradient([o for o, _ in pairs], wanted,
-                               output_gradients=[u for _, u in pairs]) \
-                if wanted and pairs else [None] * len(wanted)
-        found = iter(gs)
-        return tuple(self._checked(next(found), x, i)
-                     if n and is_float(t.dtype) else None
-                     for i, (t, x, n) in enumerate(zip(ins, xs, needs)))
-
-    def _checked(self, g, x, i):
-        if g is None:
-            return None
-        g = g._value
-        if g.device != x.device or g.dtype != x.dtype:
-            raise TypeError(
-                f"pycg.to_torch({self.name}): the gradient {self.name} gave "
-                f"its input {self._label(i)} is on {g.device} as "
-                f"{_dtype(g)}, but that input is on {x.device} as "
-                f"{_dtype(x)}; a rule must "
-                f"return each gradient on its input's device, in its dtype "
-                f"(.to(x.device) in torch, ops.cast in pycg)")
-        return g
-
-    def _label(self, i):
-        """Input i's place in the call: `x` (f's parameter or keyword),
-        `args[3]` (beyond f's parameters), with (leaf n) for a leaf of a
-        nested argument."""
-        args, kwargs = self.tree
-        places = [(j, a) for j, a in enumerate(args)] + list(kwargs.items())
-        slot, k, n = self.slots[i], 0, 0
-        for j, (_, a) in enumerate(places):
-            n = len(structure.flatten(a))
-            if slot < k + n:
-                place = places[j][0]
-                break
-            k += n
-        label = place if isinstance(place, str) else f"args[{place}]"
-        try:
-            params = list(inspect.signature(self.f).parameters)
-        except (TypeError, ValueError):
-            params = []
-        if isinstance(place, int) and place < len(params):
-            label = params[place]
-        return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
-
-
-def _dtype(value):
-    return str(value.dtype).replace("torch.", "")
-
-
-def _fresh(value):
-    """An output torch may mark as its own: never a tensor pycg keeps
-    (a cached scalar, a variable's store) nor an input itself; torch sets
-    its autograd history on the object it gets."""
-    if value.dim() == 0:
-        return value.clone()
-    return value.detach()

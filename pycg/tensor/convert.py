@@ -13,12 +13,37 @@ _FLOATS = frozenset(np.dtype(d) for d in (   # (bfloat16: NumPy kind "V")
     "float16", "float32", "float64", "longdouble") + backends.EXTRA_FLOATS)
 
 
+PYTHON_NUMBERS = (float, int)   # (is_python_number; the ops' hot path)
+
+
 def is_float(dtype):
     return dtype in _FLOATS or np.dtype(dtype) in _FLOATS
 
 
 def is_differentiable(dtype):   # floating or complex: gets gradients
     return dtype in _FLOATS or is_float(dtype) or np.dtype(dtype).kind == "c"
+
+
+def is_python_number(x):
+    """The one test for a number that takes a tensor's dtype: a Python int
+    or float (Keras' weak types). A bool, a complex and a NumPy scalar are
+    typed values and promote like tensors (keras.ops.add(int32 tensor,
+    np.float64(0.5)) is float64 [1.5 2.5])."""
+    return type(x) in PYTHON_NUMBERS
+
+
+def python_float_dtype(dtypes):
+    """The dtype a Python float takes beside values of these dtypes (None
+    for a value that is not an array): the widest floating one, float32
+    for float16 with bfloat16, floatx where none is floating. Weak typing,
+    as in JAX, PyTorch and Keras: ``f(x, 0.3)`` on a float64 `x` gets 0.3
+    in float64, not a float32 0.30000001."""
+    floats = {np.dtype(d) for d in dtypes if d is not None and is_float(d)}
+    if not floats:
+        return np.dtype(config.floatx())
+    if len(floats) > 1 and all(d.itemsize == 2 for d in floats):
+        return np.dtype("float32")
+    return max(floats, key=lambda d: d.itemsize)
 
 
 def as_dtype(dtype, where):

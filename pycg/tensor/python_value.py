@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from pycg._errors import Api, Shape, user_error
+from pycg.tensor import torch_habits
 from pycg.tensor.convert import backend_of
 
 
@@ -112,6 +113,20 @@ class PythonValue:
                 "pycg's gradient rules. Call a pycg function under "
                 "jax.grad, jax.jit or jax.vmap through pycg.to_jax(f)")
         raise AttributeError("__jax_array__")
+
+    def __getattr__(self, name: str) -> Any:
+        # (only for a missing attribute: a torch method name says which
+        # pycg.ops function to use)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise torch_habits.attribute_error(type(self).__name__, name)
+
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (),
+                           kwargs: Any = None) -> Any:
+        """A torch function given a pycg tensor (torch.sin(x) inside a
+        pycg function) is an error naming the pycg.ops function to use."""
+        raise torch_habits.torch_function_error(func)
 
     def _to_concrete(self, what: str) -> Any:
         try:   # (a backend's to_numpy refuses a traced value: TypeError)

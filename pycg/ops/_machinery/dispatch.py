@@ -20,6 +20,8 @@ from pycg.ops._machinery.failures import check_broadcast, explain_failure  # noq
 from pycg.ops._machinery.named import raise_named
 from pycg.tensor import (Tensor, Variable, as_dtype, convert_to_tensor,
                          is_differentiable)
+from pycg.tensor.convert import PYTHON_NUMBERS as _NUMBERS
+from pycg.tensor.convert import is_python_number  # noqa: F401  (ops take it here)
 
 def as_tensor(x, op=None):
     if type(x) is Tensor and type(x._value) in backends.active.types:
@@ -52,16 +54,7 @@ def _holds_tensors(x):
                _holds_tensors(item) for item in x)
 
 
-_NUMBERS = (float, int)
 _NONE = {}   # (no weak cache: read only)
-
-
-def is_python_number(x):
-    """The one test for a number that takes a tensor's dtype: a Python int
-    or float (Keras' weak types). A bool, a complex and a NumPy scalar are
-    typed values and promote like tensors (keras.ops.add(int32 tensor,
-    np.float64(0.5)) is float64 [1.5 2.5])."""
-    return type(x) in _NUMBERS
 
 
 def cast(x, dtype):

@@ -1,0 +1,123 @@
+"""One call of a pycg.to_torch function (pycg/interop/torch.py): f run on
+pycg tensors that wrap the torch inputs, on a pycg tape, and the backward
+of that tape, as the bridge's autograd.Function asks for them."""
+import inspect
+import sys
+
+from pycg import backends
+from pycg.api.tape import GradientTape
+from pycg.custom import kept_dtypes
+from pycg.interop._outputs import checked
+from pycg.tensor import Tensor, is_float, structure
+
+
+class _Call:
+    """One call of a to_torch function: f, its arguments' structure and
+    the leaves that are not torch inputs; the forward's tape on its way to
+    the autograd context, and f's output structure."""
+
+    __slots__ = ("f", "name", "tree", "leaves", "slots", "tape",
+                 "structure", "floats")
+
+    def __init__(self, f, name, args, kwargs, leaves, slots):
+        self.f, self.name, self.tree = f, name, (args, kwargs)
+        self.leaves, self.slots = leaves, slots
+        self.tape = self.structure = None
+
+    def run(self, xs, tape, stage):
+        """f on pycg tensors wrapping xs (watched by `tape` where
+        floating): (those tensors, f's outputs as pycg tensors)."""
+        ins = [Tensor(x) for x in xs]
+        values = list(self.leaves)
+        for i, t in zip(self.slots, ins):
+            values[i] = t
+        call_args, call_kwargs = structure.unflatten(self.tree, values)
+        K = backends.active
+        with K.bridged(self.name, stage), tape:
+            for t in ins:
+                if is_float(t.dtype):
+                    tape.watch(t)
+            out = self.f(*call_args, **call_kwargs)
+        outs = checked("to_torch", self.name, out, structure.flatten(out),
+                       (), "a torch tensor")
+        if self.structure is None:
+            self.structure = out
+            self.floats = [is_float(o.dtype) for o in outs]
+        return ins, outs
+
+    def forward(self, xs, keep):
+        # (inputs detached: pycg sees no tensor that requires grad)
+        tape = GradientTape(persistent=True)
+        ins, outs = self.run([x.detach() for x in xs], tape, "forward")
+        self.tape = (tape, ins, outs) if keep else None
+        return tuple(_fresh(o._value) for o in outs)
+
+    def backward(self, kept, xs, dys, needs, keep):
+        if kept is None or sys.modules["torch"].is_grad_enabled():
+            # (torch records this backward, or the forward's tape is gone)
+            tape = GradientTape(persistent=True)
+            ins, outs = self.run(xs, tape, "backward")
+        else:
+            tape, ins, outs = kept
+        wanted = [t for t, x, n in zip(ins, xs, needs)
+                  if n and is_float(t.dtype)]
+        pairs = [(o, Tensor(dy)) for o, dy, floating
+                 in zip(outs, dys, self.floats) if floating and dy is not None]
+        with backends.active.bridged(self.name, "backward"), \
+                kept_dtypes.keeping([t for t, k in zip(ins, keep) if k]):
+            gs = tape.gradient([o for o, _ in pairs], wanted,
+                               output_gradients=[u for _, u in pairs]) \
+                if wanted and pairs else [None] * len(wanted)
+        found = iter(gs)
+        return tuple(self._checked(next(found), x, i, keep[i])
+                     if n and is_float(t.dtype) else None
+                     for i, (t, x, n) in enumerate(zip(ins, xs, needs)))
+
+    def _checked(self, g, x, i, keep):
+        if g is None:
+            return None
+        g = g._value
+        if g.device != x.device or g.dtype != x.dtype and not keep:
+            raise TypeError(
+                f"pycg.to_torch({self.name}): the gradient {self.name} gave "
+                f"its input {self._label(i)} is on {g.device} as "
+                f"{_dtype(g)}, but that input is on {x.device} as "
+                f"{_dtype(x)}; a rule must "
+                f"return each gradient on its input's device, in its dtype "
+                f"(.to(x.device) in torch, ops.cast in pycg)")
+        return g
+
+    def _label(self, i):
+        """Input i's place in the call: `x` (f's parameter or keyword),
+        `args[3]` (beyond f's parameters), with (leaf n) for a leaf of a
+        nested argument."""
+        args, kwargs = self.tree
+        places = [(j, a) for j, a in enumerate(args)] + list(kwargs.items())
+        slot, k, n = self.slots[i], 0, 0
+        for j, (_, a) in enumerate(places):
+            n = len(structure.flatten(a))
+            if slot < k + n:
+                place = places[j][0]
+                break
+            k += n
+        label = place if isinstance(place, str) else f"args[{place}]"
+        try:
+            params = list(inspect.signature(self.f).parameters)
+        except (TypeError, ValueError):
+            params = []
+        if isinstance(place, int) and place < len(params):
+            label = params[place]
+        return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
+
+
+def _dtype(value):
+    return str(value.dtype).replace("torch.", "")
+
+
+def _fresh(value):
+    """An output torch may mark as its own: never a tensor pycg keeps
+    (a cached scalar, a variable's store) nor an input itself; torch sets
+    its autograd history on the object it gets."""
+    if value.dim() == 0:
+        return value.clone()
+    return value.detach()

@@ -1,0 +1,87 @@
+"""What a pycg.to_torch function cannot join, each refused with an error
+that names pycg.to_torch and the user's function and says what to use
+instead: torch.jit.trace, torch.compile(fullgraph=True) and torch's
+forward mode (jvp, jacfwd, hessian); the reverse-mode Hessian it names
+agrees with the same rule written as a torch.autograd.Function."""
+import pytest
+
+import pycg
+from pycg import ops
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture(autouse=True)
+def torch_backend():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("torch")
+    try:
+        yield
+    finally:
+        pycg.config.set_backend(previous)
+
+
+@pycg.custom_gradient
+def softplus(x):
+    e = ops.exp(x)
+    return ops.log(1 + e), lambda upstream: upstream * (1 - 1 / (1 + e))
+
+
+class TorchSoftplus(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return torch.log(1 + torch.exp(x))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, upstream):
+        x, = ctx.saved_tensors
+        return upstream * (1 - 1 / (1 + torch.exp(x)))
+
+
+def _x():
+    return torch.tensor([-1.0, 0.5, 2.0], dtype=torch.float64)
+
+
+def test_jit_trace_names_to_torch_and_what_to_use():
+    with pytest.raises(RuntimeError, match=r"pycg\.to_torch\(softplus\): "
+                       r"torch\.jit\.trace cannot record softplus.*use "
+                       r"torch\.compile \(without fullgraph=True"):
+        torch.jit.trace(pycg.to_torch(softplus), (_x(),))
+
+
+def test_compile_fullgraph_names_to_torch_and_what_to_use():
+    f = torch.compile(pycg.to_torch(softplus), fullgraph=True)
+    with pytest.raises(Exception, match=r"pycg\.to_torch\(softplus\) runs "
+                       r"eagerly between compiled graphs.*compile without "
+                       r"fullgraph=True"):
+        f(_x())
+
+
+FORWARD_MODE = (r"pycg\.to_torch\(softplus\): torch's forward mode .* needs "
+                r"a forward-mode rule \(the autograd\.Function's jvp\) of "
+                r"softplus, which pycg\.to_torch does not give.*"
+                r"torch\.func\.jacrev")
+
+
+@pytest.mark.parametrize("transform", [
+    lambda f: torch.func.jvp(f, (_x(),), (torch.ones(3, dtype=torch.float64),)),
+    lambda f: torch.func.jacfwd(f)(_x()),
+    lambda f: torch.func.hessian(lambda t: f(t).sum())(_x())],
+    ids=["jvp", "jacfwd", "hessian"])
+def test_forward_mode_names_the_missing_jvp(transform):
+    with pytest.raises(NotImplementedError, match=FORWARD_MODE):
+        transform(pycg.to_torch(softplus))
+
+
+def test_the_reverse_mode_hessian_it_names_matches_the_autograd_function():
+    f = pycg.to_torch(softplus)
+    got = torch.func.jacrev(torch.func.jacrev(lambda t: f(t).sum()))(_x())
+    want = torch.func.jacrev(torch.func.jacrev(
+        lambda t: TorchSoftplus.apply(t).sum()))(_x())
+    assert torch.allclose(got, want, rtol=1e-12, atol=0)
+    assert torch.allclose(torch.autograd.functional.hessian(
+        lambda t: f(t).sum(), _x()), want, rtol=1e-12, atol=0)
