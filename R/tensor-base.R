@@ -18,14 +18,17 @@
 #'   strings it gives its values. Base R's `c()` dispatches on its first
 #'   argument only, so pycg gives its own `c()`, which sends every call
 #'   without a tensor to base R's (library(pycg) lists it as masked).
+#' * `drop()` removes a tensor's extents of length 1, as base R's does of
+#'   an array's (`drop(x %*% b)` of a 3 x 2 `x` is a vector of 3), recorded
+#'   on tapes.
 #' * `is.double()`, `is.integer()` and `is.logical()` give R's type of the
 #'   values a tensor holds (that of `as.array(x)`), `match()` and `%in%`
 #'   base R's answer on its values (positions are not differentiable), and
 #'   `mapply()` over tensors hands `FUN` their elements as tensors and
 #'   combines the results into one tensor, recorded on tapes. Base R never
-#'   dispatches them on a tensor, so pycg gives its own, as for `c()`: each
-#'   sends every call without a tensor to base R's (library(pycg) lists
-#'   them as masked).
+#'   dispatches them (nor `drop()`) on a tensor, so pycg gives its own, as
+#'   for `c()`: each sends every call without a tensor to base R's
+#'   (library(pycg) lists them as masked).
 #' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
 #'   of a matrix or array; a negative `n` all but the last or first `-n`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
@@ -73,7 +76,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c is.double is.integer is.logical match %in% mapply
+#' @aliases c drop is.double is.integer is.logical match %in% mapply
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)

@@ -1,7 +1,7 @@
 # Base R functions that never dispatch on a tensor, given by pycg.
 #
-# c() dispatches on its first argument only; is.double(), is.integer(),
-# is.logical(), match() and %in% are not generic at all (match() stops at
+# c() dispatches on its first argument only; drop(), is.double(),
+# is.integer(), is.logical(), match() and %in% are not generic at all (match() stops at
 # any argument that is not an R vector), and mapply() hands FUN the
 # elements of a tensor as tensors, then cannot simplify their results. So
 # pycg puts its own on the search path when the package is attached (see
@@ -11,9 +11,16 @@
 
 # The functions .onAttach puts on the search path, by name.
 attached_functions <- function() {
-  list(c = r_c, is.double = r_is_type("double"),
+  list(c = r_c, drop = r_drop, is.double = r_is_type("double"),
        is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
        match = r_match, `%in%` = r_in, mapply = r_mapply)
+}
+
+# drop() of a tensor: base R's, its extents of length 1 removed, recorded
+# on tapes (base R's drop() sees no dims on a tensor).
+r_drop <- function(x) {
+  if (!is_tensor(x)) return(base::drop(x))
+  core_call("r.linalg.drop", x)
 }
 
 # is.double(), is.integer() or is.logical(): R's type of a tensor (that of

@@ -140,7 +140,7 @@ test_that("library(pycg) says which base functions it masks", {
   # dispatch on a tensor: R/tensor-masked.R)
   masked <- strsplit(gsub("\\s+", " ", sub(".*package:base.:", "",
                                             res$output)), ", ")[[1L]]
-  expect_setequal(trimws(masked), c("%*%", "%in%", "c", "is.double",
+  expect_setequal(trimws(masked), c("%*%", "%in%", "c", "drop", "is.double",
                                     "is.integer", "is.logical", "mapply",
                                     "match", "pmax", "pmin"))
 })
