@@ -11,7 +11,7 @@
 # interpreter broken. The arguments are forced first, so R code in them
 # stays interruptible.
 py_call <- function(fn, ..., .caller = NULL) {
-  list(...)
+  check_live(list(...))
   res <- suspendInterrupts(fn(...))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res, .caller)
@@ -21,7 +21,7 @@ py_call <- function(fn, ..., .caller = NULL) {
 # functions made by pycg_grad() & co.
 py_apply <- function(fn, args, caller = NULL) {
   force(fn)
-  force(args)
+  check_live(args)
   res <- suspendInterrupts(do.call(fn, args))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res, caller)
@@ -29,7 +29,7 @@ py_apply <- function(fn, args, caller = NULL) {
 
 # pycg.ops.<name>(...): py_call() written out, as every op goes through it.
 op_call <- function(.op, ...) {
-  list(...)
+  check_live(list(...))
   res <- suspendInterrupts(interop()$call_op(.op, ...))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res)

@@ -21,12 +21,16 @@
 #' * `drop()` removes a tensor's extents of length 1, as base R's does of
 #'   an array's (`drop(x %*% b)` of a 3 x 2 `x` is a vector of 3), recorded
 #'   on tapes.
+#' * `marginSums()` (`margin.table()`) and `proportions()` (`prop.table()`)
+#'   give base R's answer as a tensor recorded on tapes (base R's own put a
+#'   tensor's class on a plain R vector); a margin sum of one axis is an R
+#'   vector, where base R gives a 1-d array.
 #' * `is.double()`, `is.integer()` and `is.logical()` give R's type of the
 #'   values a tensor holds (that of `as.array(x)`), `match()` and `%in%`
 #'   base R's answer on its values (positions are not differentiable), and
 #'   `mapply()` over tensors hands `FUN` their elements as tensors and
 #'   combines the results into one tensor, recorded on tapes. Base R never
-#'   dispatches them (nor `drop()`) on a tensor, so pycg gives its own, as
+#'   dispatches them (nor those above) on a tensor, so pycg gives its own, as
 #'   for `c()`: each sends every call without a tensor to base R's
 #'   (library(pycg) lists them as masked).
 #' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
@@ -76,7 +80,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c drop is.double is.integer is.logical match %in% mapply
+#' @aliases c drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)

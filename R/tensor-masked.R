@@ -1,7 +1,9 @@
 # Base R functions that never dispatch on a tensor, given by pycg.
 #
 # c() dispatches on its first argument only; drop(), is.double(),
-# is.integer(), is.logical(), match() and %in% are not generic at all (match() stops at
+# is.integer(), is.logical(), match() and %in% are not generic at all,
+# marginSums() and proportions() (margin.table(), prop.table()) put their
+# argument's class on the plain R vector base R's apply() makes (match() stops at
 # any argument that is not an R vector), and mapply() hands FUN the
 # elements of a tensor as tensors, then cannot simplify their results. So
 # pycg puts its own on the search path when the package is attached (see
@@ -13,7 +15,9 @@
 attached_functions <- function() {
   list(c = r_c, drop = r_drop, is.double = r_is_type("double"),
        is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
-       match = r_match, `%in%` = r_in, mapply = r_mapply)
+       match = r_match, `%in%` = r_in, mapply = r_mapply,
+       marginSums = r_margin_sums, margin.table = r_margin_sums,
+       proportions = r_proportions, prop.table = r_proportions)
 }
 
 # drop() of a tensor: base R's, its extents of length 1 removed, recorded
@@ -21,6 +25,34 @@ attached_functions <- function() {
 r_drop <- function(x) {
   if (!is_tensor(x)) return(base::drop(x))
   core_call("r.linalg.drop", x)
+}
+
+# marginSums() and proportions() of a tensor: base R's code, with pycg's
+# apply() (and sums) of the tensor in place of base R's apply() and its
+# sweep() (which would make the sums R numbers, off the tape) in Python, so
+# the answer is a tensor recorded on tapes. A vector is a 1-d array to
+# marginSums(), its margin 1 (each element its own sum).
+r_margin_sums <- function(x, margin = NULL) {
+  if (!is_tensor(x)) return(base::marginSums(x, margin))
+  if (!length(margin)) return(sum(x))
+  if (is.character(margin))
+    stop("marginSums(): a tensor has no dimnames; give `margin` by number",
+         call. = FALSE)
+  if (length(dim(x))) return(apply(x, margin, sum))
+  if (!identical(as.numeric(margin), 1))
+    stop("marginSums(): 'MARGIN' does not match dim(X) (a tensor vector has ",
+         "the one margin 1)", call. = FALSE)
+  x * 1L
+}
+
+r_proportions <- function(x, margin = NULL) {
+  if (!is_tensor(x)) return(base::proportions(x, margin))
+  if (!length(margin)) return(x / sum(x))
+  if (!length(dim(x)))   # base R's sweep() stops at a vector too
+    stop("proportions(): a margin of a vector: base R's sweep() needs an ",
+         "array ('dims' cannot be of length 0); use x / sum(x)", call. = FALSE)
+  core_call("r.summary.proportions", x, r_margin_sums(x, margin),
+            as.list(as.integer(margin)))
 }
 
 # is.double(), is.integer() or is.logical(): R's type of a tensor (that of

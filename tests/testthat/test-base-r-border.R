@@ -33,3 +33,38 @@ test_each_backend("drop() of a tensor removes its extents of length 1, as base R
   expect_equal(as.vector(as.array(g)), as.vector(fd_grad(f_r, as.vector(x_r))),
                tolerance = 1e-6)
 })
+
+test_each_backend("marginSums() and prop.table() of a tensor are base R's, as tensors", {
+  m_r <- matrix(c(1, 2, 3, 4, 5, 6.5), 2L)
+  a_r <- array(c(1:23, NA) + 0, 2:4)
+  for (v in list(m_r, a_r, matrix(1:6, 2L))) {
+    for (margin in list(NULL, 1, 2, c(2, 1))) {
+      for (f in c("marginSums", "margin.table", "prop.table", "proportions")) {
+        want <- do.call(f, list(v, margin))
+        got <- eval(call(f, quote(x), margin),
+                    list2env(list(x = tensor(v, NULL)), parent = globalenv()))
+        label <- paste0(f, "(", paste(dim(v), collapse = "x"), ", ",
+                        deparse(margin), ")")
+        expect_true(is_tensor(got), label = label)
+        got <- as.array(got)
+        # a tensor of one axis is an R vector: base R's 1-d array
+        if (length(dim(want)) < 2L) want <- as.vector(want)
+        if (length(dim(got)) < 2L) got <- as.vector(got)
+        expect_identical(dim(got), dim(want), label = label)
+        expect_equal(got, want, label = label)
+      }
+    }
+  }
+  expect_error(as_user(marginSums(x, "a"), x = tensor(m_r)),
+               "^marginSums\\(\\): a tensor has no dimnames")
+  expect_error(as_user(prop.table(x, 1), x = tensor(c(1, 2))),
+               "^proportions\\(\\): a margin of a vector")
+  expect_error(prop.table(c(1, 2), 1), "'dims' cannot be of length 0")
+  f_r <- function(v) sum(prop.table(matrix(v, 2L), 1)^2)
+  g <- pycg_grad(function(v) {
+    dim(v) <- c(2L, 3L)
+    sum(as_user(prop.table(x, 1), x = v)^2)
+  })(tensor(as.vector(m_r)))
+  expect_equal(as.vector(as.array(g)), fd_grad(f_r, as.vector(m_r)),
+               tolerance = 1e-6)
+})

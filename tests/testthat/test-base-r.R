@@ -142,7 +142,9 @@ test_that("library(pycg) says which base functions it masks", {
                                             res$output)), ", ")[[1L]]
   expect_setequal(trimws(masked), c("%*%", "%in%", "c", "drop", "is.double",
                                     "is.integer", "is.logical", "mapply",
-                                    "match", "pmax", "pmin"))
+                                    "margin.table", "marginSums", "match",
+                                    "pmax", "pmin", "prop.table",
+                                    "proportions"))
 })
 
 # Matrix's sparse matrices through the names pycg masks, printed.
