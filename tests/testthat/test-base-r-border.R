@@ -68,3 +68,29 @@ test_each_backend("marginSums() and prop.table() of a tensor are base R's, as te
   expect_equal(as.vector(as.array(g)), fd_grad(f_r, as.vector(m_r)),
                tolerance = 1e-6)
 })
+
+test_each_backend("products of a tensor and a list stop in base R's words", {
+  m <- tensor(matrix(1:4 + 0, 2L))
+  m_r <- matrix(1:4 + 0, 2L)
+  words <- "requires numeric/complex matrix/vector arguments"
+  expect_error(m_r %*% list(1, 2), words)
+  expect_error(crossprod(m_r, list(1, 2)), words)
+  expect_error(outer(1:2, list(1, 2)), words)
+  expect_error(m %*% list(1, 2), paste0("^%\\*%: ", words,
+                                        " \\(`y` is a list of length 2\\)"))
+  expect_error(list(1, 2) %*% m, "^%\\*%: .*`x` is a list")
+  expect_error(crossprod(m, list(1, 2)), paste0("^crossprod\\(\\): ", words))
+  expect_error(tcrossprod(m, list(1, 2)), paste0("^tcrossprod\\(\\): ", words))
+  expect_error(crossprod(list(1, 2), m), "^crossprod\\(\\): .*`x` is a list")
+  expect_error(outer(m, list(1, 2)), paste0("^outer\\(\\): ", words))
+  expect_error(outer(list(1, 2), m), "^outer\\(\\): .*`X` is a list")
+  expect_error(m %o% list(1, 2), paste0("^outer\\(\\): ", words))
+  expect_error(methods::kronecker(m, list(1, 2)), paste0("^kronecker\\(\\): ", words))
+  expect_error(m %*% c("a", "b"), "`y` is a character of length 2")
+  expect_error(m %*% data.frame(a = 1:2), "`y` is a data.frame")
+  expect_error(m %*% factor(1:2), "`y` is a factor")
+  # what base R takes still works
+  expect_equal(as.vector(as.array(m %*% c(1, 2))), as.vector(m_r %*% c(1, 2)))
+  expect_equal(as.array(crossprod(m, c(TRUE, FALSE))),
+               crossprod(m_r, c(TRUE, FALSE)))
+})
