@@ -11,7 +11,8 @@
 #' * `function(..., upstream = NULL)`: the portable keras3 form; called with
 #'   the inputs of `f` and `upstream`;
 #' * `function(x, y, upstream)`: the inputs by name, then `upstream`;
-#' * `function(upstream)`: only the upstream gradient;
+#' * `function(upstream)`: only the upstream gradient (where `f` has
+#'   several outputs, the list of their upstream gradients);
 #' * `function(dy)`: any single argument not named `upstream`, called with
 #'   the upstream gradient (TensorFlow style; one argument per output, so
 #'   `function(dy1, dy2)` for two outputs).
@@ -27,7 +28,9 @@
 #'
 #' It returns one gradient per input of `f`: a tensor, an R number or array,
 #' or an R list of them (in the order of the inputs, or named by argument).
-#' `NULL` means no gradient for that input.
+#' `NULL` means no gradient for that input; a list named by argument may
+#' hold `NULL` for an optional argument the call did not give
+#' (`list(input = ..., weight = ..., bias = NULL)` of a call `lin(x, w)`).
 #'
 #' @param f An R function `f(...)` returning `tuple(output, grad)` (or
 #'   `list(output, grad)`): `output` is a tensor, an R number or array (or a
@@ -92,6 +95,8 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
+    if (identical(names(formals(grad)), "upstream"))
+      grad <- upstream_as_one(grad)
     list(res[[1L]], r_shim(grad, in_gradient, rule, inputs),
          signature_of(grad))
   }
@@ -143,6 +148,17 @@ print.pycg_tuple <- function(x, ...) {
   cat("<tuple>\n")
   print(unclass(x), ...)
   invisible(x)
+}
+
+# A rule function(upstream), as Python calls it: with one upstream gradient
+# per output of f (TensorFlow's grad(*grad_ys)), which it gets as one
+# tensor, or as the list of them where f has several outputs.
+upstream_as_one <- function(grad) {
+  force(grad)
+  function(...) {
+    upstream <- list(...)
+    grad(if (length(upstream) == 1L) upstream[[1L]] else upstream)
+  }
 }
 
 # The name f's body gives its rule, `g` in `tuple(y, g)`, so that an error

@@ -23,6 +23,11 @@ class Signature:
         except (TypeError, ValueError):
             self.sig = None
 
+    @property
+    def names(self):
+        """The names of f's parameters (none where f has no signature)."""
+        return tuple(self.sig.parameters) if self.sig is not None else ()
+
     def slots(self, name, n, keywords):
         """For a call of n positional arguments and the keywords named:
         per argument, in f's parameter order, (label, source, positional):
@@ -65,7 +70,8 @@ class Inputs:
     """One call's arguments: how to call f, and its tensor leaves."""
 
     __slots__ = ("call_args", "call_kwargs", "positional", "tensors",
-                 "labels", "params", "n_leaves", "leaf_tensor", "keyword")
+                 "labels", "params", "n_leaves", "leaf_tensor", "keyword",
+                 "declared")
 
     def __init__(self):
         self.call_args, self.call_kwargs = [], {}
@@ -75,6 +81,7 @@ class Inputs:
         self.n_leaves = 0
         self.leaf_tensor = []  # for each leaf: index into tensors, or None
         self.keyword = []   # indices into tensors of those passed by keyword
+        self.declared = ()   # the names of all f's parameters, given or not
 
     @property
     def ids(self):
@@ -121,10 +128,12 @@ def _add(inputs, label, value, name):
     return new
 
 
-def bind_inputs(name, slots, args, kwargs):
+def bind_inputs(name, slots, args, kwargs, declared=()):
     """A call's arguments bound by `slots` (Signature.slots): f is called
-    with the arguments as they came, numbers and arrays as tensors."""
+    with the arguments as they came, numbers and arrays as tensors.
+    `declared`: the names of f's parameters (Signature.names)."""
     inputs = Inputs()
+    inputs.declared = declared
     call_args, call_kwargs = list(args), dict(kwargs)
     for label, at, positional in slots:
         if type(at) is int:
