@@ -57,7 +57,7 @@ def _guarded(fn):
             out = fn(*[_decode(a) for a in args],
                      **{k: _decode(v) for k, v in kwargs.items()})
         except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
-            out = Failure(exc)
+            out = Failure(square.raised_at_run(exc))
         if _hosted.active:
             if warnings.showwarning is not _hosted.collect:
                 _hosted.reinstall()

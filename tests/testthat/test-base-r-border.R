@@ -94,3 +94,31 @@ test_each_backend("products of a tensor and a list stop in base R's words", {
   expect_equal(as.array(crossprod(m, c(TRUE, FALSE))),
                crossprod(m_r, c(TRUE, FALSE)))
 })
+
+test_each_backend("chol() and solve() in a compiled function stop in base R's words", {
+  not_pd <- matrix(c(1, 2, 2, 1), 2L)
+  singular <- matrix(c(1, 2, 2, 4), 2L)
+  expect_error(chol(not_pd), "the leading minor of order 2 is not positive definite")
+  compiled <- function(f) {   # (numpy has no graphs: it warns, runs eagerly)
+    g <- suppressWarnings(pycg_function(f))
+    function(...) suppressWarnings(g(...))
+  }
+  f_chol <- compiled(function(a) chol(a))
+  f_inv <- compiled(function(a) solve(a))
+  f_solve <- compiled(function(a) solve(a, c(1, 2)))
+  expect_error(f_chol(tensor(not_pd)),
+               "^chol\\(\\): the leading minor of order 2 is not positive definite$")
+  expect_error(f_inv(tensor(singular)),
+               "^solve\\(\\): Lapack routine dgesv: system is exactly singular: U\\[2,2\\] = 0$")
+  expect_error(f_solve(tensor(singular)), "exactly singular: U\\[2,2\\] = 0$")
+  expect_error(f_inv(tensor(matrix(c(1, 2, 2, 4 + 1e-15), 2L))),
+               "^solve\\(\\): system is computationally singular: reciprocal condition number = ")
+  # a matrix base R takes: base R's values, and gradients as finite differences
+  s_r <- matrix(c(4, 2, 2, 3), 2L)
+  expect_equal(as.array(f_chol(tensor(s_r))), chol(s_r))
+  expect_equal(as.vector(as.array(f_solve(tensor(s_r)))), solve(s_r, c(1, 2)))
+  g <- compiled(pycg_grad(function(a) sum(solve(a, c(1, 2)) * chol(a))))
+  f_r <- function(v) sum(solve(matrix(v, 2L), c(1, 2)) * chol(matrix(v, 2L)))
+  expect_equal(as.vector(as.array(g(tensor(s_r)))), fd_grad(f_r, as.vector(s_r)),
+               tolerance = 1e-6)
+})
