@@ -21,6 +21,9 @@
 #' * `drop()` removes a tensor's extents of length 1, as base R's does of
 #'   an array's (`drop(x %*% b)` of a 3 x 2 `x` is a vector of 3), recorded
 #'   on tapes.
+#' * `log(x, base)` with a tensor `base` is `log(x) / log(base)` as in base
+#'   R, its gradient reaching the base, also where `x` is R data (base R's
+#'   `log()` dispatches on `x` only, so pycg gives its own).
 #' * `marginSums()` (`margin.table()`) and `proportions()` (`prop.table()`)
 #'   give base R's answer as a tensor recorded on tapes (base R's own put a
 #'   tensor's class on a plain R vector); a margin sum of one axis is an R
@@ -80,7 +83,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply
+#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)

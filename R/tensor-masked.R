@@ -1,11 +1,13 @@
 # Base R functions that never dispatch on a tensor, given by pycg.
 #
-# c() dispatches on its first argument only; drop(), is.double(),
-# is.integer(), is.logical(), match() and %in% are not generic at all,
+# c() and log() dispatch on their first argument only (log(x, base =
+# tensor) of an R x is base R's, which refuses the tensor); drop(),
+# is.double(), is.integer(), is.logical(), match() and %in% are not generic
+# at all (match() stops at any argument that is not an R vector);
 # marginSums() and proportions() (margin.table(), prop.table()) put their
-# argument's class on the plain R vector base R's apply() makes (match() stops at
-# any argument that is not an R vector), and mapply() hands FUN the
-# elements of a tensor as tensors, then cannot simplify their results. So
+# argument's class on the plain R vector base R's apply() makes; and
+# mapply() hands FUN the elements of a tensor as tensors, then cannot
+# simplify their results. So
 # pycg puts its own on the search path when the package is attached (see
 # .onAttach; library(pycg) lists them as masked): each sends every call
 # without a tensor straight to base R's function, and gives base R's answer
@@ -13,11 +15,19 @@
 
 # The functions .onAttach puts on the search path, by name.
 attached_functions <- function() {
-  list(c = r_c, drop = r_drop, is.double = r_is_type("double"),
+  list(c = r_c, log = r_log, drop = r_drop, is.double = r_is_type("double"),
        is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
        match = r_match, `%in%` = r_in, mapply = r_mapply,
        marginSums = r_margin_sums, margin.table = r_margin_sums,
        proportions = r_proportions, prop.table = r_proportions)
+}
+
+# log(x, base) where only the base is a tensor: log(x) / log(base) as base
+# R computes it, the base on tapes; every other call is base R's log().
+r_log <- function(x, base = exp(1)) {
+  if (missing(base)) return(base::log(x))
+  if (!is_tensor(base) || is_tensor(x)) return(base::log(x, base))
+  base::log(x) / log(base)
 }
 
 # drop() of a tensor: base R's, its extents of length 1 removed, recorded

@@ -122,3 +122,31 @@ test_each_backend("chol() and solve() in a compiled function stop in base R's wo
   expect_equal(as.vector(as.array(g(tensor(s_r)))), fd_grad(f_r, as.vector(s_r)),
                tolerance = 1e-6)
 })
+
+test_each_backend("log(x, base = tensor) is base R's, with the base's gradient", {
+  x <- c(2, 8, 0.5)
+  for (b in c(3, 10, 0.5)) {
+    want <- log(x, base = b)
+    got <- as_user(log(x, base = b), x = x, b = tensor(b))
+    expect_true(is_tensor(got))
+    expect_equal(as.vector(as.array(got)), want, tolerance = 1e-14)
+    expect_equal(as.vector(as.array(as_user(log(x, b), x = tensor(x),
+                                            b = tensor(b)))), want,
+                 tolerance = 1e-14)
+    f_r <- function(b) sum(log(x, base = b))
+    for (g in list(
+      pycg_grad(function(b) sum(as_user(log(x, base = b), x = x, b = b))),
+      pycg_grad(function(b) sum(log(tensor(x), base = b)))))
+      expect_equal(as.numeric(g(b)), fd_grad(f_r, b), tolerance = 1e-6)
+  }
+  g <- pycg_grad(function(x) sum(log(x, base = tensor(3))))(x)
+  expect_equal(as.vector(as.array(g)), fd_grad(function(v) sum(log(v, 3)), x),
+               tolerance = 1e-6)
+  # a base of several values recycles, as in base R
+  x4 <- c(x, 5)
+  expect_equal(as.vector(as.array(as_user(log(x4, base = b), x4 = x4,
+                                          b = tensor(c(2, 3))))),
+               log(x4, base = c(2, 3)), tolerance = 1e-14)
+  expect_identical(as_user(log(x, 2), x = x), log(x, 2))
+  expect_identical(as_user(log(x), x = x), log(x))
+})

@@ -141,7 +141,7 @@ test_that("library(pycg) says which base functions it masks", {
   masked <- strsplit(gsub("\\s+", " ", sub(".*package:base.:", "",
                                             res$output)), ", ")[[1L]]
   expect_setequal(trimws(masked), c("%*%", "%in%", "c", "drop", "is.double",
-                                    "is.integer", "is.logical", "mapply",
+                                    "is.integer", "is.logical", "log", "mapply",
                                     "margin.table", "marginSums", "match",
                                     "pmax", "pmin", "prop.table",
                                     "proportions"))
