@@ -119,10 +119,11 @@ call_name <- function(label) {
 # `name`: the name `fn` is called by (or a function giving it); `inputs`:
 # names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
 # applied to the result, with interrupts held back; `explain`: applied to
-# an R error's condition before it is returned. Warnings are held back
-# until Python returns (signal_deferred()).
+# an R error's condition before it is returned; `pack`: the arguments, unless
+# there is one, arrive as one list (a rule function(upstream) of several
+# outputs). Warnings are held back until Python returns (signal_deferred()).
 r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
-                   post = identity, explain = identity) {
+                   post = identity, explain = identity, pack = FALSE) {
   name_now <- if (is.function(name)) name else function() name
   interop()  # Python must be started by pycg before r_to_py() starts it
   # called by name with its arguments as variables, so that an error's call
@@ -132,6 +133,7 @@ r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
   given <- vars <- call_args <- NULL
   shim <- function(...) {
     args <- lapply(list(...), py_arg_to_r)
+    if (pack && length(args) != 1L) args <- list(args)
     now <- names(args) %||% rep("", length(args))
     if (!identical(now, given)) {
       given <<- now

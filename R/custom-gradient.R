@@ -95,10 +95,11 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
-    if (identical(names(formals(grad)), "upstream"))
-      grad <- upstream_as_one(grad)
-    list(res[[1L]], r_shim(grad, in_gradient, rule, inputs),
-         signature_of(grad))
+    # function(upstream): Python passes one upstream gradient per output
+    # (grad(*grad_ys)), which it gets as one tensor or the list of them
+    packed <- identical(names(formals(grad)), "upstream")
+    list(res[[1L]], r_shim(grad, in_gradient, rule, inputs, pack = packed),
+         signature_of(if (packed) function(...) NULL else grad))
   }
   py_forward <- r_callable(f, label,
                            signature = py_signature(f, kwargs = TRUE),
@@ -148,17 +149,6 @@ print.pycg_tuple <- function(x, ...) {
   cat("<tuple>\n")
   print(unclass(x), ...)
   invisible(x)
-}
-
-# A rule function(upstream), as Python calls it: with one upstream gradient
-# per output of f (TensorFlow's grad(*grad_ys)), which it gets as one
-# tensor, or as the list of them where f has several outputs.
-upstream_as_one <- function(grad) {
-  force(grad)
-  function(...) {
-    upstream <- list(...)
-    grad(if (length(upstream) == 1L) upstream[[1L]] else upstream)
-  }
 }
 
 # The name f's body gives its rule, `g` in `tuple(y, g)`, so that an error

@@ -70,7 +70,9 @@ pycg_optim_objective <- function(f, dtype = "float64") {
 #' @return `pycg_optim()`: what [stats::optim()] returns.
 #' @export
 pycg_optim <- function(par, f, method = "BFGS", ..., dtype = "float64") {
-  obj <- pycg_optim_objective(f, dtype = dtype)
+  # (f's expression, so that messages name f as the caller wrote it)
+  obj <- eval(bquote(pycg_optim_objective(.(substitute(f)), dtype = .(dtype))),
+              parent.frame())
   stats::optim(par, obj$fn, obj$gr, method = method, ...)
 }
 
