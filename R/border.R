@@ -12,14 +12,31 @@ python_classes <- c("python.builtin.object", "pycg.tensor.Tensor",
 
 # Stops, naming the user's function, at the first value in `args` (a list,
 # searched through nested lists) that has a Python class but no live
-# Python object.
+# Python object. (A tensor, an environment, takes the quick test first:
+# this runs on every call into Python.)
 check_live <- function(args) {
   for (a in args) {
-    if (is.object(a) && inherits(a, python_classes) && !is_live_python(a))
+    if (is.environment(a)) {
+      if (!has_live_pointer(a) && is.object(a) &&
+          inherits(a, python_classes) && !is_live_python(a))
+        stop_not_live(a)
+    } else if (is.object(a) && inherits(a, python_classes) &&
+               !is_live_python(a)) {
       stop_not_live(a)
+    }
     if (is.list(a)) check_live(a)
   }
 }
+
+# Whether x (an environment) holds the pointer reticulate keeps in it, not
+# null: the quick test, which an environment laid out otherwise fails (then
+# is_live_python() decides).
+has_live_pointer <- function(x) {
+  p <- .subset2(x, "pyobj")
+  typeof(p) == "externalptr" && !identical(p, null_pointer)
+}
+
+null_pointer <- new("externalptr")
 
 # Whether x holds a Python object of this session: reticulate's
 # environment (a callable's closure carries it as its "py_object") with a
