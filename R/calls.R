@@ -11,7 +11,7 @@
 # interpreter broken. The arguments are forced first, so R code in them
 # stays interruptible.
 py_call <- function(fn, ..., .caller = NULL) {
-  list(...)
+  check_live(list(...))
   res <- suspendInterrupts(fn(...))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res, .caller)
@@ -21,7 +21,7 @@ py_call <- function(fn, ..., .caller = NULL) {
 # functions made by pycg_grad() & co.
 py_apply <- function(fn, args, caller = NULL) {
   force(fn)
-  force(args)
+  check_live(args)
   res <- suspendInterrupts(do.call(fn, args))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res, caller)
@@ -29,7 +29,7 @@ py_apply <- function(fn, args, caller = NULL) {
 
 # pycg.ops.<name>(...): py_call() written out, as every op goes through it.
 op_call <- function(.op, ...) {
-  list(...)
+  check_live(list(...))
   res <- suspendInterrupts(interop()$call_op(.op, ...))
   if (length(.pycg$deferred)) signal_deferred()
   py_result(res)
@@ -119,10 +119,11 @@ call_name <- function(label) {
 # `name`: the name `fn` is called by (or a function giving it); `inputs`:
 # names for arguments that land in `fn`'s `...` (a rule's inputs); `post`:
 # applied to the result, with interrupts held back; `explain`: applied to
-# an R error's condition before it is returned. Warnings are held back
-# until Python returns (signal_deferred()).
+# an R error's condition before it is returned; `pack`: the arguments, unless
+# there is one, arrive as one list (a rule function(upstream) of several
+# outputs). Warnings are held back until Python returns (signal_deferred()).
 r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
-                   post = identity, explain = identity) {
+                   post = identity, explain = identity, pack = FALSE) {
   name_now <- if (is.function(name)) name else function() name
   interop()  # Python must be started by pycg before r_to_py() starts it
   # called by name with its arguments as variables, so that an error's call
@@ -132,6 +133,7 @@ r_shim <- function(fn, where = NULL, name = "f", inputs = NULL,
   given <- vars <- call_args <- NULL
   shim <- function(...) {
     args <- lapply(list(...), py_arg_to_r)
+    if (pack && length(args) != 1L) args <- list(args)
     now <- names(args) %||% rep("", length(args))
     if (!identical(now, given)) {
       given <<- now

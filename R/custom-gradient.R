@@ -11,7 +11,8 @@
 #' * `function(..., upstream = NULL)`: the portable keras3 form; called with
 #'   the inputs of `f` and `upstream`;
 #' * `function(x, y, upstream)`: the inputs by name, then `upstream`;
-#' * `function(upstream)`: only the upstream gradient;
+#' * `function(upstream)`: only the upstream gradient (where `f` has
+#'   several outputs, the list of their upstream gradients);
 #' * `function(dy)`: any single argument not named `upstream`, called with
 #'   the upstream gradient (TensorFlow style; one argument per output, so
 #'   `function(dy1, dy2)` for two outputs).
@@ -27,7 +28,9 @@
 #'
 #' It returns one gradient per input of `f`: a tensor, an R number or array,
 #' or an R list of them (in the order of the inputs, or named by argument).
-#' `NULL` means no gradient for that input.
+#' `NULL` means no gradient for that input; a list named by argument may
+#' hold `NULL` for an optional argument the call did not give
+#' (`list(input = ..., weight = ..., bias = NULL)` of a call `lin(x, w)`).
 #'
 #' @param f An R function `f(...)` returning `tuple(output, grad)` (or
 #'   `list(output, grad)`): `output` is a tensor, an R number or array (or a
@@ -92,8 +95,11 @@ op_custom_gradient <- function(f) {
            call. = FALSE)
     if (!is.function(grad))
       return(list(res[[1L]], grad, NULL))
-    list(res[[1L]], r_shim(grad, in_gradient, rule, inputs),
-         signature_of(grad))
+    # function(upstream): Python passes one upstream gradient per output
+    # (grad(*grad_ys)), which it gets as one tensor or the list of them
+    packed <- identical(names(formals(grad)), "upstream")
+    list(res[[1L]], r_shim(grad, in_gradient, rule, inputs, pack = packed),
+         signature_of(if (packed) function(...) NULL else grad))
   }
   py_forward <- r_callable(f, label,
                            signature = py_signature(f, kwargs = TRUE),

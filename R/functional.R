@@ -5,6 +5,13 @@
 #' computing both. `f` is an R function of tensors returning a scalar tensor
 #' (or `tuple(value, aux)` with `has_aux = TRUE`).
 #'
+#' Where the value is finite but the gradient holds `NaN` (R's `NA`), both
+#' warn: an optimiser given that gradient stops at once and reports
+#' convergence. A missing value in the data is the usual cause: every
+#' element computed from it carries `NaN` back, even where
+#' `sum(ll, na.rm = TRUE)` or `ll[!is.na(y)]` skips it in the value; drop
+#' the missing observations from the data first.
+#'
 #' @param f An R function of tensors.
 #' @param argnums Which arguments to differentiate with respect to, 1-based:
 #'   one number (the result is a tensor) or several (the result is a list).
@@ -44,8 +51,10 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
   py_f <- r_callable(f, label, signature = py_signature(f),
                      post = differentiable_result(paste0("pycg_", transform),
                                                   label, isTRUE(has_aux)))
-  transformed <- guard(core_call(transform, py_f, argnums = argnums,
-                                  has_aux = isTRUE(has_aux)))
+  # (pycg.value_and_grad, warning where a finite value has a NaN gradient)
+  transformed <- guard(core_call("r.na.checked_value_and_grad", py_f,
+                                 argnums = argnums, has_aux = isTRUE(has_aux),
+                                 value = transform == "value_and_grad"))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
     py_apply(transformed, r_arguments(list(...), caller), caller)

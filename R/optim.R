@@ -6,7 +6,10 @@
 #' R doubles out, computed in float64. The value and the gradient come from
 #' one evaluation (one call into Python), and the last one is remembered, so
 #' `fn(par)` followed by `gr(par)` at the same `par` evaluates `f` once.
-#' `pycg_optim()` is `stats::optim()` with these.
+#' `pycg_optim()` is `stats::optim()` with these. A finite value whose
+#' gradient holds `NaN` (R's `NA`: a missing value in the data, see
+#' [pycg_grad()]) stops them with an error, where an optimiser would stop at
+#' once and report convergence.
 #'
 #' @param f An R function of one tensor (the parameter vector) returning a
 #'   scalar tensor, e.g. `function(w) op_sum((w - c(1, 2))^2)`.
@@ -67,7 +70,9 @@ pycg_optim_objective <- function(f, dtype = "float64") {
 #' @return `pycg_optim()`: what [stats::optim()] returns.
 #' @export
 pycg_optim <- function(par, f, method = "BFGS", ..., dtype = "float64") {
-  obj <- pycg_optim_objective(f, dtype = dtype)
+  # (f's expression, so that messages name f as the caller wrote it)
+  obj <- eval(bquote(pycg_optim_objective(.(substitute(f)), dtype = .(dtype))),
+              parent.frame())
   stats::optim(par, obj$fn, obj$gr, method = method, ...)
 }
 

@@ -59,8 +59,8 @@ NULL
 # colMeans(), crossprod(), tcrossprod(), pmax(), pmin() (and %*% before R
 # 4.3) a tensor method that passes every other value on to what the name
 # meant before (R/tensor-base.R); library() lists them as masked. So it
-# does c(), is.double(), is.integer(), is.logical(), match(), %in% and
-# mapply(), which never dispatch on a tensor (R/tensor-masked.R): they are
+# does c(), drop(), is.double(), is.integer(), is.logical(), match(), %in%
+# and mapply(), which never dispatch on a tensor (R/tensor-masked.R): they are
 # put on the search path here, so the package's own code keeps base R's.
 .onAttach <- function(libname, pkgname) {
   env <- as.environment(paste0("package:", pkgname))

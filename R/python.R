@@ -247,6 +247,7 @@ source_root <- function(python) {
 #' as.array(op_convert_to_tensor(a))   # m again
 #' @export
 pycg_to_numpy <- function(x, dtype = NULL) {
+  check_live(list(x))
   out <- suspendInterrupts(interop()$to_numpy(
     if (is_tensor(x)) x else as_py(x), as_dtype(dtype)))
   # (the array itself, never reticulate's conversion back to R)

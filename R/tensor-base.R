@@ -18,14 +18,24 @@
 #'   strings it gives its values. Base R's `c()` dispatches on its first
 #'   argument only, so pycg gives its own `c()`, which sends every call
 #'   without a tensor to base R's (library(pycg) lists it as masked).
+#' * `drop()` removes a tensor's extents of length 1, as base R's does of
+#'   an array's (`drop(x %*% b)` of a 3 x 2 `x` is a vector of 3), recorded
+#'   on tapes.
+#' * `log(x, base)` with a tensor `base` is `log(x) / log(base)` as in base
+#'   R, its gradient reaching the base, also where `x` is R data (base R's
+#'   `log()` dispatches on `x` only, so pycg gives its own).
+#' * `marginSums()` (`margin.table()`) and `proportions()` (`prop.table()`)
+#'   give base R's answer as a tensor recorded on tapes (base R's own put a
+#'   tensor's class on a plain R vector); a margin sum of one axis is an R
+#'   vector, where base R gives a 1-d array.
 #' * `is.double()`, `is.integer()` and `is.logical()` give R's type of the
 #'   values a tensor holds (that of `as.array(x)`), `match()` and `%in%`
 #'   base R's answer on its values (positions are not differentiable), and
 #'   `mapply()` over tensors hands `FUN` their elements as tensors and
 #'   combines the results into one tensor, recorded on tapes. Base R never
-#'   dispatches them on a tensor, so pycg gives its own, as for `c()`: each
-#'   sends every call without a tensor to base R's (library(pycg) lists
-#'   them as masked).
+#'   dispatches them (nor those above) on a tensor, so pycg gives its own, as
+#'   for `c()`: each sends every call without a tensor to base R's
+#'   (library(pycg) lists them as masked).
 #' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
 #'   of a matrix or array; a negative `n` all but the last or first `-n`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
@@ -73,7 +83,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c is.double is.integer is.logical match %in% mapply
+#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)

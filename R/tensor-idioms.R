@@ -156,7 +156,7 @@ Complex.pycg.tensor.Tensor <- function(z) r_complex(.Generic, z)
 
 # The kind of a tensor's dtype: "f", "i", "u", "b" or "c".
 tensor_kind <- function(t) {
-  py_to_r(py_get_attr(py_get_attr(t, "dtype"), "kind"))
+  py_to_r(py_get_attr(py_attr(t, "dtype"), "kind"))
 }
 
 # ---- positions and order: base R's answer on the tensor's values ------------

@@ -59,8 +59,29 @@ r_square <- function(name, ...) core_call(paste0("r.square.", name), ...)
 
 # ---- products -------------------------------------------------------------------
 
+# An operand of %*%, crossprod(), tcrossprod(), outer() or kronecker() as
+# as_py() makes it, where base R takes it: a tensor, or numbers or logicals
+# (a vector or a matrix); a list, strings, a factor or a data frame stop in
+# base R's words (its matprod's), naming the function and the argument.
+as_product <- function(x, who, arg) {
+  if (is.null(x) || is_tensor(x) ||
+      ((is.numeric(x) || is.logical(x) || is.complex(x)) && !is.object(x)))
+    return(as_py(x))
+  stop(sprintf(paste0("%s: requires numeric/complex matrix/vector arguments ",
+                      "(`%s` is %s)"), who, arg, describe_product(x)),
+       call. = FALSE)
+}
+
+describe_product <- function(x) {
+  if (is.data.frame(x)) return("a data.frame")
+  if (is.factor(x)) return("a factor")
+  sprintf("a %s of length %d", if (is.list(x)) "list" else typeof(x),
+          length(x))
+}
+
 matrixOps.pycg.tensor.Tensor <- function(x, y) {
-  r_linalg("matprod", "matmul", as_py(x), as_py(y))
+  r_linalg("matprod", "matmul", as_product(x, "%*%", "x"),
+           as_product(y, "%*%", "y"))
 }
 
 # R >= 4.3 dispatches %*% on the matrixOps group; before that, pycg's own %*%
@@ -70,7 +91,8 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
 #' @rdname tensor-linalg
 `%*%` <- function(x, y) {
   if (is_tensor(x) || is_tensor(y))
-    r_linalg("matprod", "matmul", as_py(x), as_py(y))
+    r_linalg("matprod", "matmul", as_product(x, "%*%", "x"),
+             as_product(y, "%*%", "y"))
   else
     masked("%*%")(x, y)
 }
@@ -78,25 +100,29 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
 #' @rdname tensor-linalg
 #' @export
 setMethod("crossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  r_linalg("matprod", "crossprod", as_py(x), as_py(y))
+  r_linalg("matprod", "crossprod", as_product(x, "crossprod()", "x"),
+           as_product(y, "crossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("crossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  r_linalg("matprod", "crossprod", as_py(x), as_py(y))
+  r_linalg("matprod", "crossprod", as_product(x, "crossprod()", "x"),
+           as_product(y, "crossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("tcrossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  r_linalg("matprod", "tcrossprod", as_py(x), as_py(y))
+  r_linalg("matprod", "tcrossprod", as_product(x, "tcrossprod()", "x"),
+           as_product(y, "tcrossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  r_linalg("matprod", "tcrossprod", as_py(x), as_py(y))
+  r_linalg("matprod", "tcrossprod", as_product(x, "tcrossprod()", "x"),
+           as_product(y, "tcrossprod()", "y"))
 })
 
 # R's t(): a vector is a one-row matrix; more than two axes stop.
@@ -109,7 +135,7 @@ r_transpose <- function(x) {
 # dims c(dim(X), dim(Y)); "*" multiplies as doubles, as base R's matrix
 # product does.
 tensor_outer <- function(X, Y, FUN = "*", ...) {
-  pairs <- paired(X, Y, FUN, ...)
+  pairs <- paired(X, Y, FUN, "outer()", ...)
   out <- pairs[[1L]]
   dims <- as.integer(unlist(pairs[[2L]]))
   if (!is_tensor(out)) {
@@ -121,10 +147,10 @@ tensor_outer <- function(X, Y, FUN = "*", ...) {
 
 # list(FUN(X', Y'), the dims of outer()'s result): X' and Y' are outer()'s
 # pairs of elements (R's rep()).
-paired <- function(X, Y, FUN, ...) {
+paired <- function(X, Y, FUN, who, ...) {
   product <- is.character(FUN) && identical(FUN, "*")
-  parts <- r_linalg("outer_operands", as_py(na_as_nan(X)),
-                    as_py(na_as_nan(Y)), product)
+  parts <- r_linalg("outer_operands", as_product(na_as_nan(X), who, "X"),
+                    as_product(na_as_nan(Y), who, "Y"), product)
   list(match.fun(FUN)(parts[[1L]], parts[[2L]], ...), parts[[3L]])
 }
 
@@ -153,8 +179,8 @@ setMethod("%o%", c("ANY", "pycg.tensor.Tensor"),
 # base R's .kronecker(): outer()'s pairs, its axes interleaved, then dims
 # dX * dY (pycg/r/linalg.py).
 tensor_kronecker <- function(X, Y, FUN = "*", ...) {
-  r_linalg("kronecker_layout", as_py(paired(X, Y, FUN, ...)[[1L]]),
-           as_py(X), as_py(Y))
+  values <- paired(X, Y, FUN, "kronecker()", ...)[[1L]]
+  r_linalg("kronecker_layout", as_py(values), as_py(X), as_py(Y))
 }
 
 #' @rdname tensor-linalg

@@ -1,9 +1,13 @@
 # Base R functions that never dispatch on a tensor, given by pycg.
 #
-# c() dispatches on its first argument only; is.double(), is.integer(),
-# is.logical(), match() and %in% are not generic at all (match() stops at
-# any argument that is not an R vector), and mapply() hands FUN the
-# elements of a tensor as tensors, then cannot simplify their results. So
+# c() and log() dispatch on their first argument only (log(x, base =
+# tensor) of an R x is base R's, which refuses the tensor); drop(),
+# is.double(), is.integer(), is.logical(), match() and %in% are not generic
+# at all (match() stops at any argument that is not an R vector);
+# marginSums() and proportions() (margin.table(), prop.table()) put their
+# argument's class on the plain R vector base R's apply() makes; and
+# mapply() hands FUN the elements of a tensor as tensors, then cannot
+# simplify their results. So
 # pycg puts its own on the search path when the package is attached (see
 # .onAttach; library(pycg) lists them as masked): each sends every call
 # without a tensor straight to base R's function, and gives base R's answer
@@ -11,9 +15,54 @@
 
 # The functions .onAttach puts on the search path, by name.
 attached_functions <- function() {
-  list(c = r_c, is.double = r_is_type("double"),
+  list(c = r_c, log = r_log, drop = r_drop, is.double = r_is_type("double"),
        is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
-       match = r_match, `%in%` = r_in, mapply = r_mapply)
+       match = r_match, `%in%` = r_in, mapply = r_mapply,
+       marginSums = r_margin_sums, margin.table = r_margin_sums,
+       proportions = r_proportions, prop.table = r_proportions)
+}
+
+# log(x, base) where only the base is a tensor: log(x) / log(base) as base
+# R computes it, the base on tapes; every other call is base R's log().
+r_log <- function(x, base = exp(1)) {
+  if (missing(base)) return(base::log(x))
+  if (!is_tensor(base) || is_tensor(x)) return(base::log(x, base))
+  base::log(x) / log(base)
+}
+
+# drop() of a tensor: base R's, its extents of length 1 removed, recorded
+# on tapes (base R's drop() sees no dims on a tensor).
+r_drop <- function(x) {
+  if (!is_tensor(x)) return(base::drop(x))
+  core_call("r.linalg.drop", x)
+}
+
+# marginSums() and proportions() of a tensor: base R's code, with pycg's
+# apply() (and sums) of the tensor in place of base R's apply() and its
+# sweep() (which would make the sums R numbers, off the tape) in Python, so
+# the answer is a tensor recorded on tapes. A vector is a 1-d array to
+# marginSums(), its margin 1 (each element its own sum).
+r_margin_sums <- function(x, margin = NULL) {
+  if (!is_tensor(x)) return(base::marginSums(x, margin))
+  if (!length(margin)) return(sum(x))
+  if (is.character(margin))
+    stop("marginSums(): a tensor has no dimnames; give `margin` by number",
+         call. = FALSE)
+  if (length(dim(x))) return(apply(x, margin, sum))
+  if (!identical(as.numeric(margin), 1))
+    stop("marginSums(): 'MARGIN' does not match dim(X) (a tensor vector has ",
+         "the one margin 1)", call. = FALSE)
+  x * 1L
+}
+
+r_proportions <- function(x, margin = NULL) {
+  if (!is_tensor(x)) return(base::proportions(x, margin))
+  if (!length(margin)) return(x / sum(x))
+  if (!length(dim(x)))   # base R's sweep() stops at a vector too
+    stop("proportions(): a margin of a vector: base R's sweep() needs an ",
+         "array ('dims' cannot be of length 0); use x / sum(x)", call. = FALSE)
+  core_call("r.summary.proportions", x, r_margin_sums(x, margin),
+            as.list(as.integer(margin)))
 }
 
 # is.double(), is.integer() or is.logical(): R's type of a tensor (that of

@@ -147,7 +147,7 @@ dim.pycg.tensor.Tensor <- function(x) {
 
 # A tensor's shape as R integers (NULL for a 0-d tensor).
 tensor_dim <- function(x) {
-  shape <- as.integer(unlist(py_to_r(py_get_attr(x, "shape"))))
+  shape <- as.integer(unlist(py_to_r(py_attr(x, "shape"))))
   if (length(shape)) shape
 }
 
@@ -163,7 +163,7 @@ format.pycg.tensor.Tensor <- function(x, ...) format(r_value(x), ...)
 
 tensor_header <- function(x) {
   kind <- if (inherits(x, "pycg.tensor.Variable")) "Variable" else "Tensor"
-  dtype <- py_to_r(py_get_attr(py_get_attr(x, "dtype"), "name"))
+  dtype <- py_to_r(py_get_attr(py_attr(x, "dtype"), "name"))
   shape <- tensor_dim(x)
   sprintf("<pycg %s %s%s>", kind, dtype,
           if (length(shape)) paste0(" [", paste(shape, collapse = " x "), "]")
@@ -199,6 +199,7 @@ print_trimmed <- function(v, ...) {
 #' @rdname tensor-methods
 #' @export
 `$.pycg.tensor.Tensor` <- function(x, name) {
+  check_live(list(x))
   value <- NextMethod()
   if (!is.function(value)) return(value)
   # methods such as assign() take R arrays: convert them here, not in

@@ -240,7 +240,7 @@ setMethod("apply", "pycg.tensor.Tensor",
 apply_empty <- function(X, MARGIN, FUN, ...) {
   d <- tensor_dim(X)
   inner <- d[-MARGIN]
-  dtype <- py_to_r(py_get_attr(py_get_attr(X, "dtype"), "name"))
+  dtype <- py_to_r(py_get_attr(py_attr(X, "dtype"), "name"))
   dummy <- op_call("zeros", as_shape(prod(inner)), dtype = dtype)
   if (length(inner) > 1L) dim(dummy) <- inner
   ans <- FUN(dummy, ...)

@@ -28,7 +28,8 @@ def scipy_objective(f, dtype="float64"):
     Returns:
         fun(x) -> (value, gradient): a float and a float64 NumPy array.
     """
-    who = f"pycg.optimize.scipy_objective({getattr(f, '__name__', 'f')})"
+    name = getattr(f, "__name__", "f")
+    who = f"pycg.optimize.scipy_objective({name})"
     dtype = np.dtype(dtype)
 
     def fun(x):
@@ -43,6 +44,38 @@ def scipy_objective(f, dtype="float64"):
             raise TypeError(f"{who}: f must return a scalar, got shape "
                             f"{value.shape}; reduce it (ops.sum) first")
         grad = tape.gradient(value, xt, unconnected_gradients="zero")
-        return float(value.numpy()), np.asarray(grad.numpy(),
-                                                dtype=np.float64)
+        value, grad = float(value.numpy()), np.asarray(grad.numpy(),
+                                                       dtype=np.float64)
+        problem = nan_gradient_message(name, value, [grad])
+        if problem:
+            raise NaNGradientError(f"{who}: {problem}", problem)
+        return value, grad
     return fun
+
+
+class NaNGradientError(FloatingPointError):
+    """A finite value with a NaN gradient; `problem` is the message without
+    the function's name (the R package names its own)."""
+
+    def __init__(self, message, problem):
+        super().__init__(message)
+        self.problem = problem
+
+
+def nan_gradient_message(name, value, grads):
+    """What is wrong where a finite value of the function `name` has
+    gradients (NumPy arrays) holding NaN, else None: an optimiser given
+    such a gradient stops at once and reports convergence."""
+    if not np.isfinite(value):
+        return None
+    nan = sum(int(np.isnan(g).sum()) for g in grads)
+    if not nan:
+        return None
+    size = sum(int(np.size(g)) for g in grads)
+    return (f"the gradient of {name} holds NaN (R's NA) in {nan} of its {size} "
+            f"elements where the value is finite ({value:.7g}); an optimiser "
+            f"given it would stop at once and report convergence. A missing "
+            f"value in the data is the usual cause: every element computed "
+            f"from it carries NaN back, even where a masked sum or an index "
+            f"skips it (sum(ll, na.rm = TRUE), ll[!is.na(y)]): drop the "
+            f"missing observations from the data before computing with them")

@@ -186,6 +186,14 @@ def test_dict_with_an_unknown_parameter(backend):
         run_grad(f, 1.0)
 
 
+def test_dict_with_none_for_a_parameter_not_given(backend):
+    @pycg.custom_gradient
+    def f(x, bias=None):
+        return x * 3, lambda g: {"x": g * 3, "bias": None}
+
+    np.testing.assert_allclose(np.asarray(run_grad(f, 2.0)), 3.0)
+
+
 def test_wrong_structure_for_a_nested_input(backend):
     @pycg.custom_gradient
     def f(pair):

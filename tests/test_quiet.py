@@ -97,5 +97,7 @@ def test_library_pycg_and_a_first_op_print_nothing_in_r():
     assert note, out
     assert set(note.group(2).replace(",", " ").split()) <= {
         "%*%", "pmax", "pmin", "crossprod", "tcrossprod", "diag", "rowSums",
-        "colSums", "rowMeans", "colMeans", "c", "%in%", "is.double",
-        "is.integer", "is.logical", "mapply", "match"}
+        "colSums", "rowMeans", "colMeans", "c", "drop", "log", "%in%",
+        "is.double",
+        "is.integer", "is.logical", "mapply", "match", "marginSums",
+        "margin.table", "proportions", "prop.table"}

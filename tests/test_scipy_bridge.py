@@ -73,3 +73,20 @@ def test_error_x_not_1d(backend):
     with pytest.raises(ValueError, match=r"^pycg.optimize.scipy_objective"
                        r"\(rosenbrock\): x must be 1-D, got shape \(2, 2\)$"):
         fun(np.ones((2, 2)))
+
+
+def test_a_nan_gradient_of_a_finite_value_stops_the_objective():
+    y = np.array([1.0, np.nan, 3.0])
+
+    def masked_nll(mu):
+        return ops.nansum((y - mu) ** 2)
+
+    fun = pycg.optimize.scipy_objective(masked_nll)
+    with pytest.raises(FloatingPointError, match=r"scipy_objective\(masked_nll"
+                       r"\): the gradient of masked_nll holds NaN \(R's NA\) "
+                       r"in 1 of its 1 elements where the value is finite"):
+        fun(np.array([0.0]))
+    # a NaN value is the optimiser's to handle
+    value, grad = pycg.optimize.scipy_objective(
+        lambda mu: ops.sum((y - mu) ** 2))(np.array([0.0]))
+    assert np.isnan(value) and np.isnan(grad).all()

@@ -24,6 +24,11 @@ class Signature:
         except (TypeError, ValueError):
             self.sig = None
 
+    @property
+    def names(self):
+        """The names of f's parameters (none where f has no signature)."""
+        return tuple(self.sig.parameters) if self.sig is not None else ()
+
     def slots(self, name, n, keywords):
         """For a call of n positional arguments and the keywords named:
         per argument, in f's parameter order, (label, source, positional):
@@ -66,7 +71,8 @@ class Inputs:
     """One call's arguments: how to call f, and its tensor leaves."""
 
     __slots__ = ("call_args", "call_kwargs", "positional", "tensors",
-                 "labels", "params", "n_leaves", "leaf_tensor", "keyword")
+                 "labels", "params", "n_leaves", "leaf_tensor", "keyword",
+                 "declared")
 
     def __init__(self):
         self.call_args, self.call_kwargs = [], {}
@@ -76,6 +82,7 @@ class Inputs:
         self.n_leaves = 0
         self.leaf_tensor = []  # for each leaf: index into tensors, or None
         self.keyword = []   # indices into tensors of those passed by keyword
+        self.declared = ()   # the names of all f's parameters, given or not
 
     @property
     def ids(self):
@@ -142,11 +149,13 @@ def _add(inputs, label, value, floats):
     return new
 
 
-def bind_inputs(name, slots, args, kwargs):
+def bind_inputs(name, slots, args, kwargs, declared=()):
     """A call's arguments bound by `slots` (Signature.slots): f is called
     with the arguments as they came, numbers and arrays as tensors (a
-    Python float in the dtype of the arrays beside it)."""
+    Python float in the dtype of the arrays beside it). `declared`: the
+    names of f's parameters (Signature.names)."""
     inputs = Inputs()
+    inputs.declared = declared
     floats = _floats_dtype(args, kwargs)
     call_args, call_kwargs = list(args), dict(kwargs)
     for label, at, positional in slots:

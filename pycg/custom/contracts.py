@@ -75,6 +75,8 @@ def _from_dict(name, inputs, returned, per_tensor, var_grads):
         _fill(name, label, value, idx, plain, per_tensor)
         return
     for key, g in plain.items():
+        if key not in by_label and g is None and key in inputs.declared:
+            continue   # None for a parameter the call did not give
         if key not in by_label:
             hint = "" if nested is None else (
                 f", nor a dict in the structure of input {nested[0]!r} "

@@ -140,7 +140,8 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
         if not recorders:
             return output
         if inputs is None:
-            inputs = bind_inputs(plan.name, plan.slots, args, kwargs)
+            inputs = bind_inputs(plan.name, plan.slots, args, kwargs,
+                                 plan.signature.names)
         return record_call(plan.name, inputs, output, grad_fn, seen)
 
     decorated.__pycg_custom_gradient__ = True  # type: ignore[attr-defined]
@@ -179,7 +180,8 @@ def _route(decorated, plan, args, kwargs):
                                        as_pycg=route == "graph"), None
     _refuse_jax_tracers(plan.name, args, kwargs)
     _refuse_tensorflow_values(plan.name, args, kwargs)
-    return None, bind_inputs(plan.name, plan.slots, args, kwargs)
+    return None, bind_inputs(plan.name, plan.slots, args, kwargs,
+                             plan.signature.names)
 
 
 def _tensorflow_route(args, kwargs):

@@ -102,7 +102,8 @@ class Plan:
                 args[at] = x
             else:
                 kwargs[at] = x
-        inputs = bind_inputs(self.name, self.slots, args, kwargs)
+        inputs = bind_inputs(self.name, self.slots, args, kwargs,
+                             self.signature.names)
         return _Backward(self.name, convention or convention_of(grad_fn),
                          grad_fn, inputs, output, [output],
                          list(variables)).read(returned)

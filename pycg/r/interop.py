@@ -23,6 +23,7 @@ from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
+from pycg.optimize import NaNGradientError
 from pycg.tensor import Tensor
 from pycg.tensor.convert import as_dtype
 
@@ -56,7 +57,7 @@ def _guarded(fn):
             out = fn(*[_decode(a) for a in args],
                      **{k: _decode(v) for k, v in kwargs.items()})
         except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
-            out = Failure(exc)
+            out = Failure(square.raised_at_run(exc))
         if _hosted.active:
             if warnings.showwarning is not _hosted.collect:
                 _hosted.reinstall()
@@ -277,6 +278,10 @@ def r_objective(fun, x):
     pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
     triple). R calls it through call_core("r.interop.r_objective", ...),
     so that an older pycg fails only here, with a message naming it."""
-    value, grad = fun(np.asarray(x.numpy() if isinstance(x, Tensor) else x,
-                                 dtype=np.float64).reshape(-1))
+    try:
+        value, grad = fun(np.asarray(
+            x.numpy() if isinstance(x, Tensor) else x,
+            dtype=np.float64).reshape(-1))
+    except NaNGradientError as e:   # (R names its own function)
+        raise FloatingPointError(e.problem) from None
     return value, codec.to_r(grad)

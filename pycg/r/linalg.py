@@ -111,6 +111,16 @@ def transpose(x):
     return ops.transpose(x)
 
 
+def drop(x):
+    """R's drop(x): the extents of length 1 removed (a 1 x 1 matrix is a
+    number); a vector or a number is returned as it is."""
+    x = pycg.convert_to_tensor(x)
+    ones = tuple(i for i, n in enumerate(x.shape) if n == 1)
+    if x.ndim < 2 or not ones:
+        return x
+    return ops.squeeze(x, ones)
+
+
 def outer_operands(x, y, product):
     """(X, Y, dims) of base R's outer(x, y, FUN): X and Y the elements paired
     (R's rep()), dims those of the result. `product` (FUN is "*"): X and Y

@@ -11,12 +11,15 @@ cannot be read, and there is none.
 
 Doubles and integers hold their NA in their bits (pycg/r/semantics.py).
 """
+import warnings
+
 import numpy as np
 
 import pycg
+from pycg.optimize import nan_gradient_message
 from pycg.ops._machinery.traced import is_symbolic, tracing
 from pycg.r import semantics as rs
-from pycg.tensor import Tensor
+from pycg.tensor import Tensor, structure
 from pycg.tensor.convert import jax_tracer
 
 ops = pycg.ops
@@ -69,3 +72,30 @@ def symbolic(x):
     pycg.function, or a JAX tracer), which has no value yet."""
     return isinstance(x, Tensor) and (tracing() and is_symbolic(x) or
                                       jax_tracer(x._value))
+
+
+def checked_value_and_grad(f, argnums, has_aux, value):
+    """pycg.value_and_grad(f, argnums, has_aux) for the R package's
+    pycg_value_and_grad() (`value` True) and pycg_grad() (False: what
+    pycg.grad returns), warning where a finite value has a gradient holding
+    NaN (pycg.optimize.nan_gradient_message)."""
+    vg = pycg.value_and_grad(f, argnums=argnums, has_aux=has_aux)
+    name = getattr(f, "__name__", "f")
+
+    def run(*args, **kwargs):
+        out, grads = vg(*args, **kwargs)
+        _warn_nan_gradient(name, out[0] if has_aux else out, grads)
+        if value:
+            return out, grads
+        return (grads, out[1]) if has_aux else grads
+    return run
+
+
+def _warn_nan_gradient(name, value, grads):
+    leaves = [g for g in structure.flatten(grads) if isinstance(g, Tensor)]
+    if symbolic(value) or any(symbolic(g) for g in leaves):
+        return
+    problem = nan_gradient_message(name, float(np.asarray(value.numpy())),
+                                   [np.asarray(g.numpy()) for g in leaves])
+    if problem:
+        warnings.warn(problem, RuntimeWarning, stacklevel=3)

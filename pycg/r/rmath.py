@@ -18,6 +18,7 @@ import numpy as np
 from pycg.r import semantics as rs
 from pycg.r.na import symbolic
 from pycg.r.semantics import DOUBLE, INTEGER, INT_NA, INT_MAX, ops
+from pycg.tensor import Tensor
 
 NAMES = {"ceiling": "ceil", "acos": "arccos", "asin": "arcsin",
          "atan": "arctan", "acosh": "arccosh", "asinh": "arcsinh",
@@ -87,6 +88,8 @@ def keep_nan(x, out):
 
 
 def _log(x, base):
+    if isinstance(base, Tensor):   # (on the tape: a gradient for the base)
+        return ops.divide(ops.log(x), ops.log(rs.as_double(base)))
     if base == 10:
         return ops.log10(x)
     if base == 2:

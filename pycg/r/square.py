@@ -6,9 +6,11 @@ that is not positive definite), every result recorded on tapes.
 import numpy as np
 
 import pycg
+from pycg import backends
 from pycg.r.linalg import describe
 from pycg.r.na import symbolic
 from pycg.r.semantics import DOUBLE, as_double, r_ravel, r_type
+from pycg.tensor import Tensor
 
 ops = pycg.ops
 
@@ -32,27 +34,66 @@ def solve(a, b=None, tol=None):
         raise ValueError(f"solve(): 'a' ({describe(a)}) must be square")
     a = square(a, "solve()", "'a' must be a square matrix")
     n = a.shape[0]
-    _check_singular(a, np.finfo(float).eps if tol is None else tol)
+    tol = np.finfo(float).eps if tol is None else tol
     if b is None:
-        return ops.inv(a)
+        return checked(ops.inv, a, lambda m: _check_singular(m, tol))
     b = as_double(b)
     vector = b.ndim != 2
     rhs = ops.reshape(r_ravel(b), (-1, 1)) if vector else b
     if rhs.shape[0] != n:
         raise ValueError(f"solve(): 'b' ({rhs.shape[0]} x {rhs.shape[1]}) "
                          f"must be compatible with 'a' ({n} x {n})")
-    out = ops.solve(a, rhs)
+    out = checked(lambda m: ops.solve(m, rhs), a,
+                  lambda m: _check_singular(m, tol))
     return ops.reshape(out, (-1,)) if vector else out
 
 
-def _check_singular(a, tol):
+def checked(compute, x, check):
+    """compute(x), once `check` (a NumPy function of x's values that raises
+    base R's error) has passed: first for a concrete x, else when the traced
+    graph runs (a host call whose zero is added to x off the tape, so that
+    compute waits for it), so that a pycg_function() stops as base R does
+    instead of giving Inf or NaN."""
+    if not symbolic(x):
+        check(np.asarray(x.numpy()))
+        return compute(x)
+    dtype = np.dtype(x.dtype.name)
+
+    def run(m):
+        try:
+            check(np.asarray(m))
+        except ValueError as e:
+            _raised_at_run[:] = [e]
+            raise
+        return np.zeros((), dtype)
+    try:
+        zero = backends.active.host_call(run, [x._value], dtype, ())
+    except ValueError:   # XLA (jit_compile = TRUE) compiles no host call
+        return compute(x)
+    return compute(ops.add(x, Tensor(zero)))
+
+
+_raised_at_run = []   # the error a check raised in the graph run last
+
+
+def raised_at_run(exc):
+    """The base R error that a check raised while a traced graph ran, for
+    the exception that the run raised (TensorFlow's or JAX's, quoting it),
+    else exc."""
+    if _raised_at_run and str(_raised_at_run[0]) in str(exc):
+        return _raised_at_run.pop()
+    return exc
+
+
+def _check_singular(m, tol):
     """Base R's errors for an exactly or computationally singular matrix
-    (from the values; a traced one cannot be checked)."""
-    if symbolic(a) or a.shape[0] == 0:
+    m (NumPy)."""
+    if m.shape[0] == 0 or not np.isfinite(m).all():
         return
-    m = np.asarray(a.numpy())
-    if not np.isfinite(m).all():
-        return
+    zero = _zero_pivot(m)
+    if zero is not None:
+        raise ValueError("solve(): Lapack routine dgesv: system is exactly "
+                         f"singular: U[{zero},{zero}] = 0")
     try:
         rcond = 1.0 / np.linalg.cond(m, 1)
     except np.linalg.LinAlgError:
@@ -60,8 +101,24 @@ def _check_singular(a, tol):
     if not rcond >= tol:
         raise ValueError(
             "solve(): system is computationally singular: reciprocal "
-            f"condition number = {rcond:.6g} (base R's error: `a` has no "
-            "inverse)")
+            f"condition number = {rcond:.6g}")
+
+
+def _zero_pivot(m):
+    """The 1-based k of the first exactly zero U[k, k] of m's LU
+    factorisation with partial pivoting (LAPACK's dgetrf, which base R's
+    solve() reads), else None."""
+    u = np.array(m, dtype=np.float64)
+    n = u.shape[0]
+    first = None
+    for k in range(n):
+        p = k + int(np.argmax(np.abs(u[k:, k])))
+        if u[p, k] == 0:
+            first = k + 1 if first is None else first
+            continue
+        u[[k, p]] = u[[p, k]]
+        u[k + 1:, k:] -= np.outer(u[k + 1:, k] / u[k, k], u[k, k:])
+    return first
 
 
 def upper_symmetric(x):
@@ -74,9 +131,8 @@ def chol(x):
     """base R's chol(x): the upper triangular R with t(R) %*% R = x, from
     x's upper triangle; base R's error where x is not positive definite."""
     s = upper_symmetric(square(x, "chol()"))
-    if not symbolic(s):
-        _check_positive_definite(np.asarray(s.numpy()))
-    return ops.cholesky(s, upper=True)
+    return checked(lambda m: ops.cholesky(m, upper=True), s,
+                   _check_positive_definite)
 
 
 def _check_positive_definite(m):

@@ -164,3 +164,16 @@ def parallel(generic, args, masks, na_rm):
         take = ops.logical_or(better, r_na if na_rm else t_na)
         out = ops.where(take, t, out)
     return out
+
+
+def proportions(x, sums, margin):
+    """base R's proportions(x, margin): x divided by its margin sums `sums`
+    (those of marginSums(x, margin), whose axes are x's axes `margin`,
+    1-based, in that order), as sweep(x, margin, sums, "/") computes it."""
+    x, sums = rs.as_double(x), rs.as_double(sums)
+    axes = [int(m) - 1 for m in margin]
+    ascending = sorted(range(len(axes)), key=axes.__getitem__)
+    if ascending != list(range(len(axes))):
+        sums = ops.transpose(sums, ascending)
+    shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
+    return ops.divide(x, ops.reshape(sums, shape))

@@ -139,7 +139,7 @@ everyday_functions <- c(
   "sort", "order", "rank", "which", "which.max", "which.min", "range",
   "cumsum", "cummax", "cummin", "cumprod", "diff", "median", "quantile",
   "ifelse", "pmax", "pmin", "rowSums", "colSums", "rowMeans", "colMeans",
-  "t", "aperm", "diag", "norm", "tabulate", "c", "rep", "seq_along",
+  "t", "aperm", "diag", "drop", "norm", "tabulate", "c", "rep", "seq_along",
   "length", "dim", "nrow", "ncol", "NROW", "NCOL", "format", "round",
   "signif", "is.numeric", "is.double", "is.integer", "is.logical",
   "is.matrix", "is.array", "is.na", "is.nan", "is.finite", "is.infinite",

@@ -105,8 +105,12 @@ test_each_backend("solve() is base R's: inverse, vector and matrix right sides, 
   expect_base_r(solve, matrix(1:4, 2))
   expect_error(solve(tensor(matrix(1:6 + 0, 2))),
                "^solve\\(\\): 'a' \\(2 x 3\\) must be square")
+  expect_error(solve(matrix(c(1, 2, 2, 4), 2)),
+               "Lapack routine dgesv: system is exactly singular: U\\[2,2\\] = 0")
   expect_error(solve(tensor(matrix(c(1, 2, 2, 4), 2))),
-               "^solve\\(\\): system is computationally singular")
+               "^solve\\(\\): Lapack routine dgesv: system is exactly singular: U\\[2,2\\] = 0$")
+  expect_error(solve(tensor(matrix(0, 3, 3)), c(1, 2, 3)),
+               "exactly singular: U\\[1,1\\] = 0$")
   expect_error(solve(tensor(matrix(c(1, 2, 2, 4 + 1e-15), 2))),
                "computationally singular: reciprocal condition number")
   expect_error(solve(tensor(a_r), c(1, 2, 3)),

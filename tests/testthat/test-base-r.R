@@ -140,9 +140,11 @@ test_that("library(pycg) says which base functions it masks", {
   # dispatch on a tensor: R/tensor-masked.R)
   masked <- strsplit(gsub("\\s+", " ", sub(".*package:base.:", "",
                                             res$output)), ", ")[[1L]]
-  expect_setequal(trimws(masked), c("%*%", "%in%", "c", "is.double",
-                                    "is.integer", "is.logical", "mapply",
-                                    "match", "pmax", "pmin"))
+  expect_setequal(trimws(masked), c("%*%", "%in%", "c", "drop", "is.double",
+                                    "is.integer", "is.logical", "log", "mapply",
+                                    "margin.table", "marginSums", "match",
+                                    "pmax", "pmin", "prop.table",
+                                    "proportions"))
 })
 
 # Matrix's sparse matrices through the names pycg masks, printed.

@@ -335,3 +335,54 @@ test_each_backend("a rule whose formals change from call to call is read afresh"
   expect_equal(as.numeric(tape_grad(scaled, x)), c(2, 5))
   expect_equal(as.numeric(tape_grad(scaled, x)), c(3, 3))
 })
+
+test_each_backend("a rule's NULL for an optional argument not given is no gradient", {
+  lin <- op_custom_gradient(function(input, weight, bias = NULL) {
+    out <- input %*% weight
+    if (!is.null(bias)) out <- out + bias
+    tuple(out, function(upstream) list(
+      input = upstream %*% t(weight), weight = t(input) %*% upstream,
+      bias = if (!is.null(bias)) colSums(upstream)))
+  })
+  x <- matrix(c(1, 2, 3, 4, 5, 6), 2L)
+  w <- matrix(c(0.5, -1, 2, 1, 0, 3), 3L)
+  f_r <- function(v) sum(sin(x %*% matrix(v, 3L)))
+  g <- pycg_grad(function(w) sum(sin(lin(x, w))))(w)
+  expect_equal(as.vector(as.array(g)), fd_grad(f_r, as.vector(w)),
+               tolerance = 1e-6)
+  # a gradient for a name that is no parameter of f still stops
+  bad <- op_custom_gradient(function(input, weight) {
+    tuple(input %*% weight, function(upstream) list(
+      input = upstream %*% t(weight), weight = t(input) %*% upstream,
+      bias = upstream))
+  })
+  expect_error(pycg_grad(function(w) sum(bad(x, w)))(w),
+               "a gradient for 'bias', which is not a parameter")
+})
+
+test_each_backend("function(upstream) for two outputs gets the list of their upstream gradients", {
+  two <- op_custom_gradient(function(x) {
+    tuple(list(sin(x), x^2), function(upstream) {
+      expect_true(is.list(upstream))
+      expect_length(upstream, 2L)
+      upstream[[1L]] * cos(x) + upstream[[2L]] * 2 * x
+    })
+  })
+  x <- c(0.3, -1.2, 2)
+  f_r <- function(v) sum(3 * sin(v)) + sum(v^2 * v)
+  g <- pycg_grad(function(x) {
+    out <- two(x)
+    sum(3 * out[[1L]]) + sum(out[[2L]] * op_stop_gradient(x))
+  })(x)
+  expect_equal(as.vector(as.array(g)), 3 * cos(x) + 2 * x * x, tolerance = 1e-10)
+  # one output: upstream is that tensor
+  one <- op_custom_gradient(function(x) {
+    tuple(sin(x), function(upstream) {
+      expect_true(is_tensor(upstream))
+      upstream * cos(x)
+    })
+  })
+  g <- pycg_grad(function(x) sum(one(x)))(x)
+  expect_equal(as.vector(as.array(g)), fd_grad(function(v) sum(sin(v)), x),
+               tolerance = 1e-6)
+})
