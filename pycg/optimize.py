@@ -54,8 +54,14 @@ def scipy_objective(f, dtype="float64"):
 
 
 class NaNGradientError(FloatingPointError):
-    """A finite value with a NaN gradient; `problem` is the message without
-    the function's name (the R package names its own)."""
+    """A finite value with a NaN gradient (an optimiser given it would stop
+    at once and report convergence).
+
+    Args:
+        message: The whole message, naming the user's function.
+        problem: The message without the function's name (the R package
+            names its own).
+    """
 
     def __init__(self, message, problem):
         super().__init__(message)

@@ -199,7 +199,7 @@ def _on_jax(jax, f, name, args, kwargs):
         # (forward itself, as jax.custom_vjp's fwd rules call their
         # function: a transformation around this one sees the rule); JAX
         # hands it a NumPy input as it is, kept for the backward: a copy
-        xs = tuple(_to_jax(x, jax) if isinstance(x, np.ndarray) else x
+        xs = tuple(_to_jax(x, jax, None) if isinstance(x, np.ndarray) else x
                    for x in xs)
         out = forward(*xs)
         return out, (xs, out[len(out) - len(stores):])
