@@ -70,8 +70,18 @@ class NaNGradientError(FloatingPointError):
 
 def nan_gradient_message(name, value, grads):
     """What is wrong where a finite value of the function `name` has
-    gradients (NumPy arrays) holding NaN, else None: an optimiser given
-    such a gradient stops at once and reports convergence."""
+    gradients holding NaN: an optimiser given such a gradient stops at once
+    and reports convergence.
+
+    Args:
+        name: The user's function, as the message names it.
+        value: Its value (a float).
+        grads: Its gradients (NumPy arrays).
+
+    Returns:
+        The message (a str), or None where the value is not finite or no
+        gradient holds NaN.
+    """
     if not np.isfinite(value):
         return None
     nan = sum(int(np.isnan(g).sum()) for g in grads)
