@@ -49,7 +49,8 @@ is_live_python <- function(x) {
 stop_not_live <- function(x) {
   held <- if (is.environment(x)) {
     if (exists("pyobj", envir = x, inherits = FALSE))
-      "a Python object of an earlier R session (saveRDS() keeps no Python object)"
+      paste("a Python object of an earlier R session (saved with",
+            "saveRDS(), which keeps no Python object)")
     else "an R environment"
   } else if (is.null(x)) "NULL" else if (typeof(x) == "externalptr")
     "an external pointer" else
