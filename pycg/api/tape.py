@@ -218,26 +218,9 @@ class GradientTape(Jacobians):
         # frames under which the backward's kernels run make that call
         # early in their body (pycg.backends.tensorflow._fast)
         seeds, source_ids = self._seeds(targets, ogs, srcs)
-        rec = self._rec
-        if not (self._persistent and core.is_recording(rec)):
-            # every root among the sources: all the tape tracks is reachable
-            i = core.position(rec)
-            try:
-                core.pop(rec, pause=True)
-                return core_backward.backward(
-                    rec.entries, seeds, source_ids,
-                    rec.ids if rec.roots <= source_ids else None)
-            finally:
-                if i is not None:
-                    core.resume(rec, i)
-        # TensorFlow's rule: a persistent tape still recording records its
-        # own backward pass (higher derivatives), at a cost
-        warnings.warn(
-            "GradientTape.gradient: calling gradient() on a persistent "
-            "tape inside its `with` block records the backward pass on "
-            "the tape itself, which costs time and memory; call it after "
-            "the block unless you need higher derivatives", stacklevel=3)
-        return core_backward.backward(rec.entries[:], seeds, source_ids)
+        if self._persistent and core.is_recording(self._rec):
+            return _recorded_backward(self._rec, seeds, source_ids)
+        return _paused_backward(self._rec, seeds, source_ids)
 
     def _seeds(self, targets, ogs, srcs):
         """({target id: its upstream gradient}, the ids of the sources that
@@ -290,3 +273,28 @@ class GradientTape(Jacobians):
         spent, self._rec = self._rec, core.Recorder(self._rec.watch_accessed)
         self._rec.variables = spent.variables  # watched_variables() stays
         self._state = "used"
+
+
+def _paused_backward(rec, seeds, source_ids):
+    """The backward pass with rec paused (put back as it was after): every
+    root among the sources means all the tape tracks is reachable."""
+    i = core.position(rec)
+    try:
+        core.pop(rec, pause=True)
+        return core_backward.backward(
+            rec.entries, seeds, source_ids,
+            rec.ids if rec.roots <= source_ids else None)
+    finally:
+        if i is not None:
+            core.resume(rec, i)
+
+
+def _recorded_backward(rec, seeds, source_ids):
+    """TensorFlow's rule: a persistent tape still recording records its own
+    backward pass (higher derivatives), at a cost."""
+    warnings.warn(
+        "GradientTape.gradient: calling gradient() on a persistent tape "
+        "inside its `with` block records the backward pass on the tape "
+        "itself, which costs time and memory; call it after the block "
+        "unless you need higher derivatives", stacklevel=4)
+    return core_backward.backward(rec.entries[:], seeds, source_ids)
