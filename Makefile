@@ -165,7 +165,9 @@ bench: setup
 # the memory a compiled jax function keeps per trace (against jax.jit),
 # every test on the jax backend and on the torch backend (about 19
 # minutes on torch), and the conformance suite's whole grid
-# (PYCG_CONFORMANCE=full) on all four backends.
+# (PYCG_CONFORMANCE=full) on all four backends. The grids make test
+# samples (tests/support/grids.py) run whole here.
+soak: export PYCG_FULL_GRIDS := 1
 soak: setup
 	PYCG_FUZZ_EXAMPLES=20000 PYCG_SOAK_ROUNDS=1500 $(PY) -m pytest -q -s \
 	  tests/test_fuzz.py tests/test_reliability.py tests/test_hostile.py \

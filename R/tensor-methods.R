@@ -331,6 +331,11 @@ r_parallel <- function(what, args, na.rm) {
       prod(value) != length(x)))
     stop("`dim<-`: dims [product ", prod(value), "] do not match the ",
          "length of the tensor [", length(x), "]", call. = FALSE)
+  if (length(value) == 1L)
+    stop("`dim<-`: a tensor of one axis is an R vector (its dim() is ",
+         "NULL), not a 1-d array as base R makes of dim(x) <- ", value,
+         "; use dim(x) <- NULL for the vector, or as.array(x) for base R's ",
+         "1-d array (a plain R value, off the tape)", call. = FALSE)
   na_through(x, function(t) {
     flat <- r_order_vector(t)
     if (is.null(value)) return(flat)

@@ -254,19 +254,27 @@ def test_a_pycg_tensor_with_a_value_still_converts_by_jnp_asarray(
 
 def test_every_conv_and_pool_configuration_on_jax():
     """tests/test_cpu_portability.py's configurations (values and
-    gradients against the NumPy reference) on the jax backend."""
+    gradients against the NumPy reference) on the jax backend: every seventh
+    in `make test` (jax dispatches and compiles per shape, about 1 s a
+    case), all of them in `make soak` (tests/support/grids.py)."""
     import json
     import pathlib
+
+    from support import conv_configurations, grids
+    every = 1 if grids.FULL else 7
     here = pathlib.Path(__file__).parent
     run = subprocess.run(
         [sys.executable, str(here / "support" / "conv_configurations.py"),
-         "jax"], env=dict(os.environ, PYTHONPATH=str(here.parent)),
+         "jax", "--every", str(every)],
+        env=dict(os.environ, PYTHONPATH=str(here.parent)),
         capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     report = json.loads(run.stdout.strip().splitlines()[-1])
     assert report["failures"] == []
-    from test_cpu_portability import EXPECTED
-    assert report["checked"] == EXPECTED // 2   # (one backend of two)
+    planned = conv_configurations.planned(every)
+    assert report["checked"] == len(planned)
+    kinds = {conv_configurations.cases()[i][0] for i, _ in planned}
+    assert kinds == {c[0] for c in conv_configurations.cases()}
 
 
 def test_to_jax_without_jax_says_what_to_install():

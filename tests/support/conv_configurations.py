@@ -126,20 +126,33 @@ def check(pycg, backend, name, args, kw, dtype):
     return out
 
 
+def planned(every=1):
+    """(case index, dtype) of the checks one backend makes: every case in
+    float64, every fourth also in float32; with every=n, the cases of every
+    n-th index only (an even sample)."""
+    return [(i, dtype) for i in range(0, len(cases()), every)
+            for dtype in ("float64",) + (("float32",) if i % 4 == 0 else ())]
+
+
 def main():
     import pycg
     failures, checked = [], 0
-    backends = sys.argv[1:] or ("numpy", "tensorflow")
+    args = sys.argv[1:]
+    every = 1
+    if "--every" in args:   # python conv_configurations.py jax --every 5
+        k = args.index("--every")
+        every, args = int(args[k + 1]), args[:k] + args[k + 2:]
+    backends = args or ("numpy", "tensorflow")
     if "jax" in backends:   # (the float64 cases need JAX's 64-bit mode)
         import jax
         jax.config.update("jax_enable_x64", True)
     for backend in backends:
         pycg.config.set_backend(backend)
-        for i, (name, args, kw) in enumerate(cases()):
-            # every case in float64, and every fourth also in float32
-            for dtype in ("float64",) + (("float32",) if i % 4 == 0 else ()):
-                failures += check(pycg, backend, name, args, kw, dtype)
-                checked += 1
+        grid = cases()
+        for i, dtype in planned(every):
+            name, case_args, kw = grid[i]
+            failures += check(pycg, backend, name, case_args, kw, dtype)
+            checked += 1
     print(json.dumps({"checked": checked, "failures": failures}))
 
 

@@ -235,7 +235,8 @@ conformance_templates <- list(
                 {X[2:3] <- c(1, 2); X}, {X[] <- 0; X}, {X[X > 1] <- NA; X},
                 {X[1, ] <- 5; X}, {X[, 2] <- Y; X}, {X[-1] <- Y; X}),
   "[[<-" = alist({X[[1]] <- 9; X}, {X[[2]] <- 9L; X}),
-  "dim<-" = alist({dim(X) <- NULL; X}, {dim(X) <- c(1, length(X)); X}))
+  "dim<-" = alist({dim(X) <- NULL; X}, {dim(X) <- c(1, length(X)); X},
+              {dim(X) <- length(X); X}))
 
 # The cases of one function: its templates, each over the inputs (and, for
 # templates that use Y, over the partners or a second input).

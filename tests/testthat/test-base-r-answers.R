@@ -138,6 +138,9 @@ test_each_backend("dim<- reshapes in R's column-major order", {
   dim(m2) <- NULL
   expect_identical(as.vector(m2), as.vector(m_r))
   expect_error(dim(m2) <- c(4, 2), "`dim<-`: dims \\[product 8\\] do not match")
+  one <- tensor(5)   # base R: dim(x) <- 1 makes a 1-d array, dim() 1
+  expect_error(dim(one) <- 1, "`dim<-`: a tensor of one axis is an R vector")
+  expect_error(dim(m2) <- 6, "not a 1-d array as base R makes of dim\\(x\\) <- 6")
   v <- pycg_variable(m_r)
   expect_error(dim(v) <- c(3, 2), "a pycg_variable\\(\\) keeps its shape")
   expect_error(v[1] <- 0, "a pycg_variable\\(\\) is changed by v\\$assign\\(\\)")
