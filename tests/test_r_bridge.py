@@ -115,6 +115,28 @@ def test_python_lists_and_dicts_become_r_lists(r):
     assert describe({"p": 1, "q": 2}) == ["2", "p", "q"]
 
 
+def test_names_and_strings_cross_as_their_text_in_a_c_locale_r():
+    # a C-locale R has only ASCII: "\u00e9" in R code makes a UTF-8-marked
+    # string there, iconv() a latin1-marked one, as read from a latin1 file
+    require_r()
+    status, out = run_python(r"""
+        import pycg.r
+        named = pycg.r.eval(r"l <- list(1, 2, 3); names(l) <- c('poids_\u00e9', "
+                            r"iconv(c('\u00fc', 'gr\u00f6\u00dfe'), 'UTF-8', "
+                            r"'latin1')); l")
+        print("keys", ascii(sorted(named)))
+        print("value", ascii(pycg.r.eval(
+            r"iconv('gr\u00f6\u00dfe', 'UTF-8', 'latin1')")))
+        same = pycg.r.function(
+            r"function(l) identical(names(l), c('poids_\u00e9', '\u00fc'))")
+        print("names in R", same({"poids_\xe9": 1, "\xfc": 2}))
+    """, env={"LC_ALL": "C"})
+    assert status == 0, out
+    assert r"keys ['gr\xf6\xdfe', 'poids_\xe9', '\xfc']" in out, out
+    assert r"value 'gr\xf6\xdfe'" in out, out
+    assert "names in R True" in out, out
+
+
 def test_a_string_array_is_refused_before_it_reaches_r(r):
     with pytest.raises(TypeError, match=r"an array of strings \(dtype <U1\) "
                        r"cannot go to R.*pass a list"):
