@@ -68,6 +68,19 @@ def test_numpy_arrays_become_r_arrays_with_the_same_elements(r):
     assert r.call("is.logical", np.array([True, False])) is True
 
 
+def test_values_crossing_either_way_are_copies_each_side_owns(r, backend):
+    # R writes in place into a vector that one name holds (x[1] <- 10); a
+    # tensor made from it, or a NumPy array R received, keeps its value
+    keep = r.eval("local({ x <- seq_len(3) + 0; list("
+                  "give = function() x, change = function() x[1] <<- 10) })")
+    given = keep["give"]()
+    keep["change"]()
+    assert values(given) == [1.0, 2.0, 3.0]
+    a = np.array([1.0, 2.0, 3.0])
+    changed = r.function("function(v) { v[1] <- 10; v }")(a)
+    assert a.tolist() == [1.0, 2.0, 3.0] and values(changed)[0] == 10.0
+
+
 def test_a_1d_array_becomes_an_r_vector(r):
     assert values(r.function("function(v) length(dim(v))")(
         np.array([1.0, 2.0]))) == 0
