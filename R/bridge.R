@@ -165,10 +165,32 @@ bridge_at_exit <- function() {
   NULL
 }
 
+# q() and quit() in the R that pycg.r embeds would end the Python process
+# at once (no atexit handlers, unflushed files lost): there they signal an
+# error instead, of class pycg_r_quit, which pycg.r raises naming the R
+# function. trace() puts the check into base's own q and quit, so that every
+# caller meets it (base::q(), a package's code), not only code that finds
+# them along the search path.
+bridge_refuse_quit <- function() {
+  for (what in c("q", "quit"))
+    suppressMessages(trace(what, tracer = bquote(.(stop_quit)(.(what))),
+                           where = baseenv(), print = FALSE))
+}
+
+stop_quit <- function(what) {
+  stop(structure(class = c("pycg_r_quit", "error", "condition"), list(
+    message = paste0(
+      what, "() was called inside an R function run by pycg.r, where it ",
+      "would end the Python process at once (no atexit handlers, unflushed ",
+      "files lost); return a value, or stop() with a message, instead"),
+    call = NULL)))
+}
+
 # Start-up, the only code run through plain rpy2 calls after Python is
 # attached: hands Python the bridged dispatcher and exit function
 # (pycg/r/_session.py).
 bridge_start <- function() {
+  bridge_refuse_quit()
   session <- reticulate::import("pycg.r._session", convert = FALSE)
   reticulate::py_call(reticulate::py_get_attr(session, "receive"),
                       bridge_closure(bridge_dispatch),

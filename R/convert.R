@@ -23,10 +23,13 @@
 #     NaN with its payload, in doubles);
 #   integer or logical NA, and NA strings -> an error (Python has no such
 #     value; reticulate would pass True or the text "NA");
-#   a string -> str, a character vector or array -> a list of str;
+#   a string -> str, a character vector or array -> a list of str, each
+#     string converted from its declared encoding (UTF-8, latin1 or the
+#     session's) to UTF-8 by as_py_strings();
 #   an unnamed list -> list, a list whose elements all have distinct names
-#     -> dict, tuple() -> tuple; a list named in part or with a repeated
-#     name -> an error (a dict would lose elements);
+#     -> dict (its names sent as strings, so converted the same way),
+#     tuple() -> tuple; a list named in part or with a repeated name -> an
+#     error (a dict would lose elements);
 #   a function -> a Python callable (`.fn` makes it: the R package's by
 #     default, pycg.r's in R/bridge.R);
 #   data frames, factors, environments and the rest -> an error.
@@ -42,14 +45,17 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
     out <- lapply(unname(x), as_py, .fn = .fn)
     if (inherits(x, "pycg_tuple"))
       return(list(`__pycg_r_tuple__` = out))
-    names(out) <- list_names(x, .label)
-    return(out)
+    keys <- list_names(x, .label)
+    if (is.null(keys)) return(out)
+    return(list(`__pycg_r_dict__` = as.list(as_py_strings(keys)),
+                values = out))
   }
   if (is.character(x)) {
     if (anyNA(x))
       stop_bad_input(x, .label, what = sprintf(paste0(
         " is NA at position %d; Python strings have no NA: remove it or ",
         "use NULL"), which(is.na(x))[1L]))
+    x <- as_py_strings(x)
     if (length(x) == 1L && is.null(dim(x))) return(as.vector(x))
     return(as.list(x))
   }
@@ -67,6 +73,16 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
 }
 
 as_py_function <- function(fn) r_callable(fn, function_label(NULL, fn))
+
+# R strings as the UTF-8 text of Python's str, each converted from the
+# encoding it declares (enc2utf8()): a latin1 string from a file, a UTF-8
+# one from "\u00e9" in a C-locale session. reticulate 1.28 sends a string's
+# value as UTF-8 but a list's names as the session's encoding (in a C
+# locale, "poids_\u00e9" would arrive as "poids_<U+00E9>"), which is why a
+# named list crosses as the dict envelope, its names as strings.
+as_py_strings <- function(x) {
+  enc2utf8(x)
+}
 
 # as_py() of R data that an op makes a tensor of `dtype` from (a name or a
 # Python dtype; NULL: the data's own): the dtype travels in each array's
@@ -382,9 +398,20 @@ py_result <- function(res, caller = NULL) {
   if (inherits(res, "pycg.r.interop.Failure"))
     raise_failure(res, caller)
   if (inherits(res, "python.builtin.object"))
-    py_to_r(res)
+    utf8_names(py_to_r(res))
   else
     res
+}
+
+# reticulate 1.28 makes a dict's keys R names holding UTF-8 without saying
+# so (marked as the session's encoding): declared here, so that in a
+# C-locale session a name reads as the text Python sent.
+utf8_names <- function(x) {
+  if (!is.list(x)) return(x)
+  if (!is.null(names(x))) names(x) <- `Encoding<-`(names(x), "UTF-8")
+  lists <- vapply(x, is.list, NA)
+  if (any(lists)) x[lists] <- lapply(x[lists], utf8_names)
+  x
 }
 
 # A tensor as an R value: 0-d -> scalar, otherwise an array of its shape.

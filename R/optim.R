@@ -126,12 +126,14 @@ as_file_name <- function(path) {
 }
 
 # A variable or an R list of them for Python: a list when unnamed, a dict
-# when every element is named.
+# when every element is named (as_py(), which sends the names whatever the
+# session's encoding).
 as_variables <- function(vars) {
   if (inherits(vars, "python.builtin.object")) return(list(vars))
   if (!is.list(vars))
     stop(calling_function(), ": `vars` must be a list of variables ",
          "(pycg_variable()), not ", describe_input(vars), call. = FALSE)
   nms <- names(vars)
-  if (!is.null(nms) && all(nzchar(nms))) vars else unname(vars)
+  as_py(if (!is.null(nms) && all(nzchar(nms))) vars else unname(vars),
+        .label = "`vars`")
 }

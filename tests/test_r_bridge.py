@@ -68,6 +68,19 @@ def test_numpy_arrays_become_r_arrays_with_the_same_elements(r):
     assert r.call("is.logical", np.array([True, False])) is True
 
 
+def test_values_crossing_either_way_are_copies_each_side_owns(r, backend):
+    # R writes in place into a vector that one name holds (x[1] <- 10); a
+    # tensor made from it, or a NumPy array R received, keeps its value
+    keep = r.eval("local({ x <- seq_len(3) + 0; list("
+                  "give = function() x, change = function() x[1] <<- 10) })")
+    given = keep["give"]()
+    keep["change"]()
+    assert values(given) == [1.0, 2.0, 3.0]
+    a = np.array([1.0, 2.0, 3.0])
+    changed = r.function("function(v) { v[1] <- 10; v }")(a)
+    assert a.tolist() == [1.0, 2.0, 3.0] and values(changed)[0] == 10.0
+
+
 def test_a_1d_array_becomes_an_r_vector(r):
     assert values(r.function("function(v) length(dim(v))")(
         np.array([1.0, 2.0]))) == 0
@@ -113,6 +126,28 @@ def test_python_lists_and_dicts_become_r_lists(r):
         "function(l) c(length(l), if (is.null(names(l))) '' else names(l))")
     assert describe([1, "a", None]) == ["3", ""]
     assert describe({"p": 1, "q": 2}) == ["2", "p", "q"]
+
+
+def test_names_and_strings_cross_as_their_text_in_a_c_locale_r():
+    # a C-locale R has only ASCII: "\u00e9" in R code makes a UTF-8-marked
+    # string there, iconv() a latin1-marked one, as read from a latin1 file
+    require_r()
+    status, out = run_python(r"""
+        import pycg.r
+        named = pycg.r.eval(r"l <- list(1, 2, 3); names(l) <- c('poids_\u00e9', "
+                            r"iconv(c('\u00fc', 'gr\u00f6\u00dfe'), 'UTF-8', "
+                            r"'latin1')); l")
+        print("keys", ascii(sorted(named)))
+        print("value", ascii(pycg.r.eval(
+            r"iconv('gr\u00f6\u00dfe', 'UTF-8', 'latin1')")))
+        same = pycg.r.function(
+            r"function(l) identical(names(l), c('poids_\u00e9', '\u00fc'))")
+        print("names in R", same({"poids_\xe9": 1, "\xfc": 2}))
+    """, env={"LC_ALL": "C"})
+    assert status == 0, out
+    assert r"keys ['gr\xf6\xdfe', 'poids_\xe9', '\xfc']" in out, out
+    assert r"value 'gr\xf6\xdfe'" in out, out
+    assert "names in R True" in out, out
 
 
 def test_a_string_array_is_refused_before_it_reaches_r(r):

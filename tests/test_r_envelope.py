@@ -42,3 +42,10 @@ def test_the_0_based_tensor_is_forgotten_with_its_tensor():
     before = len(envelope._ZERO_BASED)
     del labels
     assert len(envelope._ZERO_BASED) == before - 1
+
+
+def test_a_named_list_arrives_as_a_dict_keyed_by_its_names():
+    # (as_py() sends the names as strings: R converts them to UTF-8)
+    sent = {envelope.DICT_KEY: ["poids_\xe9", "b"],
+            "values": [1.0, {envelope.TUPLE_KEY: [2, "x"]}]}
+    assert envelope.decode(sent) == {"poids_\xe9": 1.0, "b": (2, "x")}

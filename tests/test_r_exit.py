@@ -73,3 +73,37 @@ def test_output_printed_by_r_and_python_before_exit_is_kept():
     """)
     assert status == 0, out
     assert "from R" in out and out.rstrip().endswith("from Python"), out
+
+
+QUITTING = """
+import atexit
+import pycg.r
+atexit.register(lambda: print("atexit ran", flush=True))
+unflushed = open({path!r}, "w")
+unflushed.write("written before q()")
+for name, code in [("leave", "function() {{ q(); 1 }}"),
+                   ("leave_with_3",
+                    "function() {{ quit(save = 'no', status = 3); 1 }}"),
+                   ("leave_by_base", "function() {{ base::q('no'); 1 }}")]:
+    pycg.r.eval(f"{{name}} <- {{code}}")
+    try:
+        pycg.r.call(name)
+    except pycg.r.RError as e:
+        print("RError", e, flush=True)
+print("still running", float(pycg.r.eval("1 + 1")), flush=True)
+"""
+
+
+def test_q_in_an_r_function_is_an_error_naming_it_not_the_end(tmp_path):
+    require_r()
+    path = tmp_path / "unflushed.txt"
+    status, out = run_python(QUITTING.format(path=str(path)))
+    assert status == 0, out
+    for name, what in [("leave", "q"), ("leave_with_3", "quit"),
+                       ("leave_by_base", "q")]:
+        assert (f"RError {name}: {what}() was called inside an R function "
+                f"run by pycg.r, where it would end the Python process at "
+                f"once (no atexit handlers, unflushed files lost); return a "
+                f"value, or stop() with a message, instead") in out, out
+    assert "still running 2.0" in out and "atexit ran" in out, out
+    assert path.read_text() == "written before q()", out

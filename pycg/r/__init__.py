@@ -44,6 +44,12 @@ when it comes from an R function that pycg called back, e.g. a gradient
 rule), an R warning is issued as an `RWarning`; a Python exception raised by
 a callback inside R comes out as itself.
 
+R's ``q()`` and ``quit()`` would end this Python process at once (its
+atexit handlers skipped, files it has not flushed lost). In the R that
+pycg.r embeds they raise `RError` instead, naming the R function that called
+them (``leave: q() was called inside an R function run by pycg.r, ...``):
+an R function ends with a value, or with ``stop()``.
+
 Calls from several threads are serialised (R is single-threaded). After
 pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
 why, and how the process still exits cleanly, is told in

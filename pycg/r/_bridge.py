@@ -88,7 +88,10 @@ def _reply(reply, name):
         raise _pending.pop(reply[1])
     message, classes = (reply[1], reply[2]) if tag == "e" else \
         ("a Python error raised inside R was lost", ())
-    raise RError(message, [classes] if isinstance(classes, str) else classes)
+    classes = [classes] if isinstance(classes, str) else classes
+    if "pycg_r_quit" in classes:   # (R/bridge.R, stop_quit())
+        message = f"{name}: {message}"
+    raise RError(message, classes)
 
 
 # ---- Python -> R -------------------------------------------------------------

@@ -8,6 +8,9 @@ as_py() in R/convert.R, whose header holds the rules; reticulate carries it
 - ``{ARRAY_KEY: bytearray, "shape": [...], "kind": ...}``: an R vector or
   array, read by pycg/r/codec.py into a tensor;
 - ``{TUPLE_KEY: [...]}``: tuple();
+- ``{DICT_KEY: [names], "values": [...]}``: a named list, a dict (its
+  names travel as strings: reticulate would convert a dict key R sends to
+  the R session's encoding, and a C-locale R session has only ASCII);
 - ``{INDEX_KEY: tensor, "arg": name}``: 1-based positions held in a tensor
   (the R package's as_index()), made 0-based here;
 - ``{FUNCTION_KEY: bridged, "signature": params}``: an R function of pycg.r
@@ -24,6 +27,7 @@ from pycg.tensor import Tensor
 ARRAY_KEY = "__pycg_r_array__"
 INDEX_KEY = "__pycg_r_index__"
 TUPLE_KEY = "__pycg_r_tuple__"
+DICT_KEY = "__pycg_r_dict__"
 FUNCTION_KEY = "__pycg_r_function__"
 
 
@@ -39,6 +43,9 @@ def decode(x, function=None):
                                x.get("arg", "indices"))
         if TUPLE_KEY in x:
             return tuple(decode(v, function) for v in x[TUPLE_KEY])
+        if DICT_KEY in x:
+            return {k: decode(v, function)
+                    for k, v in zip(x[DICT_KEY], x["values"])}
         if FUNCTION_KEY in x and function is not None:
             return function(x[FUNCTION_KEY], x["signature"])
         return {k: decode(v, function) for k, v in x.items()}

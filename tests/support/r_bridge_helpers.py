@@ -38,10 +38,11 @@ def r_env():
     return env
 
 
-def run_python(code, timeout=600):
-    """Run `code` in a fresh interpreter; return (exit status, output)."""
+def run_python(code, timeout=600, env=None):
+    """Run `code` in a fresh interpreter, with `env` (a dict) added to its
+    environment; return (exit status, output)."""
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT,
-        env=r_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True, timeout=timeout)
+        env={**r_env(), **(env or {})}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, timeout=timeout)
     return proc.returncode, proc.stdout
