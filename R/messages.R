@@ -110,7 +110,8 @@ render_facts <- function(template, facts, caller = NULL) {
   for (word in names(r_literals))
     template <- gsub(word, r_literals[[word]], template, perl = TRUE)
   for (name in names(facts)) {
-    text <- r_fact(facts[[name]][[1L]], facts[[name]][[2L]])
+    text <- paste(r_fact(facts[[name]][[1L]], facts[[name]][[2L]]),
+                  collapse = ", ")
     template <- gsub(paste0("{", name, "}"), text, template, fixed = TRUE)
   }
   if (!is.null(head) && !startsWith(template, head))
@@ -132,7 +133,8 @@ r_fact <- function(kind, value) {
     repr = if (is.null(value)) "NULL" else r_code(unlist(value)),
     array = paste0("    ", utils::capture.output(print(fact_array(value))),
                    collapse = "\n"),
-    as.character(value))
+    if (length(value) == 1L && !is.list(value)) as.character(value) else
+      r_code(unlist(value)))   # several values: one text, as R code
 }
 
 # 0-based axes or positions, one or several, 1-based as R code (negative

@@ -213,3 +213,18 @@ test_that("install_pycg()'s record is rewritten whole, nothing left beside", {
                                 no.. = TRUE), "environment.dcf")
   }
 })
+
+test_that("a refused load names every missing variable, in one message", {
+  skip_if_no_pycg()
+  path <- tempfile(fileext = ".npz")
+  pycg_save_variables(path, list(a = pycg_variable(1)))
+  vars <- list(a = pycg_variable(0), b = pycg_variable(0),
+               c = pycg_variable(0))
+  expect_no_warning(err <- tryCatch(pycg_load_variables(path, vars),
+                                    error = identity))
+  expect_match(conditionMessage(err), paste0(
+    "^pycg_load_variables: the names in .* do not match the variables: ",
+    "missing from the file: c\\(\"b\", \"c\"\\); in the file but not ",
+    "among the variables: none$"))
+  expect_identical(as.numeric(vars$a), 0)
+})
