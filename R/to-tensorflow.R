@@ -6,7 +6,8 @@
 #' `layer_lambda()` or the `call()` of a custom layer) or under
 #' `tf$GradientTape()`. The TensorFlow tensors it is called with reach `f`
 #' as pycg tensors wrapping the same values (no copy), and the result is
-#' TensorFlow tensors. pycg's backend must be `"tensorflow"`.
+#' TensorFlow tensors. `f` runs on pycg's tensorflow backend for the call,
+#' whatever the backend set ([config_set_backend()] need not change).
 #'
 #' Inside a compiled model `f` runs when TensorFlow traces the model, not at
 #' every step (see [pycg_function()]). Pass the weights a rule needs as
@@ -46,8 +47,7 @@
 #' @export
 pycg_to_tensorflow <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_tensorflow",
-                     "pycg_to_tensorflow", "tensorflow",
-                     function() "tensorflow")
+                     "tensorflow")
 }
 
 #' Use an R rule in JAX and in Keras on either backend
@@ -56,11 +56,11 @@ pycg_to_tensorflow <- function(f) {
 #' (typically one made by [op_custom_gradient()]), into a JAX function
 #' (built on `jax.custom_vjp`) whose gradient is pycg's rule: use it under
 #' `jax$grad()`, `jax$jit()`, `jax$vmap()` and `jax$value_and_grad()`,
-#' through reticulate. pycg's backend must be `"jax"`. `pycg_to_keras(f)`
-#' is the same function for Keras 3's active backend: [pycg_to_tensorflow()]
-#' on the TensorFlow backend, `pycg_to_jax()` on the JAX backend,
-#' [pycg_to_torch()] on the torch backend (pycg's backend must match). Use
-#' it in a keras3 model (`layer_lambda()` or a custom layer's `call()`).
+#' through reticulate. `f` runs on pycg's jax backend for the call, whatever
+#' the backend set. `pycg_to_keras(f)` is the same function for Keras 3's
+#' active backend: [pycg_to_tensorflow()] on the TensorFlow backend,
+#' `pycg_to_jax()` on the JAX backend, [pycg_to_torch()] on the torch
+#' backend (pycg's own backend need not match). Use it in a keras3 model (`layer_lambda()` or a custom layer's `call()`).
 #'
 #' Handed to Python (for example to `jax$grad()` or `layer_lambda()`),
 #' the result is the JAX (or TensorFlow) function itself, so R runs `f`
@@ -96,25 +96,20 @@ pycg_to_tensorflow <- function(f) {
 #' @export
 pycg_to_jax <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_jax",
-                     "pycg_to_jax", "jax", function() "jax")
+                     "jax")
 }
 
 #' @rdname pycg_to_jax
 #' @export
 pycg_to_keras <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_keras",
-                     "pycg_to_keras", "keras", keras_backend)
+                     "keras")
 }
 
-# Keras 3's active backend, the one pycg's must match for pycg_to_keras().
-keras_backend <- function() {
-  reticulate::import("keras")$backend$backend()
-}
-
-# f as a function of `framework` (pycg.<python>(f)), called from R through
-# pycg with the backend that needs() names, and handed to Python as the
-# converted function itself.
-framework_function <- function(f, label, python, api, framework, needs) {
+# f as a function of `framework` (pycg.<python>(f), which runs f on that
+# framework's backend for the call, whatever the backend set), called from R
+# through pycg, and handed to Python as the converted function itself.
+framework_function <- function(f, label, python, framework) {
   if (!is.function(f))
     stop("`f` must be an R function written with op_*() (for example one ",
          "made by op_custom_gradient()), not ", describe_r(f), call. = FALSE)
@@ -125,15 +120,7 @@ framework_function <- function(f, label, python, api, framework, needs) {
     r_callable(f, label, signature = py_signature(f))
   converted <- core_call(python, py_f)
   call <- guard(converted)
-  g <- function(...) {
-    backend <- config_backend()
-    wanted <- needs()
-    if (!identical(backend, wanted))
-      stop(api, "(", label, "): pycg's backend is \"", backend, "\", so ",
-           "pycg tensors cannot hold ", wanted, " values; call ",
-           "config_set_backend(\"", wanted, "\") first", call. = FALSE)
-    py_apply(call, lapply(list(...), as_py))
-  }
+  g <- function(...) py_apply(call, lapply(list(...), as_py))
   structure(g, class = c(paste0("pycg_", framework, "_function"),
                          "pycg_framework_function", "function"),
             python = converted)

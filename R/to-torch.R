@@ -6,8 +6,10 @@
 #' reticulate users of Python's torch: use it under `loss$backward()`,
 #' `torch$autograd$grad()` (with `create_graph = TRUE` for second order),
 #' the `torch$func` transforms and in an `nn.Module` trained with
-#' `torch$optim`. pycg's backend must be `"torch"`
-#' (`config_set_backend("torch")`); it is for Python's torch through
+#' `torch$optim`. `f` runs on pycg's torch backend whatever the backend set
+#' ([config_set_backend()] need not change; a [pycg_variable()] that `f`
+#' closes over keeps the storage of its own backend and reaches `f` as a
+#' copy where that is another one); it is for Python's torch through
 #' reticulate, not the R package torch.
 #'
 #' torch tensors among the arguments are the inputs (differentiable where
@@ -29,8 +31,6 @@
 #' \dontshow{# torch.compiler.disable makes a cache folder in the temp dir
 #' reticulate::import("os")$environ$setdefault(
 #'   "TORCHINDUCTOR_CACHE_DIR", file.path(tempdir(), "torchinductor"))}
-#' old <- config_backend()
-#' config_set_backend("torch")
 #' triple <- op_custom_gradient(function(x) {
 #'   tuple(x * 1, function(upstream) 3 * upstream)
 #' })
@@ -38,9 +38,8 @@
 #' x <- torch$tensor(c(1, 2), requires_grad = TRUE)
 #' pycg_to_torch(triple)(x)$sum()$backward()
 #' unlist(x$grad$tolist()) # 3 3: the rule, not 1
-#' config_set_backend(old)
 #' @export
 pycg_to_torch <- function(f) {
   framework_function(f, function_label(substitute(f), f), "to_torch",
-                     "pycg_to_torch", "torch", function() "torch")
+                     "torch")
 }
