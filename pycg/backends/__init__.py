@@ -175,8 +175,7 @@ def default_name():
     if env:
         return env
     try:
-        with _imports.guarded():
-            import_tensorflow()
+        import_tensorflow()
         _imports.check_origin("tensorflow")
     except _imports.ShadowedModuleError:
         raise   # (never the numpy backend in silence)
