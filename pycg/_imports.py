@@ -139,6 +139,11 @@ def caused_by_pycg():
         frame = frame.f_back
     if frame is None or _is_users(_module_of(frame)):
         return False
+    return pycg_on_stack(frame)
+
+
+def pycg_on_stack(frame):
+    """Whether `frame` or a frame it was called from runs pycg's code."""
     while frame is not None:
         if _is_pycg(_module_of(frame)):
             return True
