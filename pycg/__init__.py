@@ -6,31 +6,27 @@ help(pycg.conventions), those and the choices pycg makes where TensorFlow,
 Keras, JAX, NumPy and R differ; help(pycg.ops.<name>) an op's arguments,
 result and differences.
 """
-from pycg import _imports
-
 # Nothing of this import comes from the working directory (pycg/_imports.py)
-for _name in ("numpy", "ml_dtypes", "tensorflow", "jax"):
-    _imports.check_origin(_name)
-del _name
-with _imports.guarded():
-    from pycg import backends as _backends
-    _backends.set_default_backend()
-    from pycg import config, conventions, debug, ops
-    from pycg.check import check_gradients
-    from pycg.custom.decorator import custom_gradient
-    from pycg.api.forward import jacfwd, jvp
-    from pycg.api.functional import (grad, hessian, jacobian, jacrev,
-                                     value_and_grad, vjp)
-    from pycg.ops import stop_gradient
-    from pycg.custom.signature import with_signature
-    from pycg.api.tape import GradientTape
-    from pycg.tensor import Tensor, Variable, constant, convert_to_tensor
-    from pycg import optimize, optimizers, random
-    from pycg.saving import load_variables, save_variables
-    from pycg.interop.tensorflow import to_tensorflow
-    from pycg.interop.jax import to_jax
-    from pycg.interop.torch import to_torch
-    from pycg.interop.keras import to_keras
+from pycg import _imports
+from pycg import backends as _backends
+from pycg import config, conventions, debug, ops
+from pycg.check import check_gradients
+from pycg.custom.decorator import custom_gradient
+from pycg.api.forward import jacfwd, jvp
+from pycg.api.functional import (grad, hessian, jacobian, jacrev,
+                                 value_and_grad, vjp)
+from pycg.ops import stop_gradient
+from pycg.custom.signature import with_signature
+from pycg.api.tape import GradientTape
+from pycg.tensor import Tensor, Variable, constant, convert_to_tensor
+from pycg import optimize, optimizers, random
+from pycg.saving import load_variables, save_variables
+from pycg.interop.tensorflow import to_tensorflow
+from pycg.interop.jax import to_jax
+from pycg.interop.torch import to_torch
+from pycg.interop.keras import to_keras
+
+_backends.set_default_backend()
 
 __version__ = "0.1.0"
 

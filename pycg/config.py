@@ -45,6 +45,15 @@ def set_backend(name):
 
     Tensors made under another backend are converted when an op meets them.
 
+    The backend is one for the whole process, as Keras' is: a switch while
+    another thread runs pycg's code (an op, a gradient, a
+    pycg.function or bridge call) is refused with a RuntimeError naming
+    those threads, and the backend stays; a call another thread starts
+    while the switch is under way waits for it, then runs on the new
+    backend. So every call runs on one backend, start to end. A thread
+    that needs a backend of its own, whatever the others do, calls
+    through pycg.to_torch, to_jax or to_tensorflow.
+
     Args:
         name: 'tensorflow', 'numpy', 'jax' (JAX installed) or 'torch'
             (PyTorch installed; docs/backend-torch.md); at import, the
@@ -54,7 +63,17 @@ def set_backend(name):
         `name`.
 
     Differs:
-        Keras picks its backend once, at import; pycg switches at any time.
+        Keras picks its backend once, at import; pycg switches at any time
+        no other thread is computing.
+
+    Example:
+    >>> import pycg
+    >>> previous = pycg.config.backend()
+    >>> pycg.config.set_backend("numpy")
+    'numpy'
+    >>> float(pycg.ops.add(1.0, 2.0))
+    3.0
+    >>> _ = pycg.config.set_backend(previous)
     """
-    backends.set_backend(name)
+    backends.switch(name)
     return name

@@ -47,9 +47,12 @@ table the test reads. The main choices:
   TensorFlow's on x86 (NumPy's and PyTorch's there too): NaN, +-inf and a
   value outside int32 (int64, for int64) are INT_MIN, and an 8- or 16-bit
   type takes that int32's low bits (`cast([3e9, nan], "int32")` is INT_MIN
-  twice; JAX and ARM CPUs would clamp). uint32 and uint64 keep each
-  backend's cast. An integer `floor_divide` or `mod` by 0 is 0 on every
-  backend (NumPy's, JAX's and PyTorch's answer; TensorFlow's kernels raise
+  twice; JAX and ARM CPUs would clamp). uint32 and uint64 take that int32's
+  (int64's) bits, and a value in their upper half is itself (-1.0 is
+  2**32 - 1, 3e9 is 3e9, NaN and 2**32 are 2**31: TensorFlow's vectorised
+  kernel; NumPy and PyTorch give 0 for some). An integer `floor_divide` or
+  `mod` by 0, of any width, signed or not, is 0 on every backend (NumPy's,
+  JAX's and PyTorch's answer; TensorFlow's kernels raise
   InvalidArgumentError).
 - An integer or boolean tensor never gets a gradient: `watch` warns and the
   gradient is `None` (zeros with `unconnected_gradients="zero"`), as in

@@ -90,38 +90,108 @@ def test_a_torch_tensor_is_copied_too(backend):
     np.testing.assert_array_equal(tape.gradient(y, w).numpy(), [1, 2, 3])
 
 
-@pytest.mark.skipif(importlib.util.find_spec("torch") is None,
-                    reason="torch is not installed")
-def test_to_torch_refuses_an_input_written_after_the_forward():
+TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                           reason="torch is not installed")
+JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None,
+                         reason="JAX is not installed")
+
+
+@pytest.fixture
+def on(request):
+    """The backend named by the test's parameter, restored after."""
+    previous = pycg.config.backend()
+    pycg.config.set_backend(request.param)
+    yield request.param
+    pycg.config.set_backend(previous)
+
+
+def weighted_square_sum(x, c):
+    return ops.sum(x * x * c)
+
+
+# ---- pycg.to_torch: torch's inputs are saved, other arguments copied -------
+@TORCH
+@pytest.mark.parametrize("on", ["torch"], indirect=True)
+@pytest.mark.parametrize("written", ["x", "c"])
+def test_to_torch_refuses_an_input_written_after_the_forward(on, written):
     import torch
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        f = pycg.to_torch(lambda x: ops.sum(x * x))
-        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-        y = f(x)
-        with torch.no_grad():
-            x.mul_(10)
-        with pytest.raises(RuntimeError, match="modified by an inplace"):
-            y.backward()
-    finally:
-        pycg.config.set_backend(previous)
+    f = pycg.to_torch(weighted_square_sum)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = torch.ones(3)   # (an input without a gradient: saved all the same)
+    y = f(x, c)
+    with torch.no_grad():
+        {"x": x, "c": c}[written].mul_(10)
+    with pytest.raises(RuntimeError, match="modified by an inplace"):
+        y.backward()   # (torch's own check of what the Function saved)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("jax") is None,
-                    reason="JAX is not installed")
-@pytest.mark.parametrize("n", SIZES)
-def test_to_jax_keeps_the_value_a_numpy_input_had(n):
+@TORCH
+@pytest.mark.parametrize("on", ["torch"], indirect=True)
+@pytest.mark.parametrize("written", ["x", "c"])
+def test_to_torch_refuses_an_input_written_after_the_forward_under_torch_func(
+        on, written):
+    import torch
+    f = pycg.to_torch(weighted_square_sum)
+    x, c = torch.tensor([1.0, 2.0, 3.0]), torch.ones(3)
+    _, vjp = torch.func.vjp(lambda x: f(x, c), x)
+    {"x": x, "c": c}[written].mul_(10)   # (torch.func skips torch's check)
+    with pytest.raises(RuntimeError) as e:
+        vjp(torch.tensor(1.0))
+    assert str(e.value) == (
+        f"pycg.to_torch(weighted_square_sum): its input `{written}` was "
+        f"modified by an inplace operation after weighted_square_sum ran "
+        f"(its version is 1, 0 at the call), and its gradient needs the "
+        f"value it had then, which is gone, as torch says of a tensor an "
+        f"autograd.Function saved; change a clone (x.clone()) instead, or "
+        f"call weighted_square_sum again after the change")
+
+
+@TORCH
+@pytest.mark.parametrize("on", ["torch"], indirect=True)
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_to_torch_keeps_the_value_a_numpy_argument_had(on, create_graph):
+    import torch
+    f = pycg.to_torch(weighted_square_sum)
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = np.ones(3, "float32")   # (a constant to torch, reaching f as it is)
+    y = f(x, c)
+    c[...] = 10.0
+    # (create_graph: the backward runs f again, on the arguments of the call)
+    (g,) = torch.autograd.grad(y, x, create_graph=create_graph)
+    # d/dx sum(x * x * c) = 2 x c, with c as it was at the call (ones)
+    assert g.tolist() == [2.0, 4.0, 6.0]
+
+
+# ---- pycg.to_jax: a NumPy array is copied where it reaches pycg ------------
+TO_JAX_CALLS = {
+    "argument": lambda f, x, c: jax_vjp(f, x, c),
+    "in_a_dict": lambda f, x, c: jax_vjp(
+        lambda d: f(d["x"], d["c"]), {"x": x, "c": c}),
+    "beside_the_input": lambda f, x, c: jax_vjp(lambda x: f(x, c), x),
+}
+
+
+def jax_vjp(fn, *args):
     import jax
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        f = pycg.to_jax(lambda x: ops.sum(x * x))
-        buf = _original(n)
-        y, vjp = jax.vjp(f, buf)
-        _overwrite(buf)
-        (g,) = vjp(jax.numpy.float32(1.0))
-    finally:
-        pycg.config.set_backend(previous)
-    # d/dx sum(x * x) = 2 x, at the value x had when f ran
+    out, vjp = jax.vjp(fn, *args)
+    return vjp
+
+
+def _gradient_of_x(g):
+    return g["x"] if isinstance(g, dict) else g
+
+
+@JAX
+@pytest.mark.parametrize("on", ["jax"], indirect=True)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("how", sorted(TO_JAX_CALLS))
+def test_to_jax_keeps_the_value_a_numpy_input_had(on, n, how):
+    import jax
+    f = pycg.to_jax(weighted_square_sum)
+    x, c = _original(n), np.ones(n, "float32")
+    vjp = TO_JAX_CALLS[how](f, x, c)
+    _overwrite(x)
+    _overwrite(c)
+    g = _gradient_of_x(vjp(jax.numpy.float32(1.0))[0])
+    # d/dx sum(x * x * c) = 2 x c, at the values x and c had when f ran
     np.testing.assert_array_equal(np.asarray(g), 2 * _original(n))

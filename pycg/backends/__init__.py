@@ -1,8 +1,9 @@
 """Kernel backends: array kernels only, no gradients.
 
 `active` is the backend module that ops dispatch to; `set_backend` swaps it
-for every thread; `using` sets one for the calling thread only, for the
-length of a call (pycg.to_torch, to_jax, to_tensorflow).
+for every thread (`switch`: pycg.config.set_backend's, refused while another
+thread runs pycg's code); `using` sets one for the calling thread only, for
+the length of a call (pycg.to_torch, to_jax, to_tensorflow).
 """
 import os
 import sys
@@ -10,7 +11,7 @@ import threading
 import types
 
 from pycg import _imports
-from pycg._errors import Value, user_error
+from pycg._errors import Api, Value, user_error
 from pycg.backends._tf_import import import_tensorflow
 
 NAMES = ("tensorflow", "numpy", "jax", "torch")
@@ -86,13 +87,17 @@ def set_backend(name):
     return active
 
 
-# ---- a backend for one thread's call ------------------------------------
+# ---- a backend for one thread's call, a switch for all ------------------
 # `active` stays a plain module global (the ops read it at every call); only
 # while some thread runs inside `using` does this module's class become
-# _Using, whose `active` is that thread's backend, else the global one.
+# _Using, whose `active` is that thread's backend, else the global one; and
+# while `switch` runs, _Switching, whose readers in other threads wait for
+# it (`_settle`, under _users_lock, picks the class).
 _thread = threading.local()   # .module: this thread's backend in `using`
 _users = {}   # a token per call inside `using`, under _users_lock
 _users_lock = threading.Lock()
+_switch_lock = threading.Lock()   # one switch at a time
+_switching = []   # [(the switching thread's ident, done Event)] in a switch
 _PLAIN = type(sys.modules[__name__])   # (this module's own class)
 
 
@@ -105,6 +110,72 @@ class _Using(_PLAIN):
     @active.setter
     def active(self, module):
         self.__dict__["active"] = module
+
+
+class _Switching(_Using):
+    @property
+    def active(self):
+        module = getattr(_thread, "module", None)
+        if module is not None:
+            return module
+        for by, done in _switching[:1]:
+            if by != threading.get_ident():
+                done.wait()
+        return self.__dict__["active"]
+
+    @active.setter
+    def active(self, module):
+        self.__dict__["active"] = module
+
+
+def _settle():
+    """This module's class for what runs now (under _users_lock)."""
+    sys.modules[__name__].__class__ = \
+        _Switching if _switching else _Using if _users else _PLAIN
+
+
+def switch(name):
+    """set_backend(name) for every thread, as one step: refused while
+    another thread runs pycg's code (an op, a gradient, a bridge's call,
+    which read the backend more than once), and meanwhile the backend's
+    readers in other threads wait, so that none reads the old backend
+    and then the new one within a call."""
+    module = load(name)
+    with _switch_lock:
+        if active is module:
+            return module
+        _switching.append((threading.get_ident(), threading.Event()))
+        try:
+            with _users_lock:
+                _settle()
+            busy = _computing()
+            if busy:
+                raise user_error(
+                    RuntimeError, "{api}({name}): another thread is running "
+                    "pycg's code ({threads}) on the {old} backend; the "
+                    "backend is one for the whole process, as Keras' is, so "
+                    "it can only switch while no other thread is inside a "
+                    "pycg call. Switch it before starting the threads or "
+                    "after they finish, or give one thread's calls their own "
+                    "backend with pycg.to_torch, to_jax or to_tensorflow",
+                    api=Api("config.set_backend"), name=Value(name),
+                    threads=", ".join(busy), old=Value(getattr(
+                        active, "__dict__", {}).get("name", "default")))
+            return set_backend(name)
+        finally:
+            _, done = _switching.pop()
+            with _users_lock:
+                _settle()
+            done.set()
+
+
+def _computing():
+    """The names of the other threads whose stack runs pycg's code now."""
+    me, names = threading.get_ident(), {
+        t.ident: t.name for t in threading.enumerate()}
+    return sorted(repr(names.get(ident, str(ident)))
+                  for ident, frame in sys._current_frames().items()
+                  if ident != me and _imports.pycg_on_stack(frame))
 
 
 class using:
@@ -129,7 +200,7 @@ class using:
             self.token = object()
             with _users_lock:
                 _users[self.token] = True
-                sys.modules[__name__].__class__ = _Using
+                _settle()
             _thread.module = module
             if hasattr(module, "activate"):
                 module.activate()
@@ -152,8 +223,7 @@ class using:
         _thread.module = self.outer
         with _users_lock:
             _users.pop(self.token, None)
-            if not _users:
-                sys.modules[__name__].__class__ = _PLAIN
+            _settle()
 
 
 def from_environment():
@@ -175,8 +245,7 @@ def default_name():
     if env:
         return env
     try:
-        with _imports.guarded():
-            import_tensorflow()
+        import_tensorflow()
         _imports.check_origin("tensorflow")
     except _imports.ShadowedModuleError:
         raise   # (never the numpy backend in silence)

@@ -4,6 +4,8 @@ of that tape, as the bridge's autograd.Function asks for them."""
 import inspect
 import sys
 
+import numpy as np
+
 from pycg import backends
 from pycg.api.tape import GradientTape
 from pycg.custom import kept_dtypes
@@ -13,15 +15,20 @@ from pycg.tensor import Tensor, is_float, structure
 
 class _Call:
     """One call of a to_torch function: f, its arguments' structure and
-    the leaves that are not torch inputs; the forward's tape on its way to
-    the autograd context, and f's output structure."""
+    the leaves that are not torch inputs (a NumPy array among them copied:
+    the backward may run f on them again, after the caller changed
+    theirs); the torch inputs' versions at the call; the forward's tape on
+    its way to the autograd context, and f's output structure."""
 
-    __slots__ = ("f", "name", "tree", "leaves", "slots", "tape",
+    __slots__ = ("f", "name", "tree", "leaves", "slots", "versions", "tape",
                  "structure", "floats")
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
         self.f, self.name, self.tree = f, name, (args, kwargs)
-        self.leaves, self.slots = leaves, slots
+        self.leaves = [a.copy() if isinstance(a, np.ndarray) else a
+                       for a in leaves]
+        self.slots = slots
+        self.versions = [_version(leaves[i]) for i in slots]
         self.tape = self.structure = None
 
     def run(self, xs, tape, stage):
@@ -53,6 +60,7 @@ class _Call:
         return tuple(_fresh(o._value) for o in outs)
 
     def backward(self, kept, xs, dys, needs, keep):
+        self._check_versions()
         if kept is None or sys.modules["torch"].is_grad_enabled():
             # (torch records this backward, or the forward's tape is gone)
             tape = GradientTape(persistent=True)
@@ -72,6 +80,22 @@ class _Call:
         return tuple(self._checked(next(found), x, i, keep[i])
                      if n and is_float(t.dtype) else None
                      for i, (t, x, n) in enumerate(zip(ins, xs, needs)))
+
+    def _check_versions(self):
+        """torch's own check of a saved tensor, where torch's transforms
+        (torch.func.vjp, grad) skip it: an input changed in place since
+        the call would give the gradient at its new value."""
+        for i, (base, then) in enumerate(self.versions):
+            if base._version != then:
+                raise RuntimeError(
+                    f"pycg.to_torch({self.name}): its input "
+                    f"{self._label(i)} was modified by an inplace operation "
+                    f"after {self.name} ran (its version is {base._version}, "
+                    f"{then} at the call), and its gradient needs the value "
+                    f"it had then, which is gone, as torch says of a tensor "
+                    f"an autograd.Function saved; change a clone "
+                    f"(x.clone()) instead, or call {self.name} again after "
+                    f"the change")
 
     def _checked(self, g, x, i, keep):
         if g is None:
@@ -108,6 +132,14 @@ class _Call:
         if isinstance(place, int) and place < len(params):
             label = params[place]
         return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
+
+
+def _version(x):
+    """(the tensor under torch.func's wrappers of x, its version)."""
+    functorch = sys.modules["torch"]._C._functorch
+    while functorch.is_functorch_wrapped_tensor(x):
+        x = functorch.get_unwrapped(x)
+    return x, x._version
 
 
 def _dtype(value):

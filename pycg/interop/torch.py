@@ -45,9 +45,14 @@ def to_torch(f):
     arguments too) are inputs, differentiable where floating (integer and
     bool tensors get no gradient); other leaves (Python numbers, None,
     strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants
-    (a ``pycg.custom_gradient`` function there takes a Python float as a
+    (a NumPy array as a copy made at the call, so that a backward that
+    runs `f` again sees the values of the call; a
+    ``pycg.custom_gradient`` function there takes a Python float as a
     tensor of the dtype of the tensors beside it, as torch would: 0.3
-    beside a float64 input is float64's 0.3).
+    beside a float64 input is float64's 0.3). A torch input changed in
+    place between the call and the backward is an error, as for a tensor
+    an autograd.Function saved: torch's own, or pycg's where torch.func's
+    transforms skip that check.
     `f` returns a pycg tensor or a nested list/tuple/dict of them; the
     result has the same structure, of torch tensors.
 

@@ -36,7 +36,6 @@ import os
 import sys
 import threading
 
-from pycg._imports import guarded
 from pycg.r import _interrupts
 
 LOCK = threading.RLock()
@@ -72,9 +71,8 @@ def _start():
             "cannot be embedded a second time; call the R functions from R, "
             "or use pycg.r from a Python process started on its own")
     try:
-        with guarded():
-            import rpy2.rinterface as ri
-            import rpy2.rinterface_lib.embedded as embedded
+        import rpy2.rinterface as ri
+        import rpy2.rinterface_lib.embedded as embedded
     except ImportError as e:
         raise ImportError(f"{_INSTALL_HINT} ({e})") from e
     ld_path = os.environ.get("LD_LIBRARY_PATH")
@@ -105,12 +103,11 @@ def _start():
 
 def _libr():
     """R's shared library, through ctypes.PyDLL (calls keep the GIL)."""
-    with guarded():
-        import ctypes
-        import platform
+    import ctypes
+    import platform
 
-        from rpy2 import situation
-        from rpy2.rinterface_lib import openrlib
+    from rpy2 import situation
+    from rpy2.rinterface_lib import openrlib
 
     return ctypes.PyDLL(situation.get_rlib_path(openrlib.R_HOME,
                                                 platform.system()))
@@ -121,8 +118,7 @@ def _prompt_interrupts():
     signal may land on another of this process's threads, and then a
     Sys.sleep(3) in R code called from Python wakes once, after 3 s. Waking
     every 0.1 s (R_wait_usec, unless set) makes Ctrl-C prompt there too."""
-    with guarded():
-        import ctypes
+    import ctypes
     wait = ctypes.c_int.in_dll(_libr(), "R_wait_usec")
     if wait.value <= 0:
         wait.value = 100_000
@@ -133,10 +129,9 @@ def _eval_holding_the_gil(ri, code):
     (rpy2's calls release it; a ctypes.PyDLL call does not), so that the
     start-up, which attaches Python to R, is safe from the GC abort too.
     Returns R's error message, or None."""
-    with guarded():
-        import ctypes
+    import ctypes
 
-        from rpy2.rinterface_lib import openrlib
+    from rpy2.rinterface_lib import openrlib
 
     lib = _libr()
     lib.R_tryEvalSilent.restype = ctypes.c_void_p
@@ -204,6 +199,5 @@ def _stop_event_callback():
     """reticulate polls R for events from a thread of its own, through
     Python's pending calls; R would then call rpy2's event callback while
     Python tears rpy2's modules down."""
-    with guarded():
-        from rpy2.rinterface_lib import openrlib
+    from rpy2.rinterface_lib import openrlib
     openrlib.rlib.ptr_R_ProcessEvents = openrlib.ffi.NULL

@@ -60,6 +60,12 @@ _NONE = {}   # (no weak cache: read only)
 def cast(x, dtype):
     """x converted to `dtype`; differentiable between float dtypes.
 
+    A float cast to an integer has one answer on every backend, TensorFlow's
+    on x86: NaN, +-inf and values outside int32 (int64 for int64) are
+    INT_MIN; narrower types take that int32's low bits; uint32 and uint64
+    its (int64's) bits, a value in their upper half itself (-1.0 as uint32
+    is 2**32 - 1, NaN 2**31; pycg.conventions).
+
     Args:
         dtype: The dtype to convert to (a name, pycg.float32 or a NumPy dtype).
 
