@@ -21,7 +21,7 @@ class _Call:
     its way to the autograd context, and f's output structure."""
 
     __slots__ = ("f", "name", "tree", "leaves", "slots", "versions", "tape",
-                 "structure", "floats")
+                 "structure", "floats", "made")
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
         self.f, self.name, self.tree = f, name, (args, kwargs)
@@ -30,6 +30,7 @@ class _Call:
         self.slots = slots
         self.versions = [_version(leaves[i]) for i in slots]
         self.tape = self.structure = None
+        self.made = ()   # the outputs' versions as forward made them
 
     def run(self, xs, tape, stage):
         """f on pycg tensors wrapping xs (watched by `tape` where
@@ -57,12 +58,18 @@ class _Call:
         tape = GradientTape(persistent=True)
         ins, outs = self.run([x.detach() for x in xs], tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
-        return tuple(_fresh(o._value) for o in outs)
+        made = tuple(_fresh(o._value) for o in outs)
+        self.made = [_version(o) for o in made]
+        return made
 
     def backward(self, kept, xs, dys, needs, keep):
         self._check_versions()
-        if kept is None or sys.modules["torch"].is_grad_enabled():
-            # (torch records this backward, or the forward's tape is gone)
+        if kept is None or sys.modules["torch"].is_grad_enabled() or any(
+                base._version != then for base, then in self.made):
+            # (torch records this backward, or the forward's tape is gone,
+            # or an output was changed in place, and with it what the
+            # tape's rules may read: f runs again from its inputs, whose
+            # versions are checked, so the gradient is the call's)
             tape = GradientTape(persistent=True)
             ins, outs = self.run(xs, tape, "backward")
         else:
