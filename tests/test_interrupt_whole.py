@@ -1,7 +1,8 @@
 """Every change pycg makes to thread or process state is whole against
 Ctrl-C: SIGINT's handler run at any point of pycg's code where Python runs
 one (a trace function calls it at the k-th such checkpoint of pycg's
-frames, for k over all of them or an even sample) leaves the recording
+frames and of the standard library's frames pycg calls, contextlib's
+`with` steps among them, for k over all of them or an even sample) leaves the recording
 state, the variables collected, the GC policy and the locks as before the
 gradient or as after it, never between, and the next gradient right. The
 class test for pycg.core.sigint and pycg.core.atomic; the random-moment
@@ -23,6 +24,7 @@ from pycg.compile import state as compile_state
 from pycg.core import gc_policy, recorder, sigint, thread_state
 
 PYCG = os.path.dirname(os.path.abspath(pycg.__file__)) + os.sep
+STDLIB = os.path.dirname(os.path.abspath(os.__file__)) + os.sep
 SAMPLE = int(os.environ.get("PYCG_INTERRUPT_SAMPLE", "150"))
 X = np.array([0.3, -1.2, 2.0])
 
@@ -114,7 +116,7 @@ def run_interrupted_at(k, fn):
     def calls(frame, event, arg):
         entered[0] += 1
         if count[0] < k or not k:
-            if frame.f_code.co_filename.startswith(PYCG):
+            if _traced(frame):
                 frame.f_trace_opcodes = True
                 return local
         return None
@@ -130,6 +132,18 @@ def run_interrupted_at(k, fn):
     except KeyboardInterrupt:
         _settle()
         return count[0], True
+
+
+def _traced(frame):
+    """pycg's frames, and the standard library's that pycg's code calls
+    (contextlib's __enter__/__exit__ between pycg's own steps)."""
+    name = frame.f_code.co_filename
+    if name.startswith(PYCG):
+        return True
+    if not name.startswith(STDLIB) or "site-packages" in name:
+        return False
+    caller = frame.f_back
+    return caller is not None and caller.f_code.co_filename.startswith(PYCG)
 
 
 def _settle():
@@ -253,3 +267,33 @@ def test_ctrl_c_while_waiting_for_the_second_step_lock_releases_the_first(
     first.release()
     assert not compile_state._calls.frames
     step(x)   # (and the next step runs: no lock is left held)
+
+
+def test_no_generator_context_manager_pauses_or_resumes_a_tape():
+    """A Ctrl-C inside contextlib's own frames (its __enter__ after the
+    generator's first step, its __exit__ before the next) leaves the
+    generator suspended, and its `finally` runs when it is collected:
+    after the enclosing tape's exit, putting back a tape already popped.
+    So pycg's steps on the recorder stack are protected methods of a
+    class (GradientTape, tape.stop_recording's _Paused), never a
+    @contextlib.contextmanager's body."""
+    import ast
+    import pathlib
+    steps = {"push", "pop", "resume", "put"}
+    found = []
+    for path in pathlib.Path(PYCG).rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            if not any("contextmanager" in ast.unparse(d)
+                       for d in fn.decorator_list):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call) and isinstance(
+                        node.func, ast.Attribute) and \
+                        node.func.attr in steps and ast.unparse(
+                        node.func.value) in ("core", "recorder"):
+                    found.append(f"{path.relative_to(PYCG)}:{node.lineno} "
+                                 f"{fn.name}: {ast.unparse(node.func)}")
+    assert found == []

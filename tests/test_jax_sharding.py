@@ -21,14 +21,21 @@ SCRIPT = os.path.join(os.path.dirname(__file__), "support",
 def checks():
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYCG_BACKEND", "JAX_PLATFORMS")}
-    # (XLA runs each device's program on a thread of a pool with one thread
-    # per device; with Eigen's own multi-threading a device's matmul can
-    # hand work to the other device's thread while that thread waits in the
-    # all-reduce for this one: on two busy cores a deadlock that XLA ends
-    # after 40 s. Single-threaded ops per device wait on nothing but the
-    # collective itself.)
+    # An all-reduce needs both devices' programs running at once, each on a
+    # thread of XLA's CPU client pool (tf_XLAEigen: as many threads as
+    # cores, 2 here), and XLA ends the process when one has not arrived
+    # after 40 s. What can hold the other device's thread: Eigen's own
+    # multi-threading (a device's matmul hands work to the thread that
+    # waits in the all-reduce), and the programs dispatched ahead (eager
+    # ops and steps run asynchronously: on busy cores several are queued,
+    # and an idle thread steals the newest task, so both threads can sit in
+    # all-reduces whose partners wait behind them: a deadlock, not a slow
+    # thread). So: single-threaded ops per device, and a pool of 16 threads
+    # (PJRT_NPROC) whatever the machine's cores: a thread for each device
+    # of 8 programs in flight, so a device's program always finds one.
     env["XLA_FLAGS"] = ("--xla_force_host_platform_device_count=2 "
                         "--xla_cpu_multi_thread_eigen=false")
+    env["PJRT_NPROC"] = "16"
     run = subprocess.run([sys.executable, SCRIPT], env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]

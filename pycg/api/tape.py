@@ -6,7 +6,6 @@ touches a tracked tensor is recorded on it (see pycg.core). The backward
 pass runs ops too, so an enclosing tape that is recording records it:
 nested tapes give higher derivatives.
 """
-import contextlib
 import warnings
 from typing import Any
 
@@ -82,7 +81,6 @@ class GradientTape(Jacobians):
                 self._state = "exited"
         return False
 
-    @contextlib.contextmanager
     def stop_recording(self) -> Any:
         """Ops inside ``with tape.stop_recording():`` are not recorded on
         this tape (tf.GradientTape.stop_recording).
@@ -94,11 +92,7 @@ class GradientTape(Jacobians):
         if i is None:
             raise RuntimeError(
                 "GradientTape.stop_recording: the tape is not recording")
-        try:
-            core.pop(self._rec, pause=True)
-            yield
-        finally:
-            core.resume(self._rec, i)
+        return _Paused(self._rec, i)
 
     def reset(self) -> None:
         """Forget everything recorded and watched so far.
@@ -273,6 +267,28 @@ class GradientTape(Jacobians):
         spent, self._rec = self._rec, core.Recorder(self._rec.watch_accessed)
         self._rec.variables = spent.variables  # watched_variables() stays
         self._state = "used"
+
+
+class _Paused:
+    """``with tape.stop_recording():``: the tape paused at the entry and put
+    back at the exit, each a protected step (pycg.core.sigint). A class, not
+    a generator: a Ctrl-C inside contextlib's own frames left the generator
+    suspended, and its `finally` resumed the tape when it was collected,
+    after the tape's own exit had popped it."""
+
+    __slots__ = ("rec", "i")
+
+    def __init__(self, rec, i):
+        self.rec, self.i = rec, i
+
+    @protected
+    def __enter__(self):
+        core.pop(self.rec, pause=True)
+
+    @protected
+    def __exit__(self, *exc):
+        core.resume(self.rec, self.i)
+        return False
 
 
 def _paused_backward(rec, seeds, source_ids):

@@ -61,6 +61,10 @@ def worker(rank, port, path):
     train(net, x[rank * 8:(rank + 1) * 8], y[rank * 8:(rank + 1) * 8])
     if rank == 0:
         torch.save([p.detach() for p in net.module.parameters()], path)
+    # both ranks leave together: a rank that tears gloo down while its peer
+    # still talks to it dies in gloo's threads (SIGABRT, "terminate called
+    # without an active exception", seen on busy cores)
+    dist.barrier()
     dist.destroy_process_group()
 
 
