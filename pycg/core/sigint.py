@@ -11,8 +11,9 @@ calls' locks and the `__exit__`s that call them are marked `protected`
 handler is pycg's (`_on_sigint`, set by `arm()` when pycg is imported in
 the main thread, in place of Python's default handler only): a Ctrl-C
 that lands inside a protected frame is handed back a moment later (a
-thread watches the main thread's frames and asks again with
-_thread.interrupt_main once none is protected: about a millisecond), any
+thread asks again with _thread.interrupt_main after half a millisecond,
+and the handler, which reads only its own thread's frames, hands it back
+again while they are protected), any
 other one raises KeyboardInterrupt at once, as Python's own handler does.
 pycg.r's handler asks `in_protected` too. A handler of the user's own is
 left alone (pycg's steps then rely on their own `except`s,
@@ -22,7 +23,6 @@ default, then raises KeyboardInterrupt where the loop is, as before
 Python 3.11 (docs/troubleshooting.md).
 """
 import signal
-import sys
 import threading
 import time
 import _thread
@@ -64,13 +64,15 @@ def hand_back():
 
 
 def _watch():
-    main = threading.main_thread().ident
+    # (asks again a moment later; the main thread's handler looks at its own
+    # frames and hands it back again while they are protected: walking the
+    # main thread's frames from this one, while it runs, crashed CPython
+    # 3.11 at times, a segmentation fault in f_back)
     try:
-        while in_protected(sys._current_frames().get(main)):
-            time.sleep(0.0005)
-        _thread.interrupt_main(signal.SIGINT)
+        time.sleep(0.0005)
     finally:
         _waiting.clear()
+    _thread.interrupt_main(signal.SIGINT)
 
 
 def pending():
