@@ -51,14 +51,50 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
   py_f <- r_callable(f, label, signature = py_signature(f),
                      post = differentiable_result(paste0("pycg_", transform),
                                                   label, isTRUE(has_aux)))
-  # (pycg.value_and_grad, warning where a finite value has a NaN gradient)
-  transformed <- guard(core_call("r.na.checked_value_and_grad", py_f,
-                                 argnums = argnums, has_aux = isTRUE(has_aux),
-                                 value = transform == "value_and_grad"))
+  reads <- if (isFALSE(getOption("pycg.replay")))
+    structure(list(), why_not = "options(pycg.replay = FALSE)") else
+    function_reads(f)
+  # (pycg.value_and_grad, warning where a finite value has a NaN gradient,
+  # replayed without R where a record of f is sound: pycg/r/replay.py)
+  run <- core_call("r.na.checked_value_and_grad", py_f,
+                   argnums = argnums, has_aux = isTRUE(has_aux),
+                   value = transform == "value_and_grad",
+                   replay = attr(reads, "why_not") %||% TRUE)
+  replayed <- py_attr(run, "replayed")
+  transformed <- guard(run)
+  transformed_r <- guard(py_attr(run, "r_values"))
   caller <- list(name = paste0("pycg_", transform), args = names(formals(f)))
   function(...) {
-    py_apply(transformed, r_arguments(list(...), caller), caller)
+    if (!reads_unchanged(reads)) {
+      reads <<- function_reads(f)
+      method_call(replayed, "forget")
+    }
+    seed <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+    args <- list(...)
+    # (R data in, R arrays out: a gradient function for optim())
+    plain <- !any(vapply(args, is_python, NA))
+    fn <- if (plain) transformed_r else transformed
+    out <- py_apply(fn, r_arguments(args, caller), caller)
+    if (plain) out <- r_arrays(out)
+    if (!identical(seed, get0(".Random.seed", envir = globalenv(),
+                              inherits = FALSE)))
+      method_call(replayed, "not_replayable", paste0(
+        "the R function draws R's random numbers (runif(), rnorm(), ",
+        "sample(), ...), which a replay would not draw again"))
+    out
   }
+}
+
+is_python <- function(x) inherits(x, "python.builtin.object")
+
+# The arrays of a result that Python sent as R data (pycg/r/na.py
+# run_r), a 1-d one as an R vector.
+r_arrays <- function(x) {
+  if (!is.list(x)) return(x)
+  parts <- x[["__pycg_r_array__"]]
+  if (is.null(parts)) return(lapply(x, r_arrays))
+  value <- raw_to_array(parts[[1L]], parts[[2L]], parts[[3L]])
+  if (length(dim(value)) == 1L) as.vector(value) else value
 }
 
 # What f returned, for a transform that differentiates it (applied in R,

@@ -25,6 +25,8 @@ import functools
 import math
 from decimal import Decimal, localcontext
 
+import numpy as np
+
 INF = math.inf
 NAN = math.nan
 EULER = 0.57721566490153286061
@@ -290,3 +292,19 @@ def gamma(xp, x):
                                     INF, -INF), out)
     out = xp.where(x == INF, INF, xp.where(pole & (x != 0), NAN, out))
     return xp.where(xp.isnan(x), x, out)
+
+
+NUMPY = Namespace(
+    where=np.where, log=np.log, log1p=np.log1p, exp=np.exp, floor=np.floor,
+    round=np.round, abs=np.abs, sin=np.sin, cos=np.cos, pow=np.power,
+    isnan=np.isnan, minimum=np.minimum, maximum=np.maximum)
+
+
+def on_host(fn, *xs):
+    """fn(NUMPY, *xs) of array-likes, in float64: the numpy backend's
+    kernels, and the tensorflow backend's of eager tensors (there the
+    algorithms' few hundred small ops cost about 10 ms a call, digamma's,
+    the gradient of lgamma, among them; NumPy's take about 0.1 ms)."""
+    with np.errstate(all="ignore"):   # (inf and nan are the answers there)
+        return np.asarray(fn(NUMPY, *(np.asarray(x, np.float64)
+                                      for x in xs)))

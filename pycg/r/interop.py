@@ -18,8 +18,8 @@ import numpy as np
 import pycg
 from pycg._errors import facts_of
 from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
-                    covariance, envelope, linalg, na, replace, rmath,
-                    semantics, special, square, stats, summary)
+                    covariance, envelope, linalg, na, replace, replay,
+                    rmath, semantics, special, square, stats, summary)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
@@ -49,13 +49,16 @@ class Warned:
         self.value, self.warnings = value, warnings
 
 
-def _guarded(fn):
-    """fn on decoded arguments; an exception becomes a Failure."""
+def _guarded(fn, conversion=False):
+    """fn on decoded arguments; an exception becomes a Failure. Each call
+    is a step of the record pycg_grad() may be making (pycg/r/replay.py);
+    `conversion`: fn turns a tensor into R values."""
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
-            out = fn(*[_decode(a) for a in args],
-                     **{k: _decode(v) for k, v in kwargs.items()})
+            out = replay.call(fn, [_decode(a) for a in args],
+                              {k: _decode(v) for k, v in kwargs.items()},
+                              conversion)
         except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
             out = Failure(square.raised_at_run(exc))
         if _hosted.active:
@@ -64,6 +67,7 @@ def _guarded(fn):
             if _hosted.pending:
                 out = Warned(out, _hosted.pending[:])
                 _hosted.pending.clear()
+                replay.warned()
         return out
     return guarded
 
@@ -71,7 +75,7 @@ def _guarded(fn):
 _decode = envelope.decode
 
 
-to_r = _guarded(codec.to_r)
+to_r = _guarded(codec.to_r, conversion=True)
 
 
 @_guarded
@@ -123,7 +127,7 @@ r_ifelse = _guarded(semantics.quiet(replace.ifelse))
 r_concat = _guarded(semantics.quiet(replace.concatenate))
 
 
-@_guarded
+@functools.partial(_guarded, conversion=True)
 def to_numpy(x, dtype=None):
     """R data (decoded: R's layout kept) or a tensor as a NumPy array, for
     the Python libraries R calls through reticulate (which, before 1.36,

@@ -18,6 +18,8 @@ import numpy as np
 import pycg
 from pycg.optimize import nan_gradient_message
 from pycg.ops._machinery.traced import is_symbolic, tracing
+from pycg.r import codec
+from pycg.r import replay as _replay
 from pycg.r import semantics as rs
 from pycg.tensor import Tensor, structure
 from pycg.tensor.convert import jax_tracer
@@ -74,12 +76,19 @@ def symbolic(x):
                                       jax_tracer(x._value))
 
 
-def checked_value_and_grad(f, argnums, has_aux, value):
+def checked_value_and_grad(f, argnums, has_aux, value, replay=None):
     """pycg.value_and_grad(f, argnums, has_aux) for the R package's
     pycg_value_and_grad() (`value` True) and pycg_grad() (False: what
     pycg.grad returns), warning where a finite value has a gradient holding
-    NaN (pycg.optimize.nan_gradient_message)."""
-    vg = pycg.value_and_grad(f, argnums=argnums, has_aux=has_aux)
+    NaN (pycg.optimize.nan_gradient_message). `replay`: None, or True to
+    replay records of f (pycg/r/replay.py), or R's reason to keep none.
+    The function returned has the Replayed (or value_and_grad) as its
+    `replayed`."""
+    def transform(g):
+        return pycg.value_and_grad(g, argnums=argnums, has_aux=has_aux)
+
+    vg = transform(f) if replay is None else _replay.Replayed(
+        f, transform, why_not=None if replay is True else replay)
     name = getattr(f, "__name__", "f")
 
     def run(*args, **kwargs):
@@ -88,7 +97,21 @@ def checked_value_and_grad(f, argnums, has_aux, value):
         if value:
             return out, grads
         return (grads, out[1]) if has_aux else grads
+
+    def run_r(*args, **kwargs):   # (R data in: R arrays out, as R's own
+        # gradient functions give optim())
+        out = run(*args, **kwargs)
+        return structure.unflatten(out, [_r_array(x) for x in
+                                         structure.flatten(out)])
+    run.replayed, run.r_values = vg, run_r
     return run
+
+
+def _r_array(x):
+    return {R_ARRAY: codec.to_r(x)} if isinstance(x, Tensor) else x
+
+
+R_ARRAY = "__pycg_r_array__"
 
 
 def _warn_nan_gradient(name, value, grads):

@@ -105,16 +105,8 @@ def i1(x):
 
 # ---- the gamma family, beta and binomial coefficients: NumPy has none, so
 # the shared algorithms (pycg/backends/_gamma.py, _beta.py), in float64 ------------
-_NP = _gamma.Namespace(
-    where=np.where, log=np.log, log1p=np.log1p, exp=np.exp, floor=np.floor,
-    round=np.round, abs=np.abs, sin=np.sin, cos=np.cos, pow=np.power,
-    isnan=np.isnan, minimum=np.minimum, maximum=np.maximum)
-
-
 def _in_float64(fn, *xs):
-    with np.errstate(all="ignore"):   # (inf and nan are the answers there)
-        out = fn(_NP, *(np.asarray(x, np.float64) for x in xs))
-    return np.asarray(out).astype(np.asarray(xs[0]).dtype)[()]
+    return _gamma.on_host(fn, *xs).astype(np.asarray(xs[0]).dtype)[()]
 
 
 lgamma = _partial(_in_float64, _gamma.lgamma)

@@ -209,6 +209,9 @@ _TF = _gamma.Namespace(
 
 
 def _in_float64(fn, *xs):
+    if tf.executing_eagerly():   # (NumPy's ops are the quicker eagerly)
+        return tf.constant(_gamma.on_host(fn, *xs).astype(
+            xs[0].dtype.as_numpy_dtype))
     return tf.cast(fn(_TF, *(tf.cast(x, tf.float64) for x in xs)),
                    xs[0].dtype)
 
