@@ -154,6 +154,9 @@ bench: setup
 	  printf '\n## The R package: op_exp from R against bare reticulate, '; \
 	  printf 'and training steps written in R against Python\n\n```\n'; \
 	  Rscript bench/r_bench.R; printf '```\n'; \
+	  printf '\n## pycg_grad() of R likelihoods against optim()'\''s '; \
+	  printf 'numerical gradient (bench/r_likelihood.R)\n\n```\n'; \
+	  Rscript bench/r_likelihood.R; printf '```\n'; \
 	  printf '\n## custom_gradient calls by the way they are called '; \
 	  printf '(bench/custom_calls.py)\n\n```\n'; \
 	  $(PY) bench/custom_calls.py; printf '```\n'; \

@@ -17,10 +17,19 @@
 #'   one number (the result is a tensor) or several (the result is a list).
 #' @param has_aux If `TRUE`, `f` returns `tuple(value, aux)`; `aux` is
 #'   returned alongside, not differentiated.
+#' The function returned runs `f` once for each signature of its arguments
+#' (shapes and types) and replays what `f` did without running R at later
+#' calls, as `jax.jit` does; where that cannot be trusted (`f` branches on a
+#' computed value, draws R's random numbers, ...) it runs `f` at every
+#' call. [pycg_explain()] says which, and why; `options(pycg.replay =
+#' FALSE)` turns replay off.
+#'
 #' @return A function taking the arguments of `f`. `pycg_grad()`: it returns
 #'   the gradient (with `has_aux`, `list(grad, aux)`). `pycg_value_and_grad()`:
 #'   it returns `list(value, grad)` (with `has_aux`,
-#'   `list(list(value, aux), grad)`).
+#'   `list(list(value, aux), grad)`). Given R numbers or arrays (no tensor)
+#'   its results are R arrays, a vector for a vector (what
+#'   `optim(par, fn, gr = pycg_grad(fn))` needs); given a tensor, tensors.
 #' @examplesIf pycg_available()
 #' df <- pycg_grad(function(x) op_sum(x^2))
 #' df(op_convert_to_tensor(c(1, 2, 3))) # 2 * x
