@@ -415,9 +415,19 @@ utf8_names <- function(x) {
 }
 
 # A tensor as an R value: 0-d -> scalar, otherwise an array of its shape.
-# Where the tensor carries R's NA mask (R/tensor-na.R), NA.
-tensor_to_r <- function(x) {
-  parts <- py_call(interop()$to_r, x)
+# Where the tensor carries R's NA mask (R/tensor-na.R), NA. `leaving`
+# names the R function of a conversion whose R numbers may be computed
+# with (as.vector(), as.double(), as.array(), ...): it stops, as PyTorch's
+# .numpy() of a tensor that requires grad, where a recording tape
+# differentiates through the tensor (floating, tracked: pycg.core.recorder
+# carries_gradient). Text, printing, R integers and logicals (a
+# derivative of 0: nothing is lost) convert without `leaving`.
+tensor_to_r <- function(x, leaving = NULL) {
+  parts <- py_call(interop()$to_r, x, !is.null(leaving))
+  if (is.null(parts)) {
+    at <- sys.parent()   # (the method converting)
+    stop_leaving_tape(leaving, at)
+  }
   value <- raw_to_array(parts[[1L]], parts[[2L]], parts[[3L]])
   na <- na_of(x)
   if (!is.null(na)) value[as.logical(tensor_to_r(na))] <- NA
@@ -428,4 +438,31 @@ tensor_to_r <- function(x) {
 # lists, None NULL, numbers and strings R values; tensors stay tensors.
 py_arg_to_r <- function(x) {
   if (inherits(x, "pycg.tensor.Tensor")) x else py_result(x)
+}
+
+# The error of a conversion that would take a tensor off the tape: `who`
+# converts, in frame `at` (pycg's: a method, op_convert_to_numpy()). It
+# names the call that converts (up from `at` through pycg's frames and
+# base R's generic of that name, as.vector(data)) and the call of base R's
+# or the user's code that made it (matrix(p, 2, 2)).
+stop_leaving_tape <- function(who, at) {
+  parents <- sys.parents()
+  ours <- function(i) i > 0L &&
+    identical(topenv(environment(sys.function(i))), asNamespace("pycg"))
+  method <- as.name(paste0(who, ".pycg.tensor.Tensor"))
+  generic <- function(i) i > 0L && identical(sys.call(i)[[1L]], as.name(who))
+  while (ours(parents[at]) || generic(parents[at])) at <- parents[at]
+  conversion <- sys.call(at)
+  if (identical(conversion[[1L]], method)) conversion[[1L]] <- as.name(who)
+  shown <- function(call) sprintf("`%s`", paste(deparse(call, nlines = 1L,
+                                                        width.cutoff = 50L),
+                                                collapse = ""))
+  within <- if (parents[at] > 0L && is.name(sys.call(parents[at])[[1L]]))
+    paste0(" in ", shown(sys.call(parents[at])))
+  stop(shown(conversion), within, ": the tensor carries a gradient (a ",
+       "recording tape differentiates through it), and its values as R ",
+       "numbers would leave the tape, so the gradient would miss every term ",
+       "computed from them. Stay on the tape with op_*() functions and the ",
+       "base R functions pycg gives tensors (see ?tensor-base), or make the ",
+       "constant explicit: as.array(op_stop_gradient(x))", call. = FALSE)
 }

@@ -5,6 +5,22 @@
 #' computing both. `f` is an R function of tensors returning a scalar tensor
 #' (or `tuple(value, aux)` with `has_aux = TRUE`).
 #'
+#' While `f` runs, its arguments are watched: a tensor computed from them
+#' never becomes R numbers silently (those numbers would leave the tape,
+#' and the gradient would miss every term computed from them, as with
+#' PyTorch's `.numpy()` of a tensor that requires grad). Base R's
+#' `matrix()`, `array()`, `rep()`, `sweep()`, `mahalanobis()`, `drop()`,
+#' `aperm()` and the other functions of [tensor-base], [tensor-linalg] and
+#' [tensor-stats] keep them on the tape; `as.vector()`, `as.numeric()`,
+#' `as.array()` and the base R code that calls them (`lapply()`,
+#' `sapply()`, ...) stop with an error naming the call and the ways out:
+#' an `op_*()` function, or an explicit constant,
+#' `as.array(op_stop_gradient(x))`. Printing, comparisons
+#' (`if (as.logical(any(x > 0)))`), integer and boolean tensors and
+#' tensors made inside `f` from data convert as elsewhere; so does
+#' anything inside the forward of an [op_custom_gradient()] rule, where
+#' the rule gives the gradient.
+#'
 #' Where the value is finite but the gradient holds `NaN` (R's `NA`), both
 #' warn: an optimiser given that gradient stops at once and reports
 #' convergence. A missing value in the data is the usual cause: every

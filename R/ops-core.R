@@ -38,7 +38,7 @@ op_convert_to_tensor <- function(x, dtype = NULL, sparse = NULL) {
 op_convert_to_numpy <- function(x) {
   if (!inherits(x, "pycg.tensor.Tensor"))
     x <- op_convert_to_tensor(x)
-  tensor_to_r(x)
+  tensor_to_r(x, "op_convert_to_numpy")
 }
 
 #' @rdname ops-core

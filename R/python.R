@@ -253,6 +253,8 @@ pycg_to_numpy <- function(x, dtype = NULL) {
   # (the array itself, never reticulate's conversion back to R)
   if (inherits(out, c("pycg.r.interop.Failure", "pycg.r.interop.Warned")))
     py_result(out)
+  else if (inherits(out, "python.builtin.NoneType"))   # (carries a gradient)
+    stop_leaving_tape("pycg_to_numpy", sys.nframe())
   else
     out
 }

@@ -12,6 +12,33 @@
 #'   floating tensors, as for the R vector it holds; `format()` is base R's
 #'   `format()` of the values (`digits`, `nsmall`, ...), `print()` shows
 #'   dtype and shape above them.
+#' * the tape border: while a tape records (inside [pycg_grad()],
+#'   [pycg_value_and_grad()], [check_gradients()], a [gradient_tape()]), a
+#'   floating tensor it differentiates through (one it watches, or computed
+#'   from one) never becomes R numbers silently, as PyTorch refuses
+#'   `.numpy()` of a tensor that requires grad: `as.vector()`,
+#'   `as.double()` (`as.numeric()`), `as.array()`, `as.matrix()`,
+#'   `as.list()`, `summary()`, `xtfrm()` (so `order()`), `x$numpy()`,
+#'   [op_convert_to_numpy()], [pycg_to_numpy()] and the base R code that
+#'   calls them (`lapply()`, `sapply()`, `mode<-`) stop with an error
+#'   naming the call and the two ways out: stay on the tape with `op_*()`
+#'   functions and those below, or make the constant explicit,
+#'   `as.array(op_stop_gradient(x))`. Printing (`print()`, `format()`,
+#'   `str()`, `as.character()`) and what has a derivative of 0 anyway
+#'   (`as.integer()`, `as.logical()`, comparisons such as
+#'   `if (as.logical(any(x > 0)))`, `which()`, `rank()`) convert as
+#'   elsewhere, and so do integer and boolean tensors and tensors that no
+#'   recording tape tracks (data made inside the function, a tape's
+#'   `stop_recording()`, the forward of an [op_custom_gradient()] rule,
+#'   which is where R numbers may be computed).
+#' * `matrix()`, `array()`, `rep()`, `sweep()` (its `STATS` a tensor) and
+#'   `mahalanobis()` (any of its arguments a tensor) of tensors give base
+#'   R's layout (recycling, `byrow`, `each`, `length.out`, its warnings and
+#'   errors), as tensors recorded on tapes: base R lays out the positions
+#'   of the elements and the tensor's are gathered at them. A tensor has no
+#'   dimnames, and `mahalanobis()` of tensors gives unnamed distances. Base
+#'   R's `matrix()`, `array()`, `sweep()` and stats' `mahalanobis()` would
+#'   make the tensor R numbers, so pycg gives its own, as for `c()` below.
 #' * `c()` of tensors and R numbers or logicals, in any order (`c(5, x)`,
 #'   `out <- c(out, x[i])` in a loop), is one tensor in R's order, recorded
 #'   on tapes; beside a list a tensor stays one element of it, beside
@@ -39,9 +66,10 @@
 #' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
 #'   of a matrix or array; a negative `n` all but the last or first `-n`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
-#'   `range()`; `order()` and `rank()` (through `xtfrm()`), `which()`,
-#'   `which.max()` and `which.min()` give base R's R integers, as on
-#'   `as.array(x)` (positions are not differentiable); `which()` and
+#'   `range()`; `order()` (through `xtfrm()`: on a tape, of
+#'   `op_stop_gradient(x)`), `rank()`, `which()`, `which.max()` and
+#'   `which.min()` give base R's R integers, as on `as.array(x)`
+#'   (positions are not differentiable); `which()` and
 #'   friends are S4 methods for tensors, as `diag()` is, so every other
 #'   value keeps base R's function.
 #' * matrices: `t()` (a vector is a one-row matrix), `aperm()` (of an
@@ -83,7 +111,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply
+#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply matrix array sweep mahalanobis
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)
@@ -132,13 +160,15 @@ anyNA.pycg.tensor.Tensor <- function(x, recursive = FALSE) {
 #' @rdname tensor-base
 #' @export
 as.vector.pycg.tensor.Tensor <- function(x, mode = "any") {
-  as.vector(tensor_to_r(x), mode)
+  # (R integers, logicals and text: their derivative is 0, nothing is lost)
+  kept <- mode %in% c("integer", "logical", "character", "raw")
+  as.vector(tensor_to_r(x, if (!kept) "as.vector"), mode)
 }
 
 #' @rdname tensor-base
 #' @export
 as.matrix.pycg.tensor.Tensor <- function(x, ...) {
-  as.matrix(tensor_to_r(x), ...)
+  as.matrix(tensor_to_r(x, "as.matrix"), ...)
 }
 
 #' @rdname tensor-base
@@ -151,7 +181,8 @@ str.pycg.tensor.Tensor <- function(object, ...) {
 #' @rdname tensor-base
 #' @export
 summary.pycg.tensor.Tensor <- function(object, ...) {
-  summary(r_value(object), ...)   # (a matrix: base R's table of its columns)
+  # (a matrix: base R's table of its columns)
+  summary(r_value(object, "summary"), ...)
 }
 
 #' @rdname tensor-base
@@ -281,7 +312,7 @@ setMethod("diag", "pycg.tensor.Tensor",
     return(op_call("diagonal", x))
   }
   if (length(x) == 1L && missing(nrow) && missing(ncol)) {
-    size <- as.integer(as.vector(x))   # the identity matrix, as base R
+    size <- as.integer(x)   # the identity matrix, as base R
     if (is.na(size) || size < 0L)
       stop("diag(): invalid 'nrow' value (", size, ")", call. = FALSE)
     return(op_eye(size, dtype = "float64"))

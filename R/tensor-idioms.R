@@ -103,9 +103,9 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
 #' @rdname tensor-base
 #' @export
 rep.pycg.tensor.Tensor <- function(x, ...) {
-  stop("rep() of a tensor: use op_tile(x, times) or op_repeat(x, each) ",
-       "for a tensor, or rep(as.array(x), ...) for R's values",
-       call. = FALSE)
+  # base R repeats the positions (times, each, length.out and its errors),
+  # the elements are gathered at them, on tapes
+  x[rep(seq_len(length(x)), ...)]
 }
 
 #' @rdname tensor-base
@@ -142,10 +142,11 @@ compare_proxy.pycg.tensor.Tensor <- function(x, path) {
   list(object = r_value(x), path = sprintf("as.array(%s)", path))
 }
 
-# A tensor's R value; a 1-d one as the R vector it came from.
-r_value <- function(x) {
+# A tensor's R value; a 1-d one as the R vector it came from. `leaving`:
+# as for tensor_to_r().
+r_value <- function(x, leaving = NULL) {
   if (!is_tensor(x)) return(x)
-  value <- tensor_to_r(x)
+  value <- tensor_to_r(x, leaving)
   if (length(dim(value)) == 1L) as.vector(value) else value
 }
 
@@ -177,15 +178,15 @@ setMethod("which", "pycg.tensor.Tensor",
 #' @rdname tensor-base
 #' @export
 setMethod("which.max", "pycg.tensor.Tensor", function(x) {
-  base::which.max(as.vector(as.array(x)))
+  base::which.max(as.vector(tensor_to_r(x)))   # (a position)
 })
 
 #' @rdname tensor-base
 #' @export
 setMethod("which.min", "pycg.tensor.Tensor", function(x) {
-  base::which.min(as.vector(as.array(x)))
+  base::which.min(as.vector(tensor_to_r(x)))
 })
 
 #' @rdname tensor-base
 #' @export
-xtfrm.pycg.tensor.Tensor <- function(x) xtfrm(r_value(x))
+xtfrm.pycg.tensor.Tensor <- function(x) xtfrm(r_value(x, "xtfrm"))

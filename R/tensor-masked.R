@@ -7,7 +7,9 @@
 # marginSums() and proportions() (margin.table(), prop.table()) put their
 # argument's class on the plain R vector base R's apply() makes; and
 # mapply() hands FUN the elements of a tensor as tensors, then cannot
-# simplify their results. So
+# simplify their results; matrix(), array(), sweep() (array() of its STATS)
+# and mahalanobis() (matrix(), as.matrix(), sweep()) would make a tensor R
+# numbers, which is an error on a tape (tensor_to_r()). So
 # pycg puts its own on the search path when the package is attached (see
 # .onAttach; library(pycg) lists them as masked): each sends every call
 # without a tensor straight to base R's function, and gives base R's answer
@@ -19,7 +21,9 @@ attached_functions <- function() {
        is.integer = r_is_type("integer"), is.logical = r_is_type("logical"),
        match = r_match, `%in%` = r_in, mapply = r_mapply,
        marginSums = r_margin_sums, margin.table = r_margin_sums,
-       proportions = r_proportions, prop.table = r_proportions)
+       proportions = r_proportions, prop.table = r_proportions,
+       matrix = r_matrix, array = r_array_of, sweep = r_sweep,
+       mahalanobis = r_mahalanobis)
 }
 
 # log(x, base) where only the base is a tensor: log(x) / log(base) as base
@@ -103,4 +107,64 @@ r_mapply <- function(FUN, ..., MoreArgs = NULL, SIMPLIFY = TRUE,
   out <- do.call(tensor_c, unname(answer))
   if (common > 1L) dim(out) <- c(common, length(answer))
   out
+}
+
+# matrix() and array() of a tensor: base R lays out the positions of its
+# elements (its recycling, byrow, warnings and errors), and the tensor's
+# elements are gathered at them, on tapes. A tensor has no dimnames.
+r_matrix <- function(data = NA, nrow = 1, ncol = 1, byrow = FALSE,
+                     dimnames = NULL) {
+  at <- pass_on("matrix", list(positions_of(data, "matrix", dimnames)),
+                nrow = if (!missing(nrow)) nrow,
+                ncol = if (!missing(ncol)) ncol, byrow = byrow,
+                dimnames = dimnames)
+  gathered(data, at)
+}
+
+r_array_of <- function(data = NA, dim = length(data), dimnames = NULL) {
+  at <- pass_on("array", list(positions_of(data, "array", dimnames)),
+                dim = dim, dimnames = dimnames)
+  gathered(data, at)
+}
+
+# What base R lays out for matrix() or array(): a tensor's positions, or
+# the R data itself.
+positions_of <- function(data, who, dimnames) {
+  if (!is_tensor(data)) return(data)
+  if (!is.null(dimnames))
+    stop(who, "(): a tensor has no dimnames; give `dimnames` as NULL",
+         call. = FALSE)
+  seq_len(length(data))
+}
+
+gathered <- function(data, at) {
+  if (!is_tensor(data)) return(at)
+  out <- data[as.vector(at)]
+  if (length(dim(at)) > 1L) dim(out) <- dim(at)
+  out
+}
+
+# sweep() with STATS a tensor: base R's own code, its array() pycg's (so
+# the swept statistics stay on tapes); otherwise base R's sweep().
+r_sweep <- function(x, MARGIN, STATS, FUN = "-", check.margin = TRUE, ...) {
+  sweep <- if (is_tensor(STATS)) tensor_sweep else masked("sweep")
+  sweep(x, MARGIN, STATS, FUN, check.margin, ...)
+}
+
+tensor_sweep <- base::sweep
+environment(tensor_sweep) <- list2env(
+  list(array = function(...) r_array_of(...)), parent = .BaseNamespaceEnv)
+
+# mahalanobis() with a tensor among its arguments: stats' steps with
+# pycg's matrix() and sweep(); the distances have no names (a tensor's
+# rows have none).
+r_mahalanobis <- function(x, center, cov, inverted = FALSE, ...) {
+  if (!any(vapply(list(x, center, cov), is_tensor, NA)))
+    return(masked("mahalanobis")(x, center, cov, inverted, ...))
+  x <- if (if (is_tensor(x)) length(dim(x)) < 2L else is.vector(x))
+    r_matrix(x, ncol = length(x))
+  else if (is_tensor(x)) x else as.matrix(x)
+  if (!isFALSE(center)) x <- r_sweep(x, 2L, center)
+  if (!inverted) cov <- solve(cov, ...)
+  rowSums(x %*% cov * x)
 }

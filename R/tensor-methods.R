@@ -117,13 +117,13 @@ NULL
 #' @rdname tensor-methods
 #' @export
 as.array.pycg.tensor.Tensor <- function(x, ...) {
-  as.array(tensor_to_r(x))
+  as.array(tensor_to_r(x, "as.array"))
 }
 
 #' @rdname tensor-methods
 #' @export
 as.double.pycg.tensor.Tensor <- function(x, ...) {
-  as.double(tensor_to_r(x))
+  as.double(tensor_to_r(x, "as.double"))
 }
 
 #' @rdname tensor-methods
@@ -204,8 +204,13 @@ print_trimmed <- function(v, ...) {
   if (!is.function(value)) return(value)
   # methods such as assign() take R arrays: convert them here, not in
   # reticulate (which refuses NumPy 2)
+  # (x$numpy(), x$tolist(), x$item(): NULL where pycg/r/interop.py
+  # call_method refuses to hand over a tensor that carries a gradient)
   function(...) {
-    do.call(method_call, c(list(x, name), lapply(list(...), as_py)))
+    out <- do.call(method_call, c(list(x, name), lapply(list(...), as_py)))
+    if (is.null(out) && name %in% c("numpy", "tolist", "item"))
+      stop_leaving_tape(name, sys.nframe())
+    out
   }
 }
 

@@ -271,6 +271,6 @@ rowsum.pycg.tensor.Tensor <- function(x, group, reorder = TRUE,
 #' @export
 setMethod("tabulate", "pycg.tensor.Tensor",
           function(bin, nbins = max(1L, bin, na.rm = TRUE)) {
-  bin <- as.vector(as.array(bin))
+  bin <- as.vector(tensor_to_r(bin))   # (counts: a derivative of 0)
   if (missing(nbins)) base::tabulate(bin) else base::tabulate(bin, nbins)
 })

@@ -7,6 +7,8 @@ op. Everything above reaches it by the functions here:
 - `apply`, `apply_nograd`, `record`, `record_one`, `record_multi`: run a
   kernel and record it on every recording tape that tracks one of its
   inputs;
+- `carries_gradient`: whether a recording tape differentiates through a
+  tensor (the R border refuses to turn such a tensor into R numbers);
 - `Recorder`: one tape's record; `push`, `pop`, `resume` and `Aside`
   manage the stack of recording tapes of the calling thread or task (a
   context's, pycg.core.thread_state), each whole against Ctrl-C;
@@ -26,6 +28,7 @@ from pycg.core.atomic import whole
 from pycg.core.sigint import protected
 from pycg.core.thread_state import collecting, put, restore, state
 from pycg.tensor import Tensor, Variable
+from pycg.tensor.convert import is_differentiable
 
 
 # ---- the VJP table ----------------------------------------------------------
@@ -305,6 +308,21 @@ class Aside:
 def is_recording(recorder=None):
     recorders = state().recorders
     return recorder in recorders if recorder else bool(recorders)
+
+
+def carries_gradient(x):
+    """Whether a tape recording in the calling context differentiates
+    through tensor `x`: `x` is floating or complex, and a recording tape
+    tracks it (or, a trainable variable, would track it when read). Its
+    value leaving pycg as plain numbers (the R border) would then lose
+    that gradient. Inside a custom_gradient forward nothing does: its rule
+    gives the gradient, whatever the forward does with values."""
+    s = state()
+    if not s.recorders or s.watching or not is_differentiable(x.dtype):
+        return False
+    xid, variable = x._id, x._trainable_var
+    return any(xid in rec.ids or (variable and rec.watch_accessed)
+               for rec in s.recorders)
 
 
 def saw_variable(v):

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 import pycg
+from pycg.core import recorder
 from pycg._errors import facts_of
 from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
                     covariance, envelope, linalg, na, replace, replay,
@@ -75,7 +76,15 @@ def _guarded(fn, conversion=False):
 _decode = envelope.decode
 
 
-to_r = _guarded(codec.to_r, conversion=True)
+@functools.partial(_guarded, conversion=True)
+def to_r(x, checked=False):
+    """codec.to_r of a tensor; with `checked` (a conversion whose R numbers
+    may be computed with: as.vector(), as.double(), ...), None instead
+    where a recording tape differentiates through it, and R refuses the
+    conversion (stop_leaving_tape() in R/convert.R)."""
+    if checked and isinstance(x, Tensor) and recorder.carries_gradient(x):
+        return None
+    return codec.to_r(x)
 
 
 @_guarded
@@ -101,9 +110,19 @@ def call_core(name, /, *args, **kwargs):
     return functools.reduce(getattr, name.split("."), pycg)(*args, **kwargs)
 
 
+# the methods of a tensor that hand its values over as Python numbers or
+# a NumPy array: from R (x$numpy()), refused as to_r's checked conversions
+_VALUES = frozenset({"numpy", "tolist", "item", "__array__", "__float__",
+                     "__complex__"})
+
+
 @_guarded
 def call_method(obj, name, /, *args, **kwargs):
-    """obj.<name>(*args, **kwargs)."""
+    """obj.<name>(*args, **kwargs); None for a method of _VALUES on a tensor
+    a recording tape differentiates through (R refuses it)."""
+    if name in _VALUES and isinstance(obj, Tensor) and \
+            recorder.carries_gradient(obj):
+        return None
     return getattr(obj, name)(*args, **kwargs)
 
 
@@ -132,6 +151,8 @@ def to_numpy(x, dtype=None):
     """R data (decoded: R's layout kept) or a tensor as a NumPy array, for
     the Python libraries R calls through reticulate (which, before 1.36,
     cannot hand R arrays to NumPy 2 itself)."""
+    if isinstance(x, Tensor) and recorder.carries_gradient(x):
+        return None
     a = x.numpy() if isinstance(x, Tensor) else np.asarray(x)
     return a if dtype is None else a.astype(as_dtype(dtype, "pycg_to_numpy"))
 

@@ -277,7 +277,7 @@ test_each_backend("a comparison's NA survives [, [[, t(), rev(), aperm() and dim
   expect_identical(as.array(d), d_r)
 })
 
-test_each_backend("diff() is base R's; rep() and unique() name the way out", {
+test_each_backend("diff() and rep() are base R's; unique() names the way out", {
   x_r <- c(3, 7, 4, 10, 2)
   m_r <- matrix(c(1, 4, 9, 2, 8, 5), 3)
   expect_equal(as.vector(diff(tensor(x_r))), diff(x_r))
@@ -285,7 +285,12 @@ test_each_backend("diff() is base R's; rep() and unique() name the way out", {
                diff(x_r, differences = 2))
   expect_equal(as.array(diff(tensor(m_r))), diff(m_r))
   expect_error(diff(tensor(x_r), lag = 2), "lag = 1 only")
-  expect_error(rep(tensor(x_r), 2), "rep\\(\\) of a tensor: use op_tile")
+  for (args in list(list(2), list(each = 2), list(c(1, 0, 2, 1, 3)),
+                    list(length.out = 7), list(2, each = 2, length.out = 9)))
+    expect_identical(as.vector(do.call(rep, c(list(tensor(x_r)), args))),
+                     do.call(rep, c(list(x_r), args)))
+  expect_identical(as.vector(rep(tensor(m_r), 2)), rep(m_r, 2))
+  expect_error(rep(tensor(x_r), -1), "invalid 'times' argument")
   expect_error(unique(tensor(x_r)), "unique\\(\\) of a tensor: use unique\\(as.array")
 })
 

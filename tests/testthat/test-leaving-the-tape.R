@@ -25,24 +25,55 @@ expect_on_tape <- function(f, x_r, tolerance = 1e-6, label = NULL) {
                label = paste("gradient of", label))
 }
 
-test_each_backend("pycg_grad() and pycg_value_and_grad() refuse an R number result", {
-  for (f in list(function(x) sd(as.array(x)), function(x) sum(as.array(x)^2),
-                 function(x) as.numeric(op_sum(x)))) {
+# The one message of a conversion that would take a tensor off the tape
+# (R/convert.R stop_leaving_tape()): the call that converts, where, why,
+# and the two ways out (after R's own words where an S4 generic such as
+# sd() evaluated the argument that converts).
+leaving_message <- function(conversion, within = NULL) paste0(
+  "(^|: )", conversion, if (!is.null(within)) paste0(" in ", within),
+  ": the tensor carries a gradient \\(a recording tape differentiates ",
+  "through it\\), and its values as R numbers would leave the tape, so the ",
+  "gradient would miss every term computed from them\\. Stay on the tape ",
+  "with op_\\*\\(\\) functions and the base R functions pycg gives ",
+  "tensors \\(see \\?tensor-base\\), or make the constant explicit: ",
+  "as\\.array\\(op_stop_gradient\\(x\\)\\)$")
+
+test_each_backend("pycg_grad() and pycg_value_and_grad() refuse to convert a tensor that carries a gradient", {
+  cases <- list(
+    list(function(x) sd(as.array(x)), "`as.array\\(x\\)`"),
+    list(function(x) sum(as.array(x)^2), "`as.array\\(x\\)`"),
+    list(function(x) as.numeric(op_sum(x)), "`as.double\\(op_sum\\(x\\)\\)`"))
+  for (case in cases)
     for (make in list(pycg_grad, pycg_value_and_grad))
-      expect_error(make(f)(c(3, 1, 2)), paste0(
-        "^pycg_(value_and_)?grad\\(f\\): the function returned an R double ",
-        "\\([0-9.]+\\), not a tensor: a base R function .*converted the ",
-        "tensor to R values.*gradient would be 0.*op_custom_gradient"))
-  }
+      expect_error(make(case[[1L]])(c(3, 1, 2)),
+                   leaving_message(case[[2L]], "`f\\(x\\)`"))
   expect_error(pycg_grad(function(x) tuple(sum(as.array(x)), x),
                          has_aux = TRUE)(c(1, 2)),
-               "the function returned an R double")
+               leaving_message("`as.array\\(x\\)`", "`f\\(x\\)`"))
   expect_error(check_gradients(function(x) sum(as.array(x)), c(1, 2)),
-               "^check_gradients\\(R function\\(x\\)\\): the function returned")
-  obj <- pycg_optim_objective(function(w) sum(as.array(w)^2))
-  expect_error(obj$fn(c(1, 2)), "^pycg_optim_objective.*returned an R double")
-  # an R number that does not depend on x is refused too: no tape sees it
+               leaving_message("`as.array\\(x\\)`", "`f\\(x\\)`"))
+  obj <- pycg_optim_objective(function(w) sum(as.vector(w)^2))
+  expect_error(obj$fn(c(1, 2)), leaving_message("`as.vector\\(w\\)`", "`f\\(w\\)`"))
+})
+
+test_each_backend("pycg_grad() and pycg_value_and_grad() refuse an R number result", {
+  # an R number that no tracked tensor made (a constant made explicit, one
+  # that does not depend on x) is refused too: no tape sees it
+  for (make in list(pycg_grad, pycg_value_and_grad))
+    expect_error(make(function(x) sum(as.array(op_stop_gradient(x))))(
+      c(3, 1, 2)), paste0(
+        "^pycg_(value_and_)?grad\\(R function\\(x\\)\\): the function ",
+        "returned an R double ",
+        "\\(6\\), not a tensor: a base R function .*converted the ",
+        "tensor to R values.*gradient would be 0.*op_custom_gradient"))
   expect_error(pycg_grad(function(x) 1)(2), "returned an R double \\(1\\)")
+  expect_error(pycg_grad(function(x) tuple(length(x), x),
+                         has_aux = TRUE)(c(1, 2)),
+               "the function returned an R integer")
+  expect_error(check_gradients(function(x) 1, c(1, 2)),
+               "^check_gradients\\(R function\\(x\\)\\): the function returned")
+  obj <- pycg_optim_objective(function(w) 2)
+  expect_error(obj$fn(c(1, 2)), "^pycg_optim_objective.*returned an R double")
 })
 
 test_each_backend("a tensor with one element is the scalar result R takes it for", {
@@ -124,4 +155,148 @@ test_each_backend("ifelse(), apply(), diag(), head() and tail() stay on the tape
   expect_on_tape(function(v) sum(diag(v) * A_r), v_r)
   expect_on_tape(function(x) sum(head(x, -1) * 1:3), x_r)
   expect_on_tape(function(m) sum(tail(m, 2) * matrix(1:6, 2)), M_r)
+})
+
+# ---- R numbers from a tensor on a tape ----------------------------------------
+# A tensor that a tape differentiates through never becomes R numbers
+# silently: matrix(), array(), sweep() and mahalanobis() keep it on the
+# tape, every other conversion stops with one message. The oracles are
+# central differences of the same code on R numbers, with base R's own
+# functions (base::, stats::). (These tests run in the package's
+# namespace, whose code keeps base R's functions: the ones library(pycg)
+# puts on the search path are taken from there.)
+attached <- function(name) get(name, envir = as.environment("package:pycg"))
+
+test_each_backend("sweep() of an R matrix by a tensor keeps the statistics on the tape", {
+  sweep <- attached("sweep")
+  Y <- matrix(1:6, 3)
+  f <- function(mu) sum(sweep(Y, 2, mu)^2) + sum(mu^2)
+  f_r <- function(mu) sum(base::sweep(Y, 2, mu)^2) + sum(mu^2)
+  expect_equal(as.vector(pycg_grad(f)(c(1, 2))), fd_grad(f_r, c(1, 2)),
+               tolerance = 1e-6)   # -4 -14 (the term lost: 2 4)
+  W <- matrix(c(0.5, -1, 2, 0.25, 1.5, -0.75), 2)
+  g <- function(s) sum(W * sweep(W, 1, s, "*")) + sum(s^2)
+  g_r <- function(s) sum(W * base::sweep(W, 1, s, "*")) + sum(s^2)
+  expect_equal(as.vector(pycg_grad(g)(c(0.3, 0.7))), fd_grad(g_r, c(0.3, 0.7)),
+               tolerance = 1e-6)
+})
+
+test_each_backend("matrix() and array() of a tensor stay on the tape, laid out as base R lays them", {
+  matrix <- attached("matrix")
+  array <- attached("array")
+  W <- base::matrix(c(0.5, -1, 2, 0.25), 2)
+  f <- function(p) sum(W %*% matrix(p, 2, 2)^2) + sum(p^2)
+  f_r <- function(p) sum(W %*% base::matrix(p, 2, 2)^2) + sum(p^2)
+  p_r <- c(1, 2, 0.5, -1)
+  expect_equal(as.vector(pycg_grad(f)(p_r)), fd_grad(f_r, p_r),
+               tolerance = 1e-6)
+  for (make in list(function(p) matrix(p, 2, byrow = TRUE),
+                    function(p) matrix(p, ncol = 3),
+                    function(p) array(p, c(2, 3, 2)),
+                    function(p) array(p, 4))) {
+    base_make <- make
+    environment(base_make) <- asNamespace("stats")   # (base R's functions)
+    p_r <- c(1, 2, 3, 0.5, -1, 2)
+    expect_equal(as.array(make(tensor(p_r))), base_make(p_r))
+    h <- function(p) sum(seq_len(12)[seq_along(make(p))] * make(p)^2)
+    h_r <- h
+    environment(h_r) <- environment(base_make)
+    body(h_r) <- do.call(substitute, list(body(h), list(make = base_make)))
+    expect_equal(as.vector(pycg_grad(h)(p_r)), fd_grad(h_r, p_r),
+                 tolerance = 1e-6)
+  }
+  expect_warning(m <- matrix(tensor(1:5 + 0), 2),
+                 "data length \\[5\\] is not a sub-multiple or multiple of the number of rows \\[2\\]")
+  expect_equal(as.array(m), suppressWarnings(base::matrix(1:5 + 0, 2)))
+  expect_error(matrix(tensor(1:4 + 0), 2, dimnames = list(c("a", "b"), NULL)),
+               "^matrix\\(\\): a tensor has no dimnames; give `dimnames` as NULL$")
+})
+
+test_each_backend("mahalanobis() of tensors stays on the tape", {
+  mahalanobis <- attached("mahalanobis")
+  Y <- matrix(c(1, 2, 3, 0.5, -1, 2), 3)
+  S <- matrix(c(2, 0.3, 0.3, 1), 2)
+  f <- function(mu) sum(mahalanobis(Y, mu, S)) + sum(mu^2)
+  f_r <- function(mu) sum(stats::mahalanobis(Y, mu, S)) + sum(mu^2)
+  expect_equal(as.vector(pycg_grad(f)(c(1, 2))), fd_grad(f_r, c(1, 2)),
+               tolerance = 1e-6)
+  g <- function(s) sum(mahalanobis(Y, c(0.5, 1), diag(2) * s[1] + s[2]))
+  g_r <- function(s) sum(stats::mahalanobis(Y, c(0.5, 1), diag(2) * s[1] + s[2]))
+  expect_equal(as.vector(pycg_grad(g)(c(2, 0.5))), fd_grad(g_r, c(2, 0.5)),
+               tolerance = 1e-6)
+  h <- function(x) mahalanobis(x, c(0.5, 1), S)
+  expect_equal(as.vector(pycg_grad(h)(c(1, 2))),
+               fd_grad(function(x) stats::mahalanobis(x, c(0.5, 1), S), c(1, 2)),
+               tolerance = 1e-6)
+})
+
+test_each_backend("every other conversion of a tensor that carries a gradient stops, naming the call", {
+  grad_of <- function(f) pycg_grad(f)(c(0.5, 2))
+  expect_error(grad_of(function(x) sum(as.vector(x)) + sum(x^2)),
+               leaving_message("`as.vector\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(as.numeric(x)) + sum(x^2)),
+               leaving_message("`as.double\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(as.matrix(x)) + sum(x^2)),
+               leaving_message("`as.matrix\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(unlist(lapply(x, exp))) + sum(x^2)),
+               leaving_message("`as.vector\\(x, \"list\"\\)`",
+                               "`as.list.default\\(X\\)`"))
+  expect_error(grad_of(function(x) { mode(x) <- "double"; sum(x) }),
+               leaving_message("`as.double\\(x\\)`", paste0(
+                 "``mode<-`\\(`\\*tmp\\*`, value = \"double\"\\)`")))
+  expect_error(grad_of(function(x) sum(x$numpy()) + sum(x)),
+               leaving_message("`x\\$numpy\\(\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(op_convert_to_numpy(x)) + sum(x)),
+               leaving_message("`op_convert_to_numpy\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) { pycg_to_numpy(x); sum(x) }),
+               leaving_message("`pycg_to_numpy\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(summary(x)) + sum(x)),
+               leaving_message("`summary\\(x\\)`", "`f\\(x\\)`"))
+  expect_error(grad_of(function(x) sum(x[order(x)] * 1:2)),   # (xtfrm())
+               leaving_message("`xtfrm\\(x\\)`", "`FUN\\(X\\[\\[i\\]\\], ...\\)`"))
+  # base R stops at these for every tensor, on a tape or not
+  expect_error(grad_of(function(x) { storage.mode(x) <- "double"; sum(x) }),
+               "environments cannot be coerced")
+  expect_error(grad_of(function(x) sum(unclass(x))), "cannot unclass")
+  # a tape of gradient_tape() too, for what it watches
+  x <- tensor(c(0.5, 2))
+  expect_error(with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    as.numeric(x)
+  }), leaving_message("`as.double\\(x\\)`", "`[^`]*`"))
+})
+
+test_each_backend("what carries no gradient converts on a tape as elsewhere", {
+  seen <- NULL
+  f <- function(x) {
+    stopifnot(as.logical(any(x > 0)), is.integer(as.integer(x)))
+    data <- op_convert_to_tensor(c(3, 4))      # a constant of the tape
+    ints <- op_convert_to_tensor(c(1L, 2L))    # integers get no gradient
+    seen <<- list(as.numeric(data), as.vector(ints), which(x > 1), rank(x),
+                  which.max(x), capture.output(print(x), str(x)), format(x),
+                  as.character(x), order(op_stop_gradient(x)))
+    sum(x^2 * as.numeric(data)) + sum(as.array(op_stop_gradient(x)))
+  }
+  x_r <- c(2, 0.5)
+  expect_equal(as.vector(pycg_grad(f)(x_r)), 2 * x_r * c(3, 4))
+  expect_equal(seen[c(1:5, 9)], list(c(3, 4), 1:2, 1L, rank(x_r), 1L,
+                                     order(x_r)))
+  expect_match(paste(seen[[6]], collapse = "\n"), "Tensor float64 \\[2\\]")
+  expect_equal(seen[[7]], format(x_r))
+  # the forward of an op_custom_gradient() rule is where R numbers may be
+  # computed: the rule gives the gradient
+  cube <- op_custom_gradient(function(x) {
+    v <- as.numeric(x)
+    tuple(op_convert_to_tensor(v^3), function(upstream) upstream * 3 * x^2)
+  })
+  expect_equal(as.vector(pycg_grad(function(x) op_sum(cube(x)))(x_r)),
+               3 * x_r^2)
+  x <- tensor(x_r)
+  with(gradient_tape() %as% tape, {
+    tape$watch(x)
+    with(tape$stop_recording(), v <- as.numeric(x))   # a paused tape
+    y <- op_sum(x * v)
+  })
+  expect_equal(as.vector(tape$gradient(y, x)), x_r)
+  expect_equal(as.numeric(x), x_r)   # and outside every tape
 })
