@@ -72,6 +72,7 @@ _decode = envelope.decode
 
 
 to_r = _guarded(codec.to_r)
+stage_r = _guarded(codec.Staged)
 
 
 @_guarded

@@ -285,6 +285,14 @@ def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     return Tensor(K.own(a))   # (a user's array, which its owner may write)
 
 
+def adopt(array: np.ndarray) -> Tensor:
+    """A Tensor of a NumPy array that pycg has just made and that no one
+    else holds (pycg.r's codec reading R's data): the backend may keep its
+    memory instead of copying it, as convert_to_tensor copies a user's
+    array. The caller gives the array up."""
+    return Tensor(backends.active.convert(array))
+
+
 def _moved(t, K):
     """`t` on backend K, keeping its identity: a tape that watches it still
     knows it after a backend switch."""
