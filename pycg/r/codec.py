@@ -29,7 +29,7 @@ complex    complex128(16)  complex128                   complex
 """
 import numpy as np
 
-from pycg.tensor import Tensor, adopt, convert_to_tensor
+from pycg.tensor import Tensor, adopt
 from pycg.tensor.convert import as_dtype
 
 # R kind -> (the stored element, the tensor dtype)
@@ -59,7 +59,7 @@ def from_r(data, shape, kind, dtype=None):
         as_dtype(dtype, "")
     except TypeError:
         return a
-    return convert_to_tensor(adopt(a), dtype)
+    return adopt(a, dtype)
 
 
 def _pieces(shape, limit):

@@ -243,7 +243,9 @@ def r_subset(x, index, drop):
 
 
 def _r_positions(i, extent, axis):
-    if na.symbolic(i):
+    if na.symbolic(i):   # (an R constant is a constant of the graph)
+        i = na.static_value(i)
+    if i is None:
         raise IndexError(
             "`[`: the index is a tensor being traced (inside pycg_function), "
             "whose values, and so the length of x[i], are not known yet; "
