@@ -74,7 +74,8 @@ bridge_python_function <- function(adapter) {
 # R -> Python ---------------------------------------------------------------
 
 bridge_encode <- function(x) {
-  as_py(x, .label = "the R value bound for Python", .fn = bridge_function)
+  as_py(x, .label = "the R value bound for Python", .fn = bridge_function,
+        .staged = FALSE)
 }
 
 bridge_function <- function(fn) {

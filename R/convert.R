@@ -34,7 +34,10 @@
 #     default, pycg.r's in R/bridge.R);
 #   data frames, factors, environments and the rest -> an error.
 # `.label` names the value in errors (default: the expression passed).
-as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
+# `.staged`: a large array crosses in pieces (staged_array(); FALSE in
+# pycg.r's bridge, whose Python reads the envelope once it is whole).
+as_py <- function(x, .label = substitute(x), .fn = as_py_function,
+                  .staged = TRUE) {
   if (is.null(x) || inherits(x, "python.builtin.object"))
     return(x)
   if (is.function(x))
@@ -42,7 +45,7 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
   if (is.list(x)) {
     if (is.data.frame(x))
       stop_bad_input(x, .label, "; use as.matrix() for a numeric matrix")
-    out <- lapply(unname(x), as_py, .fn = .fn)
+    out <- lapply(unname(x), as_py, .fn = .fn, .staged = .staged)
     if (inherits(x, "pycg_tuple"))
       return(list(`__pycg_r_tuple__` = out))
     keys <- list_names(x, .label)
@@ -69,7 +72,7 @@ as_py <- function(x, .label = substitute(x), .fn = as_py_function) {
     stop_bad_input(x, .label, paste0(
       ": pycg tensors have no integer or logical NA; use a double vector ",
       "(which keeps R's NA) or remove the NAs"), what = "")
-  r_array(x)
+  r_array(x, .staged)
 }
 
 as_py_function <- function(fn) r_callable(fn, function_label(NULL, fn))
@@ -175,8 +178,33 @@ py_variables <- function(x, slot) {
   py
 }
 
-r_array <- function(x) {
+r_array <- function(x, staged = TRUE) {
+  if (staged && length(x) > piece_limit)
+    return(staged_array(x))
   stats::setNames(array_to_raw(x), c("__pycg_r_array__", "shape", "kind"))
+}
+
+# The most elements an array crosses in at once (2 MiB of doubles): a
+# larger one goes in pieces, written straight into the tensor's array
+# (codec.Staged), and comes back in pieces into the R vector
+# (raw_to_array()), so the whole data is never copied on the way.
+piece_limit <- 2^18
+
+# The envelope of a large R array: its data already in Python (a
+# codec.Staged filled piece by piece, each piece's bytes a small raw).
+staged_array <- function(x) {
+  shape <- as.list(dim(x) %||% length(x))
+  kind <- typeof(x)
+  stage <- py_call(interop()$stage_r, shape, kind, piece_limit)
+  at <- 0
+  counts <- as.numeric(py_value(stage$counts()))
+  for (i in seq_along(counts)) {
+    piece <- x[(at + 1):(at + counts[i])]
+    stage$fill(i - 1L, array_to_raw(piece)[[1L]])
+    at <- at + counts[i]
+    piece_done()
+  }
+  list(`__pycg_r_array__` = stage, shape = shape, kind = kind)
 }
 
 # ---- the array codec (pycg/r/codec.py is the Python half) --------------------
@@ -201,19 +229,52 @@ array_to_raw <- function(x) {
 }
 
 # The R value of array_to_raw()'s triple: a scalar for no extents, else an
-# array of that shape.
+# array of that shape. `bytes` is a raw vector, or a codec.Pieces read
+# piece by piece into the vector allocated here.
 raw_to_array <- function(bytes, shape, kind) {
   shape <- as.integer(unlist(shape))
   n <- prod(shape)
-  value <- switch(kind,
+  if (inherits(bytes, "python.builtin.object"))
+    return(pieces_to_array(bytes, shape, kind, n))
+  value <- read_raw(bytes, kind, n)
+  if (length(shape)) dim(value) <- shape
+  value
+}
+
+pieces_to_array <- function(pieces, shape, kind, n) {
+  value <- vector(if (kind == "double") "numeric" else kind, n)
+  at <- 0
+  counts <- as.numeric(py_value(pieces$counts()))
+  for (i in seq_along(counts)) {
+    value[(at + 1):(at + counts[i])] <- read_raw(
+      py_value(pieces$piece(i - 1L)), kind, counts[i])
+    at <- at + counts[i]
+    piece_done()
+  }
+  dim(value) <- shape
+  value
+}
+
+# A piece's R copies freed at once (a minor collection, about a
+# millisecond): R's collector would otherwise let garbage grow with the heap,
+# half the array's size for one that fills a large heap.
+piece_done <- function() {
+  invisible(gc(verbose = FALSE, full = FALSE))
+}
+
+# (a method's result, converted or not as the object came to R)
+py_value <- function(x) {
+  if (inherits(x, "python.builtin.object")) reticulate::py_to_r(x) else x
+}
+
+read_raw <- function(bytes, kind, n) {
+  switch(kind,
     double = readBin(bytes, "double", n, size = 8L, endian = "little"),
     integer = readBin(bytes, "integer", n, size = 4L, endian = "little"),
     logical = as.logical(readBin(bytes, "integer", n, size = 4L,
                                  endian = "little")),
     complex = readBin(bytes, "complex", n, size = 16L, endian = "little"),
     stop("pycg: unknown array kind `", kind, "`", call. = FALSE))
-  if (length(shape)) dim(value) <- shape
-  value
 }
 
 # 1-based R axes to 0-based Python axes; negative axes count from the end.
@@ -423,7 +484,7 @@ utf8_names <- function(x) {
 # carries_gradient). Text, printing, R integers and logicals (a
 # derivative of 0: nothing is lost) convert without `leaving`.
 tensor_to_r <- function(x, leaving = NULL) {
-  parts <- py_call(interop()$to_r, x, !is.null(leaving))
+  parts <- py_call(interop()$to_r, x, !is.null(leaving), piece_limit)
   if (is.null(parts)) {
     at <- sys.parent()   # (the method converting)
     stop_leaving_tape(leaving, at)

@@ -33,6 +33,7 @@ start_python <- function() {
     call_method = interop$call_method,
     guard = interop$guard,
     to_r = interop$to_r,
+    stage_r = interop$stage_r,
     r_function = interop$r_function,
     r_signature = interop$r_signature,
     r_subset = interop$r_subset,

@@ -9,6 +9,14 @@ word is 1954), made a quiet NaN here. R writes them with writeBin() and
 reads them with readBin() (array_to_raw() and raw_to_array() in
 R/convert.R, the R half of this codec).
 
+A large array crosses in pieces, so that no copy of the whole array is made
+on the way but the one the tensor (or R's result) holds: R writes each piece
+of its bytes straight into the tensor's array (`Staged`), and reads a
+tensor back piece by piece into the R vector it allocated (`Pieces`). A
+piece is a block of the array that is contiguous in R's column-major order
+(whole leading axes, a run along one axis, fixed indices after it), at most
+`limit` elements (R chooses it).
+
 =========  ==============  ===========================  =================
 R kind     bytes (each)    tensor dtype from R          NumPy dtypes to R
 =========  ==============  ===========================  =================
@@ -21,7 +29,7 @@ complex    complex128(16)  complex128                   complex
 """
 import numpy as np
 
-from pycg.tensor import Tensor, convert_to_tensor
+from pycg.tensor import Tensor, adopt
 from pycg.tensor.convert import as_dtype
 
 # R kind -> (the stored element, the tensor dtype)
@@ -38,17 +46,67 @@ def from_r(data, shape, kind, dtype=None):
     NumPy, as convert_to_tensor(array, dtype) does. A `dtype` that is no
     dtype leaves a NumPy array, for the op's own error to name it."""
     stored, own = DTYPES[kind]
-    a = np.frombuffer(data, dtype=stored).reshape(shape, order="F")
-    a = np.array(a, dtype=own, order="C")
-    if kind in ("double", "complex"):
-        _quiet_nans(a)
+    if isinstance(data, Staged):
+        a = data.take()
+    else:
+        a = np.frombuffer(data, dtype=stored).reshape(shape, order="F")
+        a = np.array(a, dtype=own, order="C")
+        if kind in ("double", "complex"):
+            _quiet_nans(a)
     if dtype is None:
-        return convert_to_tensor(a)
+        return adopt(a)
     try:
         as_dtype(dtype, "")
     except TypeError:
         return a
-    return convert_to_tensor(a, dtype)
+    return adopt(a, dtype)
+
+
+def _pieces(shape, limit):
+    """The pieces of an array of `shape` in R's order: (NumPy index, its
+    R-order block shape, element count) each."""
+    p, m = 1, 0
+    while m < len(shape) - 1 and p * shape[m] <= limit:
+        p, m = p * shape[m], m + 1
+    run = max(1, limit // p)
+    out = []
+    for rest in np.ndindex(*reversed(shape[m + 1:])):
+        fixed = tuple(reversed(rest))   # (the first varies fastest, as in R)
+        for j in range(0, shape[m], run):
+            k = min(shape[m], j + run)
+            out.append(((slice(None),) * m + (slice(j, k),) + fixed,
+                        tuple(shape[:m]) + (k - j,), p * (k - j)))
+    return out
+
+
+class Staged:
+    """An R array on its way into a tensor: R fills the tensor's C-order
+    array piece by piece (`counts()`, then `fill(i, bytes)` for each), and
+    `from_r` takes it, once."""
+
+    def __init__(self, shape, kind, limit):
+        self.kind = kind
+        self._array = np.empty(tuple(shape), dtype=DTYPES[kind][1])
+        self._pieces = _pieces(tuple(shape), int(limit))
+
+    def counts(self):
+        """The number of elements in each piece, in R's order."""
+        return [n for _, _, n in self._pieces]
+
+    def fill(self, i, data):
+        index, block, _ = self._pieces[i]
+        b = np.frombuffer(data, dtype=DTYPES[self.kind][0])
+        if self.kind in ("double", "complex"):
+            b = b.copy() if not b.flags.writeable else b
+            _quiet_nans(b)
+        self._array[index] = b.reshape(block, order="F")
+
+    def take(self):
+        a, self._array = self._array, None
+        if a is None:
+            raise ValueError("pycg: an R array staged for Python was read "
+                             "twice; convert the R value again")
+        return a
 
 
 def _quiet_nans(a):
@@ -61,8 +119,9 @@ def _quiet_nans(a):
         floats.view(np.uint64)[nan] |= np.uint64(1 << 51)
 
 
-def to_r(x):
-    """``(data, shape, kind)`` of a tensor, NumPy array or number, for R."""
+def to_r(x, limit=None):
+    """``(data, shape, kind)`` of a tensor, NumPy array or number, for R;
+    `data` is a `Pieces` for an array of more than `limit` elements."""
     a = np.asarray(x.numpy() if isinstance(x, Tensor) else x)
     k = a.dtype.kind
     if k == "b":
@@ -80,7 +139,27 @@ def to_r(x):
             f"pycg: an array of {what} (dtype {a.dtype}) cannot go to R: "
             f"only arrays of numbers, booleans and complex numbers cross; "
             f"pass a list (an R list) or one str (an R string) instead")
-    a = a.astype(DTYPES[kind][0])
+    if limit is not None and a.size > limit:
+        return Pieces(a, kind, int(limit)), list(a.shape), kind
+    return _column_major(a, kind), list(a.shape), kind
+
+
+def _column_major(a, kind):
     # the transpose of a Fortran-ordered array is C-contiguous: its buffer
     # holds the column-major bytes R expects
-    return bytearray(np.asfortranarray(a).T), list(a.shape), kind
+    return bytearray(np.asfortranarray(a, dtype=DTYPES[kind][0]).T)
+
+
+class Pieces:
+    """A large array on its way to R: R allocates the vector and reads
+    `piece(i)` for each of `counts()` into it."""
+
+    def __init__(self, a, kind, limit):
+        self._array, self.kind = a, kind
+        self._pieces = _pieces(a.shape, limit)
+
+    def counts(self):
+        return [n for _, _, n in self._pieces]
+
+    def piece(self, i):
+        return _column_major(self._array[self._pieces[i][0]], self.kind)

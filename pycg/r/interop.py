@@ -77,14 +77,18 @@ _decode = envelope.decode
 
 
 @functools.partial(_guarded, conversion=True)
-def to_r(x, checked=False):
+def to_r(x, checked=False, limit=None):
     """codec.to_r of a tensor; with `checked` (a conversion whose R numbers
     may be computed with: as.vector(), as.double(), ...), None instead
     where a recording tape differentiates through it, and R refuses the
-    conversion (stop_leaving_tape() in R/convert.R)."""
+    conversion (stop_leaving_tape() in R/convert.R). `limit`: codec.to_r's."""
     if checked and isinstance(x, Tensor) and recorder.carries_gradient(x):
         return None
-    return codec.to_r(x)
+    return codec.to_r(x, limit)
+
+
+# (not a step of a record: the tensor it makes is R data, a constant)
+stage_r = _guarded(codec.Staged, conversion=True)
 
 
 @_guarded
@@ -267,7 +271,9 @@ def r_subset(x, index, drop):
 
 
 def _r_positions(i, extent, axis):
-    if na.symbolic(i):
+    if na.symbolic(i):   # (an R constant is a constant of the graph)
+        i = na.static_value(i)
+    if i is None:
         raise IndexError(
             "`[`: the index is a tensor being traced (inside pycg_function), "
             "whose values, and so the length of x[i], are not known yet; "

@@ -18,6 +18,7 @@ import numpy as np
 import pycg
 from pycg.optimize import nan_gradient_message
 from pycg.ops._machinery.traced import is_symbolic, tracing
+from pycg.ops._machinery.traced import static_value as traced_static_value
 from pycg.r import codec
 from pycg.r import replay as _replay
 from pycg.r import semantics as rs
@@ -67,6 +68,13 @@ def is_nan(x):
         return ops.zeros(x.shape, "bool")
     return ops.logical_and(ops.isnan(x), ops.logical_not(
         pycg.convert_to_tensor(rs.is_na(x))))
+
+
+def static_value(x):
+    """The value of a traced tensor where the trace knows it already (a
+    constant of the TF graph, such as R data given to an op inside
+    pycg_function), else None."""
+    return None if jax_tracer(x._value) else traced_static_value(x)
 
 
 def symbolic(x):

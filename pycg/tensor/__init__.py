@@ -14,9 +14,11 @@ package's S3 methods are registered on those names
 (tests/test_r_classes.py pins them).
 """
 from pycg.tensor.convert import as_dtype, is_differentiable, is_float
-from pycg.tensor.core import Tensor, Variable, constant, convert_to_tensor
+from pycg.tensor.core import (Tensor, Variable, adopt, constant,
+                              convert_to_tensor)
 from pycg.tensor.operator_types import Operators
 from pycg.tensor.python_value import PythonValue
 
-__all__ = ("Operators", "PythonValue", "Tensor", "Variable", "as_dtype",
-           "constant", "convert_to_tensor", "is_differentiable", "is_float")
+__all__ = ("Operators", "PythonValue", "Tensor", "Variable", "adopt",
+           "as_dtype", "constant", "convert_to_tensor", "is_differentiable",
+           "is_float")

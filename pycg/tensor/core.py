@@ -285,6 +285,17 @@ def convert_to_tensor(value: Any, dtype: Any = None) -> Tensor:
     return Tensor(K.own(a))   # (a user's array, which its owner may write)
 
 
+def adopt(array: np.ndarray, dtype: Any = None) -> Tensor:
+    """A Tensor of a NumPy array that pycg has just made and that no one
+    else holds (pycg.r's codec reading R's data), converted to `dtype` in
+    NumPy first as convert_to_tensor converts an array: the backend may
+    keep its memory instead of copying it, as convert_to_tensor copies a
+    user's array. The caller gives the array up."""
+    if dtype is not None:
+        array = check_numeric(array, as_dtype(dtype, "pycg.convert_to_tensor"))
+    return Tensor(backends.active.convert(array))
+
+
 def _moved(t, K):
     """`t` on backend K, keeping its identity: a tape that watches it still
     knows it after a backend switch."""

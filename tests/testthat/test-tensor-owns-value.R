@@ -3,9 +3,10 @@
 # `x[1] <- 10` inside a function does) changes no tensor, no variable and
 # no recorded gradient, and an R array made from a tensor is R's own to
 # change. (tests/test_tensor_owns_value.py is the Python side.) Sizes: a
-# small vector and one of 2^20 elements.
+# small vector, one of 2^18 elements and a larger one (R/convert.R sends
+# it in pieces).
 
-sizes <- c(3L, 2L^20L)
+sizes <- c(3L, 2L^18L, 2L^20L)  # (the last crosses in pieces)
 
 # 1..n as a plain R vector, which `x[i] <- v` then writes in place (checked
 # with tracemem(), which reports no copy); seq_len(n)'s compact form alone

@@ -36,6 +36,14 @@ def is_symbolic(x):
     return isinstance(x, Tensor) and not hasattr(x._value, "numpy")
 
 
+def static_value(x):
+    """The NumPy value of a tensor of a TF graph that is a constant of it
+    (data from outside the trace, such as an R index), or None where only
+    the graph's run will know it."""
+    import tensorflow as tf
+    return tf.get_static_value(x._value)
+
+
 class Capture:
     """Runs user functions inside TF graphs with a probe for the tapes."""
 
