@@ -81,7 +81,7 @@ for (backend in c("numpy", "tensorflow")) {
     options(old)
     stopifnot(all.equal(g(p), fd(p), tolerance = 1e-4),
               all.equal(g_eager(p), fd(p), tolerance = 1e-4))
-    for (i in 1:20) g(p)   # (recorded, replayed, compiled)
+    for (i in 1:60) g(p)   # (recorded, replayed, compiled)
     one <- paired(fd, g, p)
     eager <- paired(fd, g_eager, p, n = 10L, batches = 5L)
     fit_fd <- fit_time(f, p, NULL)
@@ -93,8 +93,7 @@ for (backend in c("numpy", "tensorflow")) {
       fit_ratio = fit_pycg[1L] / fit_fd[1L],
       grads_fd = fit_fd[2L], grads_pycg = fit_pycg[2L],
       value_diff = abs(fit_fd[3L] - fit_pycg[3L]))
-    cat(name, backend, ": ", sep = "")
-    pycg_explain(g)
+    cat(name, backend, ": ", pycg_explain(g), "\n", sep = "")
   }
 }
 cat("\nOne gradient: optim's numerical one (ms) against pycg_grad() replayed",

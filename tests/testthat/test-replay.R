@@ -144,3 +144,15 @@ test_that("pycg_explain() names what it needs", {
     "pycg_explain\\(\\): `g` must be a function made by pycg_grad\\(\\) ",
     "or pycg_value_and_grad\\(\\), not"))
 })
+
+test_each_backend("a record compiled after its first calls gives the same gradient", {
+  g <- pycg_grad(negbin)
+  p <- c(1, 0.5, -0.5, 0.7)
+  for (i in 1:52) g(p)
+  for (shift in c(-0.3, 0.4)) {
+    expect_equal(g(p + shift), fd_grad(negbin, p + shift), tolerance = 1e-6)
+  }
+  expect_match(pycg_explain(g), if (pycg:::config_backend() %in%
+                                     c("tensorflow", "jax"))
+    "compiled \\(" else "eagerly")
+})
