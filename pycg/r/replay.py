@@ -296,7 +296,7 @@ class _Entry:
         self.eager, self.calls = eager, 0
         backend = pycg.config.backend()
         self.ways = [(how, pycg.function(eager, jit_compile=jit))
-                     for how, jit in _COMPILING.get(backend, ())] \
+                     for how, jit in _compiling(backend)] \
             if compile else []
         self.why_eager = None if self.ways else (
             f"the {backend} backend has no graphs" if compile
@@ -329,8 +329,10 @@ class _Entry:
 
 # the ways pycg.function compiles on each backend, tried in order (it runs
 # the others' eagerly)
-_COMPILING = {"tensorflow": (("by XLA", True), ("a TensorFlow graph", False)),
-              "jax": (("by jax.jit", False),)}
+def _compiling(backend):
+    if backend == "tensorflow":
+        return (("by XLA", True), ("a TensorFlow graph", False))
+    return (("by jax.jit", False),) if backend == "jax" else ()
 
 
 def _named(fn, like):
