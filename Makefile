@@ -102,12 +102,14 @@ test-site: setup
 
 # The house habits (STYLE.md): the linter, the type checker over the public
 # modules (pyproject.toml's [tool.mypy]; pycg.ops' types are the generated
-# stub pycg/ops/__init__.pyi, which must be current), and NAMESPACE/man in
-# step with the roxygen comments. The line budget and the import-cycle
+# stub pycg/ops/__init__.pyi, which must be current), the R op wrappers
+# R/ops-*.R as tools/gen_r_ops.py makes them from pycg.ops, and NAMESPACE/man
+# in step with the roxygen comments. The line budget and the import-cycle
 # checks are tests (tests/test_architecture.py).
 lint: setup
 	$(VENV)/bin/ruff check pycg tests bench tools
 	$(PY) tools/ops_stub.py --check
+	$(PY) tools/gen_r_ops.py --check
 	$(VENV)/bin/mypy
 	bash tools/roxygen-drift.sh
 

@@ -5,6 +5,7 @@
 # by as_py(). A name that means something else in one op (conv's `padding`
 # is a string, fold()'s numbers) is declared for that op in
 # `op_argument_exceptions`. The converters live in R/convert.R.
+# tools/gen_r_ops.py reads these two lists to write the wrappers;
 # tests/testthat/test-arguments.R reads the body of every op_* wrapper and
 # fails where one converts an argument otherwise, or passes it on as is.
 op_argument_conversions <- list(
