@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from pycg import backends
+from pycg import backends, ops
 from pycg.api.tape import GradientTape
 from pycg.custom import kept_dtypes
 from pycg.interop._outputs import checked
@@ -32,10 +32,9 @@ class _Call:
         self.tape = self.structure = None
         self.made = ()   # the outputs' versions as forward made them
 
-    def run(self, xs, tape, stage):
-        """f on pycg tensors wrapping xs (watched by `tape` where
-        floating): (those tensors, f's outputs as pycg tensors)."""
-        ins = [Tensor(x) for x in xs]
+    def run(self, ins, tape, stage):
+        """f on the pycg tensors `ins` (watched by `tape` where floating),
+        in place of the torch inputs: f's outputs as pycg tensors."""
         values = list(self.leaves)
         for i, t in zip(self.slots, ins):
             values[i] = t
@@ -51,32 +50,52 @@ class _Call:
         if self.structure is None:
             self.structure = out
             self.floats = [is_float(o.dtype) for o in outs]
-        return ins, outs
+        return outs
 
     def forward(self, xs, keep):
         # (inputs detached: pycg sees no tensor that requires grad)
         tape = GradientTape(persistent=True)
-        ins, outs = self.run([x.detach() for x in xs], tape, "forward")
+        ins = [Tensor(x.detach()) for x in xs]
+        outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
         made = tuple(_fresh(o._value) for o in outs)
         self.made = [_version(o) for o in made]
         return made
 
-    def backward(self, kept, xs, dys, needs, keep):
+    def backward(self, kept, xs, dys, needs, keep, apply):
+        """The gradients of the inputs (None where torch asks none) from
+        the output gradients `dys`. Where torch records the backward
+        (create_graph, torch.func's grad and jacrev), it is one more
+        call of the bridge (`apply`): the VJP of this call (_Vjp), whose
+        own backward is pycg's backward of the VJP, so that torch's
+        second derivative follows the rules' own gradients (a rule's
+        output in the gradient, a rule called in another's gradient) as
+        pycg's would."""
         self._check_versions()
-        if kept is None or sys.modules["torch"].is_grad_enabled() or any(
+        if sys.modules["torch"].is_grad_enabled():
+            return self._recorded(xs, dys, needs, keep, apply)
+        if kept is None or any(
                 base._version != then for base, then in self.made):
-            # (torch records this backward, or the forward's tape is gone,
-            # or an output was changed in place, and with it what the
-            # tape's rules may read: f runs again from its inputs, whose
-            # versions are checked, so the gradient is the call's)
+            # (the forward's tape is gone, or an output was changed in
+            # place, and with it what the tape's rules may read: f runs
+            # again from its inputs, whose versions are checked, so the
+            # gradient is the call's)
             tape = GradientTape(persistent=True)
-            ins, outs = self.run(xs, tape, "backward")
+            ins = [Tensor(x) for x in xs]
+            outs = self.run(ins, tape, "backward")
         else:
             tape, ins, outs = kept
-        wanted = [t for t, x, n in zip(ins, xs, needs)
-                  if n and is_float(t.dtype)]
-        pairs = [(o, Tensor(dy)) for o, dy, floating
+        gs = self.vjp(tape, ins, outs, [None if dy is None else Tensor(dy)
+                                        for dy in dys], needs, keep)
+        return tuple(None if g is None else self._checked(g, x, i, keep[i])
+                     for i, (g, x) in enumerate(zip(gs, xs)))
+
+    def vjp(self, tape, ins, outs, dys, needs, keep):
+        """pycg's gradients of f's inputs `ins` (one per input, None where
+        not needed or unconnected) from `tape`, the output gradients `dys`
+        (pycg tensors or None) given."""
+        wanted = [t for t, n in zip(ins, needs) if n and is_float(t.dtype)]
+        pairs = [(o, dy) for o, dy, floating
                  in zip(outs, dys, self.floats) if floating and dy is not None]
         with backends.active.bridged(self.name, "backward"), \
                 kept_dtypes.keeping([t for t, k in zip(ins, keep) if k]):
@@ -84,9 +103,24 @@ class _Call:
                                output_gradients=[u for _, u in pairs]) \
                 if wanted and pairs else [None] * len(wanted)
         found = iter(gs)
-        return tuple(self._checked(next(found), x, i, keep[i])
-                     if n and is_float(t.dtype) else None
-                     for i, (t, x, n) in enumerate(zip(ins, xs, needs)))
+        return [next(found) if n and is_float(t.dtype) else None
+                for t, n in zip(ins, needs)]
+
+    def _recorded(self, xs, dys, needs, keep, apply):
+        """The backward as a call of the bridge that torch records."""
+        given = [j for j, (dy, floating) in enumerate(zip(dys, self.floats))
+                 if floating and dy is not None]
+        wanted = [i for i, (x, n) in enumerate(zip(xs, needs))
+                  if n and is_float(Tensor(x).dtype)]
+        if not given or not wanted:
+            return (None,) * len(xs)
+        vjp = _Vjp(self, needs, keep, given, wanted)
+        args = list(xs) + [dys[j] for j in given]
+        grads = [None] * len(xs)
+        for i, g in zip(vjp.wanted, apply(_VjpCall(vjp, args), args)):
+            if i not in vjp.unconnected:
+                grads[i] = g
+        return tuple(grads)
 
     def _check_versions(self):
         """torch's own check of a saved tensor, where torch's transforms
@@ -105,8 +139,8 @@ class _Call:
                     f"the change")
 
     def _checked(self, g, x, i, keep):
-        if g is None:
-            return None
+        """The value of pycg's gradient `g` of input i (torch's `x`), on
+        x's device and, unless `keep`, in its dtype; else the error."""
         g = g._value
         if g.device != x.device or g.dtype != x.dtype and not keep:
             raise TypeError(
@@ -139,6 +173,59 @@ class _Call:
         if isinstance(place, int) and place < len(params):
             label = params[place]
         return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
+
+
+class _Vjp:
+    """The VJP of one call of f, as a pycg function of (f's torch inputs,
+    the gradients of f's floating outputs that torch gave): the gradient
+    of each input torch asks for (`wanted`; zeros where f's output does
+    not depend on it: `unconnected`, for the backward to leave out), from
+    a tape of f inside the tape that records this function, so that
+    pycg's backward of it (this call's backward) differentiates the
+    rules' gradients and their outputs by their own rules."""
+
+    def __init__(self, call, needs, keep, given, wanted):
+        self.call, self.needs, self.keep = call, needs, keep
+        self.given, self.wanted = given, wanted
+        self.__name__ = call.name
+        self.unconnected = set()
+
+    def __call__(self, *args):
+        call = self.call
+        n = len(call.slots)
+        ins, dys = list(args[:n]), [None] * len(call.floats)
+        for j, dy in zip(self.given, args[n:]):
+            dys[j] = dy
+        tape = GradientTape(persistent=True)
+        outs = call.run(ins, tape, "backward")
+        gs = call.vjp(tape, ins, outs, dys, self.needs, self.keep)
+        out = []
+        for i in self.wanted:
+            g = gs[i]
+            if g is None:
+                self.unconnected.add(i)
+                g = ops.zeros_like(ins[i])
+            else:
+                call._checked(g, ins[i]._value, i, self.keep[i])
+            out.append(g)
+        return tuple(out)
+
+
+class _VjpCall(_Call):
+    """A call of a _Vjp: its inputs named as the call's (f's inputs, then
+    the gradients of its outputs)."""
+
+    __slots__ = ()
+
+    def __init__(self, vjp, args):
+        super().__init__(vjp, vjp.call.name, tuple(args), {}, args,
+                         list(range(len(args))))
+
+    def _label(self, i):
+        parent = self.f.call
+        n = len(parent.slots)
+        return parent._label(i) if i < n else \
+            f"the gradient of its output {self.f.given[i - n]}"
 
 
 def _version(x):

@@ -8,12 +8,17 @@ inside `f` is the gradient torch's autograd uses.
 
 Where torch differentiates the backward itself (``create_graph=True``,
 ``gradgradcheck``, ``torch.func.grad`` and ``jacrev``, which run backwards
-in grad mode) or transforms it (``vmap``), the forward's tape cannot serve:
-its values were made without torch's autograd (a ``Function``'s forward
-runs in no-grad mode) or at another transform level. There the backward
-records `f` again from the saved inputs, in grad mode, so that torch's
-autograd records pycg's kernels (forward and rule): second derivatives
-follow the rule's own derivative, as with to_tensorflow and to_jax.
+in grad mode), the backward is one more call of the same Function: the
+VJP of the call as a pycg function of the inputs and the output
+gradients, recorded by pycg around f's own tape, so that its backward
+(the second order) is pycg's backward of the VJP: a rule whose output
+enters the gradient, or a rule called inside another rule's gradient, is
+differentiated by its rule, as the same rules written as
+``torch.autograd.Function`` would be, and as pycg.grad(pycg.grad(f))
+differentiates; third order and beyond recur the same way. Where torch
+transforms the call (``vmap``) the forward's tape cannot serve (its
+values belong to the transform's level): the backward records `f` again
+from the saved inputs.
 """
 import functools
 
@@ -185,11 +190,15 @@ def _bridge_class(torch):
             needs = ctx.needs_input_grad[1:]
             with backends.using("torch"):   # (torch's engine calls it)
                 return (None,) + ctx.call.backward(
-                    ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep)
+                    ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep,
+                    _apply)
 
         @staticmethod
         def jvp(ctx, *tangents):
             raise NotImplementedError(_forward_mode(ctx.call.name))
+
+    def _apply(call, xs):
+        return PycgFunction.apply(call, *xs)
 
     return PycgFunction
 

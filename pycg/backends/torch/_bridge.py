@@ -2,8 +2,8 @@
 grad may reach pycg in this thread (core.owns asks `refuse_recorded` of
 each one it meets). Outside to_torch, one may while torch does not record
 (a constant); inside to_torch's forward, none may but its inputs (which
-to_torch hands over detached); inside its backward, every one may: torch
-records pycg's kernels there on purpose."""
+to_torch hands over detached); inside its backward (f run again for its
+gradient, while torch does not record), every one may."""
 import contextlib
 import threading
 
@@ -11,7 +11,7 @@ import torch
 
 # .stage, .name: set while pycg.to_torch runs the user's function name in
 # this thread ("forward": no tensor that requires grad may reach pycg but
-# its inputs, wrapped detached; "backward": torch records pycg's kernels)
+# its inputs, wrapped detached; "backward": f run again for its gradient)
 _bridge = threading.local()
 
 
