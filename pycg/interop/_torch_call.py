@@ -7,7 +7,8 @@ import sys
 import numpy as np
 
 from pycg import backends, ops
-from pycg.api.tape import GradientTape
+from pycg.core import backward as core_backward
+from pycg.core import recorder as core
 from pycg.custom import kept_dtypes
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float, structure
@@ -20,14 +21,16 @@ class _Call:
     theirs); the torch inputs' versions at the call; the forward's tape on
     its way to the autograd context, and f's output structure."""
 
-    __slots__ = ("f", "name", "tree", "leaves", "slots", "versions", "tape",
-                 "structure", "floats", "made")
+    __slots__ = ("f", "name", "tree", "leaves", "slots", "plain",
+                 "versions", "tape", "structure", "floats", "made")
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
         self.f, self.name, self.tree = f, name, (args, kwargs)
         self.leaves = [a.copy() if isinstance(a, np.ndarray) else a
                        for a in leaves]
         self.slots = slots
+        # (f(*inputs): every argument a torch tensor, none by keyword)
+        self.plain = not kwargs and len(slots) == len(args)
         self.versions = [_version(leaves[i]) for i in slots]
         self.tape = self.structure = None
         self.made = ()   # the outputs' versions as forward made them
@@ -35,18 +38,18 @@ class _Call:
     def run(self, ins, tape, stage):
         """f on the pycg tensors `ins` (watched by `tape` where floating),
         in place of the torch inputs: f's outputs as pycg tensors."""
-        values = list(self.leaves)
-        for i, t in zip(self.slots, ins):
-            values[i] = t
-        call_args, call_kwargs = structure.unflatten(self.tree, values)
-        K = backends.active
-        with K.bridged(self.name, stage), tape:
-            for t in ins:
-                if is_float(t.dtype):
-                    tape.watch(t)
-            out = self.f(*call_args, **call_kwargs)
-        outs = checked("to_torch", self.name, out, structure.flatten(out),
-                       (), "a torch tensor")
+        if self.plain:
+            call_args, call_kwargs = ins, {}
+        else:
+            values = list(self.leaves)
+            for i, t in zip(self.slots, ins):
+                values[i] = t
+            call_args, call_kwargs = structure.unflatten(self.tree, values)
+        with backends.active.bridged(self.name, stage):
+            out = tape.record(self.f, call_args, call_kwargs, ins)
+        outs = [out] if type(out) is Tensor else checked(
+            "to_torch", self.name, out, structure.flatten(out), (),
+            "a torch tensor")
         if self.structure is None:
             self.structure = out
             self.floats = [is_float(o.dtype) for o in outs]
@@ -54,7 +57,7 @@ class _Call:
 
     def forward(self, xs, keep):
         # (inputs detached: pycg sees no tensor that requires grad)
-        tape = GradientTape(persistent=True)
+        tape = _Tape()
         ins = [Tensor(x.detach()) for x in xs]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
@@ -80,7 +83,7 @@ class _Call:
             # place, and with it what the tape's rules may read: f runs
             # again from its inputs, whose versions are checked, so the
             # gradient is the call's)
-            tape = GradientTape(persistent=True)
+            tape = _Tape()
             ins = [Tensor(x) for x in xs]
             outs = self.run(ins, tape, "backward")
         else:
@@ -97,11 +100,15 @@ class _Call:
         wanted = [t for t, n in zip(ins, needs) if n and is_float(t.dtype)]
         pairs = [(o, dy) for o, dy, floating
                  in zip(outs, dys, self.floats) if floating and dy is not None]
-        with backends.active.bridged(self.name, "backward"), \
-                kept_dtypes.keeping([t for t, k in zip(ins, keep) if k]):
-            gs = tape.gradient([o for o, _ in pairs], wanted,
-                               output_gradients=[u for _, u in pairs]) \
-                if wanted and pairs else [None] * len(wanted)
+        if not wanted or not pairs:
+            gs = [None] * len(wanted)
+        elif True in keep:
+            with backends.active.bridged(self.name, "backward"), \
+                    kept_dtypes.keeping([t for t, k in zip(ins, keep) if k]):
+                gs = tape.gradient(pairs, wanted)
+        else:
+            with backends.active.bridged(self.name, "backward"):
+                gs = tape.gradient(pairs, wanted)
         found = iter(gs)
         return [next(found) if n and is_float(t.dtype) else None
                 for t, n in zip(ins, needs)]
@@ -175,6 +182,45 @@ class _Call:
         return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
 
 
+class _Tape:
+    """f's record for one call's backward: a recorder of pycg's core,
+    recording while f runs (a persistent GradientTape's work, without the
+    checks of a user's calls: here the bridge alone calls it)."""
+
+    __slots__ = ("rec",)
+
+    def __init__(self):
+        self.rec = core.Recorder()
+
+    def record(self, f, args, kwargs, ins):
+        """f(*args, **kwargs) recorded, the floating `ins` tracked."""
+        rec = self.rec
+        core.push(rec)
+        try:
+            for t in ins:
+                if is_float(t.dtype):
+                    rec.track(t)
+            return f(*args, **kwargs) if kwargs else f(*args)
+        finally:
+            core.pop(rec)
+
+    def gradient(self, pairs, wanted):
+        """The gradients of the tensors `wanted` (None where
+        unconnected) from (output, its upstream gradient) pairs."""
+        rec = self.rec
+        ids, seeds = rec.ids, {}
+        for o, dy in pairs:
+            if o._id in ids:
+                prev = seeds.get(o._id)
+                seeds[o._id] = dy if prev is None else prev + dy
+        if not seeds:
+            return [None] * len(wanted)
+        sources = {t._id for t in wanted}
+        grads = core_backward.backward(rec.entries, seeds, sources,
+                                       ids if rec.roots <= sources else None)
+        return [grads.get(t._id) for t in wanted]
+
+
 class _Vjp:
     """The VJP of one call of f, as a pycg function of (f's torch inputs,
     the gradients of f's floating outputs that torch gave): the gradient
@@ -196,7 +242,7 @@ class _Vjp:
         ins, dys = list(args[:n]), [None] * len(call.floats)
         for j, dy in zip(self.given, args[n:]):
             dys[j] = dy
-        tape = GradientTape(persistent=True)
+        tape = _Tape()
         outs = call.run(ins, tape, "backward")
         gs = call.vjp(tape, ins, outs, dys, self.needs, self.keep)
         out = []
@@ -230,9 +276,7 @@ class _VjpCall(_Call):
 
 def _version(x):
     """(the tensor under torch.func's wrappers of x, its version)."""
-    functorch = sys.modules["torch"]._C._functorch
-    while functorch.is_functorch_wrapped_tensor(x):
-        x = functorch.get_unwrapped(x)
+    x = sys.modules["torch"].func.debug_unwrap(x)
     return x, x._version
 
 

@@ -4,7 +4,6 @@ each one it meets). Outside to_torch, one may while torch does not record
 (a constant); inside to_torch's forward, none may but its inputs (which
 to_torch hands over detached); inside its backward (f run again for its
 gradient, while torch does not record), every one may."""
-import contextlib
 import threading
 
 import torch
@@ -15,15 +14,24 @@ import torch
 _bridge = threading.local()
 
 
-@contextlib.contextmanager
-def bridged(name, stage):
-    """Within it, pycg.to_torch runs `name`'s `stage` in this thread."""
-    outer = getattr(_bridge, "stage", None), getattr(_bridge, "name", None)
-    _bridge.stage, _bridge.name = stage, name
-    try:
-        yield
-    finally:
-        _bridge.stage, _bridge.name = outer
+class bridged:
+    """``with bridged(name, stage):`` pycg.to_torch runs `name`'s `stage`
+    in this thread. (A class, not a generator: to_torch enters it twice a
+    call.)"""
+
+    __slots__ = ("name", "stage", "outer")
+
+    def __init__(self, name, stage):
+        self.name, self.stage = name, stage
+
+    def __enter__(self):
+        self.outer = getattr(_bridge, "stage", None), \
+            getattr(_bridge, "name", None)
+        _bridge.stage, _bridge.name = self.stage, self.name
+
+    def __exit__(self, *exc):
+        _bridge.stage, _bridge.name = self.outer
+        return False
 
 
 def refuse_recorded(value):
