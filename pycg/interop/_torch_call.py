@@ -57,7 +57,7 @@ class _Call:
 
     def forward(self, xs, keep):
         # (inputs detached: pycg sees no tensor that requires grad)
-        tape = _Tape()
+        tape = _Direct()
         ins = [Tensor(x.detach()) for x in xs]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
@@ -218,6 +218,46 @@ class _Tape:
         sources = {t._id for t in wanted}
         grads = core_backward.backward(rec.entries, seeds, sources,
                                        ids if rec.roots <= sources else None)
+        return [grads.get(t._id) for t in wanted]
+
+
+class _Direct:
+    """The forward's record where f is one custom_gradient function called
+    on the inputs (to_torch of a rule, the common case): the call's tape
+    entry, whose backward the backward asks itself, as pycg's backward
+    loop would (no tape: a third of a small call's cost); for any other f,
+    or while pycg.debug checks each gradient, a _Tape."""
+
+    __slots__ = ("entry", "tape")
+
+    def __init__(self):
+        self.entry = self.tape = None
+
+    def record(self, f, args, kwargs, ins):
+        direct = getattr(f, "__pycg_direct__", None)
+        got = None if direct is None or kwargs or \
+            core.numerics_check() is not None else direct(args)
+        if got is None:
+            self.tape = _Tape()
+            return self.tape.record(f, args, kwargs, ins)
+        out, self.entry = got
+        return out
+
+    def gradient(self, pairs, wanted):
+        if self.tape is not None:
+            return self.tape.gradient(pairs, wanted)
+        fn, ins, outs, params = self.entry
+        given = {o._id: dy for o, dy in pairs}
+        ups = [given.get(o._id) for o in outs]
+        if all(u is None for u in ups):
+            return [None] * len(wanted)
+        ins, outs = tuple(ins), tuple(outs)
+        grads = {}
+        for x, g in zip(ins, fn(ups, ins, outs, params,
+                                {x._id for x in ins})):
+            if g is not None:
+                prev = grads.get(x._id)
+                grads[x._id] = g if prev is None else prev + g
         return [grads.get(t._id) for t in wanted]
 
 
