@@ -26,12 +26,13 @@ class _Call:
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
         self.f, self.name, self.tree = f, name, (args, kwargs)
-        self.leaves = [a.copy() if isinstance(a, np.ndarray) else a
-                       for a in leaves]
         self.slots = slots
-        # (f(*inputs): every argument a torch tensor, none by keyword)
-        self.plain = not kwargs and len(slots) == len(args)
-        self.versions = [_version(leaves[i]) for i in slots]
+        # (f(*inputs): the arguments are the leaves, all torch tensors)
+        self.plain = plain = leaves is args and not kwargs
+        self.leaves = leaves if plain else [
+            a.copy() if isinstance(a, np.ndarray) else a for a in leaves]
+        self.versions = [_version(x) for x in args] if plain else [
+            _version(leaves[i]) for i in slots]
         self.tape = self.structure = None
         self.made = ()   # the outputs' versions as forward made them
 
@@ -304,8 +305,9 @@ class _VjpCall(_Call):
     __slots__ = ()
 
     def __init__(self, vjp, args):
-        super().__init__(vjp, vjp.call.name, tuple(args), {}, args,
-                         list(range(len(args))))
+        args = tuple(args)
+        super().__init__(vjp, vjp.call.name, args, {}, args,
+                         range(len(args)))
 
     def _label(self, i):
         parent = self.f.call
