@@ -62,8 +62,8 @@ class _Call:
         ins = [Tensor(x.detach()) for x in xs]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
-        made = tuple(_fresh(o._value) for o in outs)
-        self.made = [_version(o) for o in made]
+        made = tuple([_fresh(o._value) for o in outs])
+        self.made = [(o, o._version) for o in made]   # (plain: torch's own)
         return made
 
     def backward(self, kept, xs, dys, needs, keep, apply):
@@ -78,8 +78,7 @@ class _Call:
         self._check_versions()
         if sys.modules["torch"].is_grad_enabled():
             return self._recorded(xs, dys, needs, keep, apply)
-        if kept is None or any(
-                base._version != then for base, then in self.made):
+        if kept is None or _moved(self.made):
             # (the forward's tape is gone, or an output was changed in
             # place, and with it what the tape's rules may read: f runs
             # again from its inputs, whose versions are checked, so the
@@ -134,6 +133,8 @@ class _Call:
         """torch's own check of a saved tensor, where torch's transforms
         (torch.func.vjp, grad) skip it: an input changed in place since
         the call would give the gradient at its new value."""
+        if not _moved(self.versions):
+            return
         for i, (base, then) in enumerate(self.versions):
             if base._version != then:
                 raise RuntimeError(
@@ -314,6 +315,14 @@ class _VjpCall(_Call):
         n = len(parent.slots)
         return parent._label(i) if i < n else \
             f"the gradient of its output {self.f.given[i - n]}"
+
+
+def _moved(versions):
+    """Whether a tensor of (tensor, version) pairs has a new version."""
+    for base, then in versions:
+        if base._version != then:
+            return True
+    return False
 
 
 def _version(x):
