@@ -161,11 +161,12 @@ def _direct(f, plans, args):
     entry's backward itself, with no tape; None, with nothing run, for
     any other call."""
     s = state()
-    types = backends.active.types
-    if s.active or s.branch is not None or any(
-            type(a) is not Tensor or type(a._value) not in types
-            for a in args):
+    if s.active or s.branch is not None:
         return None
+    types = backends.active.types
+    for a in args:
+        if type(a) is not Tensor or type(a._value) not in types:
+            return None
     plan = plans.get(len(args))
     if plan is None:
         plan = _plan(f, plans, args, {})

@@ -22,7 +22,8 @@ class _Call:
     its way to the autograd context, and f's output structure."""
 
     __slots__ = ("f", "name", "tree", "leaves", "slots", "plain",
-                 "versions", "tape", "structure", "floats", "made")
+                 "versions", "tape", "structure", "floats", "infloats",
+                 "made")
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
         self.f, self.name, self.tree = f, name, (args, kwargs)
@@ -60,6 +61,7 @@ class _Call:
         # (inputs detached: pycg sees no tensor that requires grad)
         tape = _Direct()
         ins = [Tensor(x.detach()) for x in xs]
+        self.infloats = [is_float(t.dtype) for t in ins]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
         made = tuple([_fresh(o._value) for o in outs])
@@ -97,7 +99,8 @@ class _Call:
         """pycg's gradients of f's inputs `ins` (one per input, None where
         not needed or unconnected) from `tape`, the output gradients `dys`
         (pycg tensors or None) given."""
-        wanted = [t for t, n in zip(ins, needs) if n and is_float(t.dtype)]
+        asked = [n and f for n, f in zip(needs, self.infloats)]
+        wanted = [t for t, a in zip(ins, asked) if a]
         pairs = [(o, dy) for o, dy, floating
                  in zip(outs, dys, self.floats) if floating and dy is not None]
         if not wanted or not pairs:
@@ -109,9 +112,10 @@ class _Call:
         else:
             with backends.active.bridged(self.name, "backward"):
                 gs = tape.gradient(pairs, wanted)
+        if len(gs) == len(ins):
+            return gs
         found = iter(gs)
-        return [next(found) if n and is_float(t.dtype) else None
-                for t, n in zip(ins, needs)]
+        return [next(found) if a else None for a in asked]
 
     def _recorded(self, xs, dys, needs, keep, apply):
         """The backward as a call of the bridge that torch records."""
@@ -249,10 +253,14 @@ class _Direct:
         if self.tape is not None:
             return self.tape.gradient(pairs, wanted)
         fn, ins, outs, params = self.entry
-        given = {o._id: dy for o, dy in pairs}
-        ups = [given.get(o._id) for o in outs]
-        if all(u is None for u in ups):
-            return [None] * len(wanted)
+        if len(outs) == 1:   # (one output: its upstream is the one pair's)
+            ups = [pairs[0][1]]
+        else:
+            given = {o._id: dy for o, dy in pairs}
+            ups = [given.get(o._id) for o in outs]
+        if len(ins) == 1:   # (one input: its gradient, by the loop's call)
+            g = fn(ups, ins, outs, params, {ins[0]._id})[0]
+            return [g if t is ins[0] else None for t in wanted]
         ins, outs = tuple(ins), tuple(outs)
         grads = {}
         for x, g in zip(ins, fn(ups, ins, outs, params,
