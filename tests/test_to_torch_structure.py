@@ -43,6 +43,17 @@ def test_nested_arguments_keywords_constants_and_several_outputs():
     np.testing.assert_allclose(b.grad, 0.5 * a.detach().numpy() + [0.0, 2.0])
 
 
+def test_a_list_of_tensors_beside_a_number_reaches_f_as_passed():
+    # (as many tensors as arguments, not one per argument: not f(*tensors))
+    def f(pair, k):
+        assert isinstance(pair, list) and k == 5
+        return ops.sum(pair[0] * pair[1]) * k
+    a, b = leaf(1.0, 2.0), leaf(3.0, 4.0)
+    pycg.to_torch(f)([a, b], 5).backward()
+    np.testing.assert_allclose(a.grad, [15.0, 20.0])
+    np.testing.assert_allclose(b.grad, [5.0, 10.0])
+
+
 def test_integer_tensors_get_no_gradient_and_integer_outputs_none():
     def f(x, k):
         return x * ops.cast(k, "float32"), k * 2

@@ -129,9 +129,13 @@ class _Switching(_Using):
 
 
 def _settle():
-    """This module's class for what runs now (under _users_lock)."""
-    sys.modules[__name__].__class__ = \
-        _Switching if _switching else _Using if _users else _PLAIN
+    """This module's class for what runs now (under _users_lock); set only
+    where it changes (a module's class set again costs the interpreter's
+    caches of its attributes)."""
+    module = sys.modules[__name__]
+    cls = _Switching if _switching else _Using if _users else _PLAIN
+    if module.__class__ is not cls:
+        module.__class__ = cls
 
 
 def switch(name):

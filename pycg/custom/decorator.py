@@ -68,7 +68,7 @@ from pycg.core.forward import drop, forward
 from pycg.core.recorder import record, record_one, state
 from pycg.custom.bind import Signature, bind_inputs, name_of
 from pycg.custom.contracts import _split_result
-from pycg.custom.plan import Plan, record_call
+from pycg.custom.plan import Plan, call_entry, record_call
 from pycg.custom.calling import DECORATOR_ARGS
 from pycg.tensor import Tensor
 from pycg.tensor.convert import jax_tracer
@@ -144,8 +144,47 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
                                  plan.signature.names)
         return record_call(plan.name, inputs, output, grad_fn, seen)
 
+    def direct(args):
+        return _direct(f, plans, args)
+
     decorated.__pycg_custom_gradient__ = True  # type: ignore[attr-defined]
+    decorated.__pycg_direct__ = direct  # type: ignore[attr-defined]
     return decorated
+
+
+def _direct(f, plans, args):
+    """One call of the custom_gradient function f on `args`, all tensors
+    of the active backend, passed positionally, while nothing of pycg
+    records or traces and a bridge alone differentiates it (pycg.to_torch
+    of a rule): (its output, its tape entry (backward, inputs, outputs,
+    params), as the call would record it), for the bridge to ask the
+    entry's backward itself, with no tape; None, with nothing run, for
+    any other call."""
+    s = state()
+    if s.active or s.branch is not None:
+        return None
+    types = backends.active.types
+    for a in args:
+        if type(a) is not Tensor or type(a._value) not in types:
+            return None
+    plan = plans.get(len(args))
+    if plan is None:
+        plan = _plan(f, plans, args, {})
+    xs = (args[plan.at],) if plan.at is not None else plan.tensors(args, {})
+    result, seen, first, marks = forward(f, args, {})
+    output, grad_fn = result if type(result) is tuple and \
+        len(result) == 2 and callable(result[1]) else \
+        _split_result(plan.name, result)
+    if type(output) is not Tensor or xs is None:
+        inputs = bind_inputs(plan.name, plan.slots, args, {},
+                             plan.signature.names)
+        return call_entry(plan.name, inputs, output, grad_fn, seen)
+    if first is None or output._id <= first:
+        output = Tensor(output._value)   # (not f's own: a new id)
+    if seen:
+        variables = tuple(seen.values())
+        return output, (plan, xs + variables, (output,), (grad_fn, variables))
+    return output, (plan, xs, (output,), grad_fn)
 
 
 # help(pycg.custom_gradient) shows the conventions (this module's tables)

@@ -140,6 +140,13 @@ def _paired(returned, n, n_variables):
 
 
 def record_call(name, inputs, output, grad_fn, seen):
+    result, entry = call_entry(name, inputs, output, grad_fn, seen)
+    core.record_multi(*entry[:3])
+    return result
+
+
+def call_entry(name, inputs, output, grad_fn, seen):
+    """(the output of a bound call, as recorded; its tape entry)."""
     if type(output) is Tensor:
         outs = [Tensor(output._value)]
     else:
@@ -149,9 +156,9 @@ def record_call(name, inputs, output, grad_fn, seen):
         if seen else []
     rule = _Backward(name, convention_of(grad_fn), grad_fn, inputs, output,
                      outs, variables)
-    core.record_multi(rule, inputs.tensors + variables, outs)
     return outs[0] if type(output) is Tensor else \
-        structure.unflatten(output, outs)
+        structure.unflatten(output, outs), \
+        (rule, inputs.tensors + variables, outs, None)
 
 
 class _Backward:

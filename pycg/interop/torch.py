@@ -8,18 +8,25 @@ inside `f` is the gradient torch's autograd uses.
 
 Where torch differentiates the backward itself (``create_graph=True``,
 ``gradgradcheck``, ``torch.func.grad`` and ``jacrev``, which run backwards
-in grad mode) or transforms it (``vmap``), the forward's tape cannot serve:
-its values were made without torch's autograd (a ``Function``'s forward
-runs in no-grad mode) or at another transform level. There the backward
-records `f` again from the saved inputs, in grad mode, so that torch's
-autograd records pycg's kernels (forward and rule): second derivatives
-follow the rule's own derivative, as with to_tensorflow and to_jax.
+in grad mode), the backward is one more call of the same Function: the
+VJP of the call as a pycg function of the inputs and the output
+gradients, recorded by pycg around f's own tape, so that its backward
+(the second order) is pycg's backward of the VJP: a rule whose output
+enters the gradient, or a rule called inside another rule's gradient, is
+differentiated by its rule, as the same rules written as
+``torch.autograd.Function`` would be, and as pycg.grad(pycg.grad(f))
+differentiates; third order and beyond recur the same way. Where torch
+transforms the call (``vmap``) the forward's tape cannot serve (its
+values belong to the transform's level): the backward records `f` again
+from the saved inputs.
 """
 import functools
 
 from pycg import _imports, backends
 from pycg.custom.bind import name_of
 from pycg.interop._torch_call import _Call
+from pycg.interop._torch_functorch import in_transform
+from pycg.tensor import Tensor as _PycgTensor
 from pycg.tensor import structure
 
 _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
@@ -122,14 +129,14 @@ class _TorchFunction:
         functools.update_wrapper(self, f)
         del self.__wrapped__
         self.__pycg_torch_source__ = f
-        bridge = _bridge_class(torch)
+        apply = _bridge_class(torch)
 
         # (torch.compile runs it eagerly, one graph break: dynamo cannot
         # trace pycg's Python tape, and tracing into it costs compile time;
         # the reason is what fullgraph=True reports)
         @torch.compiler.disable(reason=_FULLGRAPH.format(name=name))
         def run(args, kwargs):
-            return _call(torch, bridge, f, name, args, kwargs)
+            return _call(torch, apply, f, name, args, kwargs)
         run.__name__ = run.__qualname__ = f"to_torch({name})"
         self._run = run
 
@@ -156,42 +163,57 @@ def _torch(name):
 
 @functools.cache
 def _bridge_class(torch):
-    """The one autograd.Function every to_torch function calls; its first
-    argument (a _Call) carries f and what is not a tensor."""
-    functorch = torch._C._functorch
+    """apply(call, xs): the one autograd.Function every to_torch function
+    calls, applied to a _Call (f and what is not a tensor) and the torch
+    inputs: in its plain form (forward(ctx, ...): torch's apply binds no
+    signature, a tenth of a small call's cost) outside torch.func's
+    transforms, in its setup_context form (which they need) inside."""
+    def backward(ctx, *dys):
+        needs = ctx.needs_input_grad[1:]
+        with backends.using("torch"):   # (torch's engine calls it)
+            return (None,) + ctx.call.backward(
+                ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep, apply)
+
+    def jvp(ctx, *tangents):
+        raise NotImplementedError(_forward_mode(ctx.call.name))
+
+    def setup(ctx, call, xs):
+        ctx.call, ctx.tape = call, call.tape
+        call.tape = None
+        # (a leaf whose grad_dtype is not its dtype: torch's engine casts
+        # its gradient by that setting, so pycg must not)
+        ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
+                         != x.dtype for x in xs)
+        ctx.save_for_backward(*xs)
 
     class PycgFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, call, *xs):
+            out = call.forward(xs, True)
+            setup(ctx, call, xs)
+            return out
+
+    class PycgFunctionInTransform(torch.autograd.Function):
         generate_vmap_rule = True
 
         @staticmethod
         def forward(call, *xs):
             # (a transform's level, vmap: its values cannot outlive it)
-            keep = functorch.peek_interpreter_stack() is None
-            return call.forward(xs, keep)
+            return call.forward(xs, False)
 
         @staticmethod
         def setup_context(ctx, inputs, output):
-            call = inputs[0]
-            ctx.call, ctx.tape = call, call.tape
-            call.tape = None
-            # (a leaf whose grad_dtype is not its dtype: torch's engine
-            # casts its gradient by that setting, so pycg must not)
-            ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
-                             != x.dtype for x in inputs[1:])
-            ctx.save_for_backward(*inputs[1:])
+            setup(ctx, inputs[0], inputs[1:])
 
-        @staticmethod
-        def backward(ctx, *dys):
-            needs = ctx.needs_input_grad[1:]
-            with backends.using("torch"):   # (torch's engine calls it)
-                return (None,) + ctx.call.backward(
-                    ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep)
+    for cls in (PycgFunction, PycgFunctionInTransform):
+        cls.backward, cls.jvp = staticmethod(backward), staticmethod(jvp)
 
-        @staticmethod
-        def jvp(ctx, *tangents):
-            raise NotImplementedError(_forward_mode(ctx.call.name))
-
-    return PycgFunction
+    def apply(call, xs):
+        with backends.using("torch"):
+            if in_transform():
+                return PycgFunctionInTransform.apply(call, *xs)
+            return PycgFunction.apply(call, *xs)
+    return apply
 
 
 _FULLGRAPH = (
@@ -211,7 +233,7 @@ def _forward_mode(name):
         f"torch.autograd.functional.hessian")
 
 
-def _call(torch, bridge, f, name, args, kwargs):
+def _call(torch, apply, f, name, args, kwargs):
     if torch.jit.is_tracing():
         raise RuntimeError(
             f"pycg.to_torch({name}): torch.jit.trace cannot record {name}: "
@@ -219,9 +241,14 @@ def _call(torch, bridge, f, name, args, kwargs):
             f"TorchScript graph can neither replay nor save; use "
             f"torch.compile (without fullgraph=True: {name} is one graph "
             f"break) or run the module eagerly")
-    leaves = structure.flatten((args, kwargs))
-    slots = [i for i, a in enumerate(leaves) if isinstance(a, torch.Tensor)]
-    call = _Call(f, name, args, kwargs, leaves, slots)
-    with backends.using("torch"):
-        outs = bridge.apply(call, *[leaves[i] for i in slots])
-    return structure.unflatten(call.structure, outs)
+    Tensor = torch.Tensor
+    if not kwargs and all(type(a) is Tensor for a in args):   # (the hot case)
+        call = _Call(f, name, args, kwargs, args, range(len(args)))
+        outs = apply(call, args)
+    else:
+        leaves = structure.flatten((args, kwargs))
+        slots = [i for i, a in enumerate(leaves) if isinstance(a, Tensor)]
+        call = _Call(f, name, args, kwargs, leaves, slots)
+        outs = apply(call, [leaves[i] for i in slots])
+    return outs[0] if type(call.structure) is _PycgTensor else \
+        structure.unflatten(call.structure, outs)

@@ -2,28 +2,36 @@
 grad may reach pycg in this thread (core.owns asks `refuse_recorded` of
 each one it meets). Outside to_torch, one may while torch does not record
 (a constant); inside to_torch's forward, none may but its inputs (which
-to_torch hands over detached); inside its backward, every one may: torch
-records pycg's kernels there on purpose."""
-import contextlib
+to_torch hands over detached); inside its backward (f run again for its
+gradient, while torch does not record), every one may."""
 import threading
 
 import torch
 
 # .stage, .name: set while pycg.to_torch runs the user's function name in
 # this thread ("forward": no tensor that requires grad may reach pycg but
-# its inputs, wrapped detached; "backward": torch records pycg's kernels)
+# its inputs, wrapped detached; "backward": f run again for its gradient)
 _bridge = threading.local()
 
 
-@contextlib.contextmanager
-def bridged(name, stage):
-    """Within it, pycg.to_torch runs `name`'s `stage` in this thread."""
-    outer = getattr(_bridge, "stage", None), getattr(_bridge, "name", None)
-    _bridge.stage, _bridge.name = stage, name
-    try:
-        yield
-    finally:
-        _bridge.stage, _bridge.name = outer
+class bridged:
+    """``with bridged(name, stage):`` pycg.to_torch runs `name`'s `stage`
+    in this thread. (A class, not a generator: to_torch enters it twice a
+    call.)"""
+
+    __slots__ = ("name", "stage", "outer")
+
+    def __init__(self, name, stage):
+        self.name, self.stage = name, stage
+
+    def __enter__(self):
+        self.outer = getattr(_bridge, "stage", None), \
+            getattr(_bridge, "name", None)
+        _bridge.stage, _bridge.name = self.stage, self.name
+
+    def __exit__(self, *exc):
+        _bridge.stage, _bridge.name = self.outer
+        return False
 
 
 def refuse_recorded(value):
