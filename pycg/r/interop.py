@@ -17,6 +17,7 @@ import numpy as np
 
 import pycg
 from pycg._errors import facts_of
+from pycg.core.backward import strong_zeros
 from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
                     covariance, envelope, linalg, na, replace, rmath,
                     semantics, special, square, stats, summary)
@@ -50,12 +51,14 @@ class Warned:
 
 
 def _guarded(fn):
-    """fn on decoded arguments; an exception becomes a Failure."""
+    """fn on decoded arguments, with strong zeros; an exception becomes a
+    Failure."""
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
-            out = fn(*[_decode(a) for a in args],
-                     **{k: _decode(v) for k, v in kwargs.items()})
+            with strong_zeros():
+                out = fn(*[_decode(a) for a in args],
+                         **{k: _decode(v) for k, v in kwargs.items()})
         except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
             out = Failure(square.raised_at_run(exc))
         if _hosted.active:
