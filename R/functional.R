@@ -21,12 +21,31 @@
 #' anything inside the forward of an [op_custom_gradient()] rule, where
 #' the rule gives the gradient.
 #'
-#' Where the value is finite but the gradient holds `NaN` (R's `NA`), both
-#' warn: an optimiser given that gradient stops at once and reports
-#' convergence. A missing value in the data is the usual cause: every
-#' element computed from it carries `NaN` back, even where
-#' `sum(ll, na.rm = TRUE)` or `ll[!is.na(y)]` skips it in the value; drop
-#' the missing observations from the data first.
+#' *Missing observations.* A likelihood that leaves out its missing
+#' observations, by `sum(ll, na.rm = TRUE)` or by `ll[!is.na(y)]`, has the
+#' gradient of its observed part, as if the `NA` rows had been dropped from
+#' the data first. The rule: a position whose value never reaches the
+#' result contributes nothing. Its value is `NA` (`NaN`) and its upstream
+#' gradient exactly 0 (the `na.rm` sum and the index pass none back to it),
+#' and pycg's gradients in R take that as "not reached" whatever the
+#' derivative there (`NaN`), rather than computing 0 * `NaN` = `NaN`. (A 0
+#' upstream at a finite or infinite value, such as `log(1 + exp(1000))`'s,
+#' keeps `NaN`.) It
+#' holds for elementwise arithmetic and functions, `max()`, `min()` and
+#' `prod()` over an axis, and the rows (columns) of a matrix product whose
+#' upstream is all 0, such as `X %*% beta` with `NA` in a row of `X`; on
+#' every backend, and for every gradient computed from R (these functions,
+#' a [gradient_tape()]'s `gradient()` and `jacobian()`, [pycg_optim()] and
+#' [pycg_optim_objective()]). An `NA` that does reach the
+#' value (a `sum()` without `na.rm`) gives `NA` in the value and in the
+#' gradient. TensorFlow, PyTorch and JAX give `NaN` here, and so does pycg
+#' called from Python (it answers as TensorFlow does); a rule of your own
+#' ([op_custom_gradient()]) gets the upstream as it is.
+#'
+#' Where the value is finite but the gradient still holds `NaN` (R's `NA`),
+#' both warn: an optimiser given that gradient stops at once and reports
+#' convergence. A derivative that is `NaN` or infinite on the way to the
+#' value is the cause, such as `sqrt()` of a sum of squares at 0.
 #'
 #' @param f An R function of tensors.
 #' @param argnums Which arguments to differentiate with respect to, 1-based:

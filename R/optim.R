@@ -6,10 +6,12 @@
 #' R doubles out, computed in float64. The value and the gradient come from
 #' one evaluation (one call into Python), and the last one is remembered, so
 #' `fn(par)` followed by `gr(par)` at the same `par` evaluates `f` once.
-#' `pycg_optim()` is `stats::optim()` with these. A finite value whose
-#' gradient holds `NaN` (R's `NA`: a missing value in the data, see
-#' [pycg_grad()]) stops them with an error, where an optimiser would stop at
-#' once and report convergence.
+#' `pycg_optim()` is `stats::optim()` with these. Missing observations
+#' that `f` leaves out (`sum(ll, na.rm = TRUE)`, `ll[!is.na(y)]`) contribute
+#' nothing to the gradient (see [pycg_grad()]). A finite value whose
+#' gradient still holds `NaN` (R's `NA`) stops them with an error, where an
+#' optimiser would stop at once and report convergence; `optim()` given
+#' [pycg_grad()] as its `gr` gets a warning from it.
 #'
 #' @param f An R function of one tensor (the parameter vector) returning a
 #'   scalar tensor, e.g. `function(w) op_sum((w - c(1, 2))^2)`.

@@ -77,6 +77,17 @@ table the test reads. The main choices:
   (`tests/test_zero_upstream.py`). Two gradients are the true derivative
   where Keras' composition gives another: `sinc` at 0 (0; Keras nan) and
   `logaddexp` at ties (1/2 each; Keras gives all to `x1`).
+- From R, a zero upstream is a strong zero: inside
+  `pycg.core.backward.strong_zeros()`, which every call of the R package
+  runs in, a position whose value is NaN and whose upstream gradient is
+  exactly 0 is not reached and contributes exactly 0 whatever its own
+  derivative (the rules of the
+  elementwise ops, through the backward loop; `max`, `min` and `prod` over
+  an axis; the rows and columns of `matmul` whose upstream is all 0), so
+  `sum(ll, na.rm = TRUE)` and `ll[!is.na(y)]` give the gradient of the
+  observed part where TensorFlow, PyTorch and JAX give NaN
+  (`tests/test_strong_zeros.py`). Python's gradients keep TensorFlow's
+  answer unless that context is entered.
 - A tensor made under one backend and used under the other is converted.
 - `max`, `min` (and `amax`, `amin`, `ptp`, `nanmax`, `nanmin`), `argmax`
   and `argmin` over an axis of length 0 raise on both backends, as keras.ops

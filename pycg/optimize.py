@@ -10,6 +10,7 @@
 import numpy as np
 
 from pycg.api.tape import GradientTape
+from pycg.core.backward import strong_zeros_on
 from pycg.tensor import convert_to_tensor
 
 
@@ -88,10 +89,19 @@ def nan_gradient_message(name, value, grads):
     if not nan:
         return None
     size = sum(int(np.size(g)) for g in grads)
-    return (f"the gradient of {name} holds NaN (R's NA) in {nan} of its {size} "
+    head = (f"the gradient of {name} holds NaN (R's NA) in {nan} of its {size} "
             f"elements where the value is finite ({value:.7g}); an optimiser "
-            f"given it would stop at once and report convergence. A missing "
-            f"value in the data is the usual cause: every element computed "
-            f"from it carries NaN back, even where a masked sum or an index "
-            f"skips it (sum(ll, na.rm = TRUE), ll[!is.na(y)]): drop the "
-            f"missing observations from the data before computing with them")
+            f"given it would stop at once and report convergence. ")
+    if strong_zeros_on():   # (R's rule: left-out observations give 0)
+        return head + (
+            "A partial derivative on the way to the value is NaN or "
+            "infinite where the value is not (sqrt() of a sum of squares "
+            "at 0, a custom gradient returning NaN); missing observations "
+            "that the value leaves out (sum(ll, na.rm = TRUE), "
+            "ll[!is.na(y)]) are not the cause: they contribute 0")
+    return head + (
+        "A missing value in the data is the usual cause: every element "
+        "computed from it carries NaN back, even where a masked sum or an "
+        "index skips it (as in TensorFlow; the R package's gradients "
+        "give the observed part's): drop the missing observations from "
+        "the data before computing with them")

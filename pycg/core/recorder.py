@@ -34,14 +34,17 @@ from pycg.tensor.convert import is_differentiable
 # ---- the VJP table ----------------------------------------------------------
 class Rule:
     """The VJP of a built-in op: one function per input, called as
-    fn(upstream, output, *inputs, **params)."""
+    fn(upstream, output, *inputs, **params). `elementwise`: each input's
+    gradient at a position comes from the upstream at that position alone
+    (before broadcasting is undone; set by register_array_ops)."""
 
-    __slots__ = ("name", "fns", "broadcast", "_one", "direct")
+    __slots__ = ("name", "fns", "broadcast", "_one", "direct", "elementwise")
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
         self._one = self.fns[0] if len(self.fns) == 1 else None
         self.direct = None   # see register_array_ops
+        self.elementwise = False
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]
@@ -115,17 +118,24 @@ _array = {}
 
 
 def register_array_ops(ones_like, zeros_like, unbroadcast, direct=(),
-                       typed=frozenset()):
+                       typed=frozenset(), reached=None, elementwise=()):
     """pycg.ops hands the core the array functions it needs, and `direct`:
     for some unary rules, the same VJP on backend values, (g, ans, x) ->
     value or None (use the rule), used while nothing records; `typed`:
-    value types whose type alone says their dtype (NumPy's scalars)."""
+    value types whose type alone says their dtype (NumPy's scalars);
+    `reached`: two functions (g, ans, gx) -> gx, and 0 where the output ans
+    is NaN and the upstream g exactly 0 (strong zeros, pycg.core.backward),
+    for the rules of the ops in `elementwise`: recorded, and on backend
+    values (nothing records)."""
     _array.update(ones_like=ones_like, zeros_like=zeros_like,
-                  unbroadcast=unbroadcast)
+                  unbroadcast=unbroadcast, reached=reached)
     _TYPED.clear()
     _TYPED.update(typed)
     for name, fn in dict(direct).items():
         RULES[name].direct = fn
+    for name in elementwise:
+        if name in RULES:
+            RULES[name].elementwise = True
 
 
 def zeros_like(x):

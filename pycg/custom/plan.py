@@ -25,7 +25,7 @@ class Plan:
     follow its tensors and params is (grad_fn, the variables). Any other
     call is bound and records its own _Backward."""
 
-    broadcast = False   # (read by the backward loop)
+    broadcast = elementwise = False   # (read by the backward loop)
 
     def __init__(self, name, signature, n, slots):
         self.name, self.signature, self.n, self.slots = name, signature, n, \
@@ -165,7 +165,7 @@ class _Backward:
     """The recorded backward of one custom_gradient call (any call but the
     one-tensor case of Plan)."""
 
-    broadcast = False   # (read by the backward loop)
+    broadcast = elementwise = False   # (read by the backward loop)
 
     def __init__(self, name, convention, grad_fn, inputs, output, outs,
                  variables):

@@ -14,6 +14,7 @@ from pycg.core import recorder as _core
 from pycg.custom.decorator import custom_gradient
 from pycg.ops._machinery import docs as _docs
 from pycg.ops import rules as _rules   # (registers every topic's rules)
+from pycg.ops._machinery.dispatch import ELEMENTWISE as _ELEMENTWISE
 from pycg.ops._machinery.dispatch import register_stack as _register_stack
 from pycg.ops._machinery.named import naming_errors as _naming_errors
 from pycg.ops._machinery.named import wraps_errors as _wraps_errors
@@ -22,6 +23,7 @@ from pycg.ops.creation import ones_like as _ones_like
 from pycg.ops.creation import zeros_like as _zeros_like
 from pycg.ops.manipulation import stack as _stack
 from pycg.ops.rules import direct as _direct
+from pycg.ops.rules import elementwise as _elementwise_rules
 from pycg.ops.rules import manipulation as _shape_rules
 
 # the array ops: each topic module's __all__ (every module of this package
@@ -38,7 +40,9 @@ del _topic, _module
 
 _core.register_array_ops(_ones_like, _zeros_like, _shape_rules.unbroadcast,
                          _direct.DIRECT_VJPS,
-                         _backends.load("numpy").float_types)
+                         _backends.load("numpy").float_types,
+                         (_elementwise_rules.reached, _direct.reached),
+                         _ELEMENTWISE)
 _core.on_recording.append(_core_gc.note)
 _core_sigint.arm()   # (Ctrl-C waits for pycg's state changes to end)
 _register_stack(_stack)

@@ -6,7 +6,8 @@ import numpy as np
 from pycg import backends
 from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor,
                                           binary, cast, check_broadcast,
-                                          made_by, promote, unary)
+                                          elementwise, made_by, promote,
+                                          unary)
 from pycg.tensor import Tensor
 
 __all__ = ("abs", "add", "arccos", "arcsin", "arctan", "arctan2", "cast",
@@ -539,6 +540,7 @@ _rsqrt_grad = binary("_rsqrt_grad", "rsqrt_grad")
 _reciprocal_grad = binary("_reciprocal_grad", "reciprocal_grad")
 
 
+@elementwise
 def round(x, decimals=0):
     """Round half to even; its gradient is zero.
 
@@ -649,6 +651,7 @@ def nonzero(x):
                  for i in np.nonzero(v))
 
 
+@elementwise
 def where(condition, x1=None, x2=None):
     """Pick x1 where condition is true, else x2 (both differentiable);
     `where(condition)` alone is `nonzero(condition)` (keras.ops).

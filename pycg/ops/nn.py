@@ -5,7 +5,8 @@ import math
 from pycg import backends
 from pycg._errors import Dtype, Op, user_error
 from pycg.backends import FLOAT_DTYPES
-from pycg.ops._machinery.dispatch import apply, as_tensor, norm_axis
+from pycg.ops._machinery.dispatch import (apply, as_tensor, elementwise,
+                                          norm_axis)
 from pycg.ops._machinery.floats import as_float
 from pycg.ops.creation import stop_gradient
 from pycg.ops.elementwise import (exp, expm1, greater, isfinite, log,
@@ -17,6 +18,7 @@ __all__ = ("elu", "gelu", "log_softmax", "logsumexp", "relu", "sigmoid",
            "silu", "softmax", "softplus")
 
 
+@elementwise
 def sigmoid(x):
     """1 / (1 + exp(-x)), computed without overflow.
 
@@ -32,6 +34,7 @@ def sigmoid(x):
                  (as_float(x, "sigmoid"),))
 
 
+@elementwise
 def softplus(x):
     """log(1 + exp(x)), computed without overflow.
 
@@ -42,6 +45,7 @@ def softplus(x):
                  (as_float(x, "softplus", complex_ok=False),))
 
 
+@elementwise
 def relu(x):
     """max(x, 0); the gradient at 0 is 0. Integers stay integers (as
     TensorFlow's kernel); bool and complex inputs are refused.

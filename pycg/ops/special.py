@@ -12,7 +12,8 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Arg, Op, Value, user_error
-from pycg.ops._machinery.dispatch import (apply, made_by, promote, unary)
+from pycg.ops._machinery.dispatch import (apply, elementwise, made_by,
+                                          promote, unary)
 from pycg.ops._machinery.floats import as_float, real_only
 from pycg.tensor import Tensor
 
@@ -75,6 +76,7 @@ def gamma(x):
     """
 
 
+@elementwise
 def polygamma(n, x):
     """The n-th derivative of digamma at x (n = 0: digamma; n = 1: the
     trigamma function); its gradient is polygamma(n + 1, x).
@@ -141,6 +143,7 @@ def _binary(name, x1, x2):
     return apply(name, getattr(backends.active, name), (x1, x2))
 
 
+@elementwise
 def lbeta(a, b):
     """log |beta(a, b)| = lgamma(a) + lgamma(b) - lgamma(a + b), accurate
     where a or b is large (two arguments, as SciPy's betaln; TensorFlow's
@@ -171,6 +174,7 @@ def lbeta(a, b):
     return _binary("lbeta", a, b)
 
 
+@elementwise
 def beta(a, b):
     """The beta function gamma(a) gamma(b) / gamma(a + b).
 
@@ -196,6 +200,7 @@ def beta(a, b):
     return _binary("beta", a, b)
 
 
+@elementwise
 def choose(n, k):
     """The binomial coefficient n (n - 1) ... (n - k + 1) / k! of any real
     n, as R's choose(): k is rounded to a whole number, 0 where k < 0;
@@ -225,6 +230,7 @@ def choose(n, k):
     return _binary("choose", n, k)
 
 
+@elementwise
 def lchoose(n, k):
     """log |choose(n, k)|, as R's lchoose() (k rounded to a whole number);
     differentiable in n.

@@ -18,6 +18,7 @@ import numpy as np
 import pycg
 from pycg.core import recorder
 from pycg._errors import facts_of
+from pycg.core.backward import strong_zeros
 from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
                     covariance, envelope, linalg, na, replace, replay,
                     rmath, semantics, special, square, stats, summary)
@@ -51,15 +52,17 @@ class Warned:
 
 
 def _guarded(fn, conversion=False):
-    """fn on decoded arguments; an exception becomes a Failure. Each call
-    is a step of the record pycg_grad() may be making (pycg/r/replay.py);
-    `conversion`: fn turns a tensor into R values."""
+    """fn on decoded arguments, with strong zeros (pycg.core.backward); an
+    exception becomes a Failure. Each call is a step of the record
+    pycg_grad() may be making (pycg/r/replay.py); `conversion`: fn turns a
+    tensor into R values."""
     @functools.wraps(fn)
     def guarded(*args, **kwargs):
         try:
-            out = replay.call(fn, [_decode(a) for a in args],
-                              {k: _decode(v) for k, v in kwargs.items()},
-                              conversion)
+            with strong_zeros():
+                out = replay.call(fn, [_decode(a) for a in args],
+                                  {k: _decode(v) for k, v in kwargs.items()},
+                                  conversion)
         except (Exception, RCallbackInterrupt) as exc:  # R turns it into an R error
             out = Failure(square.raised_at_run(exc))
         if _hosted.active:

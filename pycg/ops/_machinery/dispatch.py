@@ -57,6 +57,20 @@ def _holds_tensors(x):
 _NONE = {}   # (no weak cache: read only)
 
 
+# the differentiable elementwise ops: an input's gradient at a position comes
+# from the upstream at that position alone (the backward loop's strong zeros,
+# pycg.core.backward); filled by the factories and `elementwise` at import
+ELEMENTWISE = set()
+
+
+def elementwise(op):
+    """Mark `op`, an elementwise op written by hand (one `apply` of a rule
+    of its name), as unary and binary mark theirs; returns op."""
+    ELEMENTWISE.add(op.__name__)
+    return op
+
+
+@elementwise
 def cast(x, dtype):
     """x converted to `dtype`; differentiable between float dtypes.
 
@@ -204,7 +218,7 @@ def unary(name, kernel_name=None, doc=None, float_only=False, integers=None,
         return out
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
-    return op
+    return elementwise(op)
 
 
 def made_by(factory, *args, **options):
@@ -295,7 +309,7 @@ def binary(name, kernel_name=None, grad=True, floating=False):
     op = make(False)
     op.__name__ = op.__qualname__ = name
     op.reflected = make(True)
-    return op
+    return elementwise(op) if grad else op
 
 
 def _failed(op, kernel_name, v1, v2, e):

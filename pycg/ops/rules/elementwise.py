@@ -10,6 +10,7 @@ broadcast=True, never inside a rule.
 import math
 from functools import partial
 
+from pycg.core.backward import strong_zeros_on
 from pycg.core.recorder import defvjp
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
@@ -110,6 +111,19 @@ defvjp("_reciprocal_grad", lambda g, ans, y, dy: -2 * _c(g) * dy * _c(y),
        lambda g, ans, y, dy: E._reciprocal_grad(_c(y), g))
 defvjp("where", None, lambda g, ans, c, x, y: E.where(c, g, 0),
        lambda g, ans, c, x, y: E.where(c, 0, g), broadcast=True)
+
+
+# ---- strong zeros, for the backward loop (pycg.core.backward) ----------------
+def reached(g, ans, gx):
+    """gx, and exactly 0 where the value ans is NaN and the upstream g is
+    exactly 0 (not reached); a rule that multiplies an upstream broadcast
+    back (a reduction's) asks for it through `reached_if_strong`."""
+    return E.where(E.logical_and(E.equal(g, 0), E.isnan(ans)), 0, gx)
+
+
+def reached_if_strong(g, ans, gx):
+    """reached(g, ans, gx) inside strong_zeros, else gx as it is."""
+    return reached(g, ans, gx) if strong_zeros_on() else gx
 
 
 # Ops that never carry a gradient (their outputs are not recorded).

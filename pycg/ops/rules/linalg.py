@@ -1,10 +1,13 @@
 """The VJP rules of the linear algebra in pycg/ops/linalg.py."""
 import numpy as np
 
+from pycg.core.backward import strong_zeros_on
 from pycg.core.recorder import defvjp, defvjp_each
 from pycg.ops import creation as C
+from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
+from pycg.ops import logic as G
 from pycg.ops._machinery.complex import conjugate as _c
 
 
@@ -72,14 +75,28 @@ def _scalar_of_matrix(g):
     return S.expand_dims(S.expand_dims(g, -1), -1)
 
 
+def _reaching(x, g, ans, axis, transposed):
+    # strong zeros (pycg.core.backward): the rows (axis -1 of g all 0) of
+    # op(a), or the columns (axis -2) of op(b), whose cotangents are all
+    # exactly 0 where the product holds NaN reach nothing, so they are 0 in
+    # the contraction (a row of NA data that the value leaves out)
+    if not strong_zeros_on():
+        return x
+    dead = E.logical_and(G.all(E.equal(g, 0), axis=axis, keepdims=True),
+                         G.any(E.isnan(ans), axis=axis, keepdims=True))
+    return E.where(_mT(dead) if transposed else dead, 0, x)
+
+
 def _matmul_a(g, ans, a, b, transpose_a=False, transpose_b=False):
     # c = op(a) @ op(b); TensorFlow's rule, with no Transpose op
+    b = _reaching(b, g, ans, -2, transpose_b)
     if transpose_a:
         return L._matmul(_c(b), g, transpose_a=transpose_b, transpose_b=True)
     return L._matmul(g, _c(b), transpose_b=not transpose_b)
 
 
 def _matmul_b(g, ans, a, b, transpose_a=False, transpose_b=False):
+    a = _reaching(a, g, ans, -1, transpose_a)
     if transpose_b:
         return L._matmul(g, _c(a), transpose_a=True, transpose_b=transpose_a)
     return L._matmul(_c(a), g, transpose_a=not transpose_a)

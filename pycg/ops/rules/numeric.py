@@ -12,6 +12,7 @@ from pycg.ops import numeric as N
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
 from pycg.core.recorder import defvjp
+from pycg.ops.rules.elementwise import reached_if_strong
 from pycg.ops.rules.reduction import expand as _expand
 
 
@@ -61,7 +62,8 @@ def _prod(g, ans, x, axis, keepdims):
     others = _exclusive_cumprod(xf, n) * _exclusive_cumprod(xf, n, True)
     others = S.reshape(others, D.shape_of(xt))
     others = S.transpose(others, tuple(np.argsort(perm)))
-    return _expand(g, x, axis, keepdims) * others
+    up = _expand(g, x, axis, keepdims)
+    return reached_if_strong(up, _expand(ans, x, axis, keepdims), up * others)
 
 
 # ---- elementwise, one input -------------------------------------------------

@@ -6,6 +6,7 @@ from pycg.ops import elementwise as E
 from pycg.ops import manipulation as S
 from pycg.ops import reduction as R
 from pycg.ops._machinery import dynamic as D
+from pycg.ops.rules.elementwise import reached_if_strong
 
 
 # ---- reductions -------------------------------------------------------------
@@ -27,7 +28,9 @@ def _extremum(g, ans, x, axis, keepdims):
     # ties share the gradient equally, as TensorFlow does
     hit = C.cast(E.equal(x, expand(ans, x, axis, keepdims)), x.dtype)
     count = R.sum(hit, axis, keepdims=True)
-    return expand(g, x, axis, keepdims) * hit / count
+    up = expand(g, x, axis, keepdims)
+    return reached_if_strong(up, expand(ans, x, axis, keepdims),
+                             up * hit / count)
 
 
 defvjp("sum", lambda g, ans, x, axis, keepdims: expand(g, x, axis, keepdims))
