@@ -93,7 +93,7 @@ for (backend in c("numpy", "tensorflow")) {
       fit_ratio = fit_pycg[1L] / fit_fd[1L],
       grads_fd = fit_fd[2L], grads_pycg = fit_pycg[2L],
       value_diff = abs(fit_fd[3L] - fit_pycg[3L]))
-    cat(name, backend, ": ", pycg_explain(g), "\n", sep = "")
+    cat(name, " (", backend, "): ", pycg_explain(g), "\n", sep = "")
   }
 }
 cat("\nOne gradient: optim's numerical one (ms) against pycg_grad() replayed",
