@@ -295,3 +295,25 @@ def test_the_globals_check_sees_update_and_item_assignment():
                      "x = globals()['c']\nglobals()['d'] += 1\n")
     assert _globals_writes(tree) == [1, 2, 4]
 
+
+
+# the modules of ops/_machinery/ that every topic file shares: none of them
+# imports a topic module (an op of pycg.ops), so that arrows from the
+# machinery never run up to the ops built on it
+def _topic_modules():
+    return {n for n in MODULES if n.startswith("pycg.ops.")
+            and not n.startswith(("pycg.ops._", "pycg.ops.rules"))}
+
+
+def test_the_ops_machinery_imports_no_topic_module():
+    machinery = {n for n in MODULES if n.startswith("pycg.ops._machinery")}
+    found = sorted((m, d) for m in machinery for d in GRAPH[m]
+                   if d in _topic_modules())
+    assert found == []
+
+
+def test_the_topic_modules_include_elementwise_and_leave_out_rules():
+    topics = _topic_modules()
+    assert {"pycg.ops.elementwise", "pycg.ops.linalg"} <= topics
+    assert not any(n.startswith(("pycg.ops.rules", "pycg.ops._"))
+                   for n in topics)

@@ -12,7 +12,7 @@ from pycg.custom.decorator import custom_gradient
 from pycg.ops._machinery import docs as _docs
 from pycg.ops import rules as _rules   # (registers every topic's rules)
 from pycg.ops._machinery.dispatch import register_stack as _register_stack
-from pycg.ops._machinery.operators import install as _install_operators
+from pycg.ops._operators import install as _install_operators
 from pycg.ops.creation import ones_like as _ones_like
 from pycg.ops.creation import zeros_like as _zeros_like
 from pycg.ops.manipulation import stack as _stack

@@ -5,7 +5,7 @@ from pycg.core.recorder import defvjp, defvjp_each
 from pycg.ops import creation as C
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
-from pycg.ops._machinery.complex import conjugate as _c
+from pycg.ops.rules._complex import conjugate as _c
 
 
 # ---- linear algebra ---------------------------------------------------------
