@@ -140,7 +140,9 @@ def _call(jax, f, name, args, kwargs):
         return _on_jax(jax, f, name, args, kwargs)
 
 
-def _on_jax(jax, f, name, args, kwargs):
+# (complex by count: its closures share one call's state, as jax.custom_vjp
+# needs its forward, residuals and backward defined together)
+def _on_jax(jax, f, name, args, kwargs):  # noqa: C901
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
     floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
