@@ -1,5 +1,6 @@
 """pycg: custom gradients in every published convention, with a tape-based
-reverse-mode autodiff on TensorFlow or NumPy kernels.
+reverse-mode autodiff on the kernels of its backends (`numpy`,
+`tensorflow`, `jax` and `torch`).
 
 help(pycg.custom_gradient) shows the calling conventions it accepts;
 help(pycg.conventions), those and the choices pycg makes where TensorFlow,

@@ -16,6 +16,8 @@ too, so that second run reads and draws what the first did
 (_jax_state.py).
 """
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +35,7 @@ _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
 
 
-def to_jax(f):
+def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a JAX function whose gradient is pycg's:
     use it under ``jax.grad`` (second order included), ``jax.jit``,
     ``jax.vmap`` and ``jax.value_and_grad``. `f` runs on pycg's jax
@@ -104,8 +106,8 @@ def to_jax(f):
         return _call(jax, f, name, args, kwargs)
 
     functools.update_wrapper(jax_function, f)
-    del jax_function.__wrapped__
-    jax_function.__pycg_jax_source__ = f
+    del jax_function.__wrapped__  # type: ignore[attr-defined]
+    jax_function.__pycg_jax_source__ = f  # type: ignore[attr-defined]
     return jax_function
 
 
