@@ -1,5 +1,6 @@
 """pycg: custom gradients in every published convention, with a tape-based
-reverse-mode autodiff on TensorFlow or NumPy kernels.
+reverse-mode autodiff on the kernels of its backends (`numpy`,
+`tensorflow`, `jax` and `torch`).
 
 help(pycg.custom_gradient) shows the calling conventions it accepts;
 help(pycg.conventions), those and the choices pycg makes where TensorFlow,
@@ -35,7 +36,8 @@ __version__ = "0.1.0"
 _DTYPES = ("bfloat16", "float16", "float32", "float64", "complex64",
           "complex128", "int8", "int16", "int32", "int64", "uint8", "uint16",
           "uint32", "uint64", "bool")
-globals().update({_name: _name for _name in _DTYPES})
+(bfloat16, float16, float32, float64, complex64, complex128, int8, int16,
+ int32, int64, uint8, uint16, uint32, uint64, bool) = _DTYPES
 
 __all__ = [
     "GradientTape", "Tensor", "Variable", "check_gradients", "config",
@@ -54,8 +56,8 @@ def __getattr__(name):
     if name == "r":
         return _imports.import_module("pycg.r")
     if name == "function":   # (kept once loaded, so pdoc finds it too)
+        global function
         from pycg.compile import function
-        globals()["function"] = function
         return function
     where = (f"; the ops live in pycg.ops: use pycg.ops.{name}"
              if name in ops.__all__ else "")

@@ -125,7 +125,7 @@ def test_a_tensor_member_has_types(name, value):
 def test_the_typed_operators_are_the_installed_ones():
     # pycg.tensor.operator_types declares for type checkers the operators that
     # pycg.ops installs on Tensor; each is a pycg op, none left undeclared
-    from pycg.ops._machinery import operators as _operators
+    from pycg.ops import _operators
     from pycg.tensor.operator_types import INSTALLED
 
     class Probe:

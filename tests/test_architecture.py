@@ -261,3 +261,59 @@ def test_no_file_in_pycg_is_over_the_line_budget():
             if p.suffix in (".py", ".R") and
             (n := code_lines(p)) > LINE_BUDGET}
     assert long == {}
+
+
+def _globals_writes(tree):
+    """Lines where a module writes its own namespace by hand:
+    `globals().update(...)` or `globals()[...] = ...` (a name is then bound
+    where no grep for `^name = ` or `def name` finds it)."""
+    def is_globals(node):
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "globals"
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("update", "setdefault") \
+                and is_globals(node.func.value):
+            lines.append(node.lineno)
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) \
+            else []
+        lines += [t.lineno for t in targets
+                  if isinstance(t, ast.Subscript) and is_globals(t.value)]
+    return sorted(lines)
+
+
+def test_no_module_in_pycg_writes_its_globals_by_hand():
+    writes = {f"{p.relative_to(ROOT)}:{n}" for p in PKG.rglob("*.py")
+              for n in _globals_writes(ast.parse(p.read_text()))}
+    assert writes == set()
+
+
+def test_the_globals_check_sees_update_and_item_assignment():
+    tree = ast.parse("globals().update(a=1)\nglobals()['b'] = 2\n"
+                     "x = globals()['c']\nglobals()['d'] += 1\n")
+    assert _globals_writes(tree) == [1, 2, 4]
+
+
+
+# the modules of ops/_machinery/ that every topic file shares: none of them
+# imports a topic module (an op of pycg.ops), so that arrows from the
+# machinery never run up to the ops built on it
+def _topic_modules():
+    return {n for n in MODULES if n.startswith("pycg.ops.")
+            and not n.startswith(("pycg.ops._", "pycg.ops.rules"))}
+
+
+def test_the_ops_machinery_imports_no_topic_module():
+    machinery = {n for n in MODULES if n.startswith("pycg.ops._machinery")}
+    found = sorted((m, d) for m in machinery for d in GRAPH[m]
+                   if d in _topic_modules())
+    assert found == []
+
+
+def test_the_topic_modules_include_elementwise_and_leave_out_rules():
+    topics = _topic_modules()
+    assert {"pycg.ops.elementwise", "pycg.ops.linalg"} <= topics
+    assert not any(n.startswith(("pycg.ops.rules", "pycg.ops._"))
+                   for n in topics)

@@ -2,7 +2,10 @@
 dir() and __all__ (no internal modules), TensorFlow's dtype names usable as
 dtype arguments, `help(pycg.custom_gradient)` with the convention tables,
 and ops asked for at the top level pointing at pycg.ops."""
+import inspect
+import pathlib
 import pydoc
+import re
 import types
 
 import numpy as np
@@ -66,3 +69,49 @@ def test_help_of_custom_gradient_shows_the_convention_tables():
 def test_float32_name_equals_the_tensor_dtype():
     assert pycg.constant(1.0).dtype == pycg.float32
     assert np.dtype(pycg.float32) == np.float32
+
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# where each text names the backends, and how it quotes each name
+BACKEND_TEXTS = {
+    "DESCRIPTION": (r"Works on the (.*?) backends\.", r"'(\w+)'"),
+    "README.md": (r"kernel backends \((.*?)\)", r"`(\w+)`"),
+    "pycg/__init__.py": (r"kernels of its backends \((.*?)\)", r"`(\w+)`"),
+}
+
+
+def _named_backends(text, sentence, name):
+    found = re.search(sentence, " ".join(text.split()))
+    return sorted(re.findall(name, found.group(1))) if found else None
+
+
+@pytest.mark.parametrize("path", sorted(BACKEND_TEXTS))
+def test_each_text_names_the_backends_pycg_has(path):
+    text = (ROOT / path).read_text() if path != "pycg/__init__.py" \
+        else pycg.__doc__
+    assert _named_backends(text, *BACKEND_TEXTS[path]) == \
+        sorted(pycg.backends.NAMES)
+
+
+def test_the_backend_finder_reads_a_sentence_over_lines():
+    assert _named_backends("Works on the 'numpy' and\n    'jax' backends.",
+                           *BACKEND_TEXTS["DESCRIPTION"]) == ["jax", "numpy"]
+
+
+# pycg.to_torch is annotated by the change that owns pycg/interop/torch.py
+UNANNOTATED_ELSEWHERE = {"to_torch"}
+
+
+def test_every_public_function_of_pycg_is_annotated():
+    missing = {}
+    for name in sorted(set(pycg.__all__) - UNANNOTATED_ELSEWHERE):
+        fn = getattr(pycg, name)
+        if not isinstance(fn, types.FunctionType):
+            continue
+        fn = inspect.unwrap(fn)
+        lacks = [p for p in inspect.signature(fn).parameters
+                 if p not in fn.__annotations__]
+        lacks += [] if "return" in fn.__annotations__ else ["return"]
+        if lacks:
+            missing[name] = lacks
+    assert missing == {}

@@ -51,6 +51,15 @@ except ImportError:   # (a NumPy-only install: no bfloat16 there)
     EXTRA_FLOATS, finfo = (), _np.finfo
 
 
+def kernels(namespace):
+    """A topic file's `__all__`, from its `globals()` at its end: its public
+    names but the modules it imports. Its backend's package face
+    star-imports the topic files, so each kernel is bound in the file that
+    defines it and nowhere else (tests/test_backend_layout.py)."""
+    return tuple(k for k, v in namespace.items() if not k.startswith("_")
+                 and not isinstance(v, types.ModuleType))
+
+
 _loaded = {}   # name -> module (import_module costs ~3 us a call)
 
 

@@ -74,7 +74,9 @@ from pycg.tensor import Tensor
 from pycg.tensor.convert import jax_tracer
 
 
-def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:
+# (complex by count: `decorated` is the fast path of every call, one frame
+# with its plan cache inline)
+def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: C901
     """Decorate ``f(*args) -> (output, grad_fn)`` to give it a custom gradient.
 
     >>> import pycg

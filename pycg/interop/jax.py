@@ -16,6 +16,8 @@ too, so that second run reads and draws what the first did
 (_jax_state.py).
 """
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +35,7 @@ _WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
          "rule, or an R rule from pycg.r)")
 
 
-def to_jax(f):
+def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a JAX function whose gradient is pycg's:
     use it under ``jax.grad`` (second order included), ``jax.jit``,
     ``jax.vmap`` and ``jax.value_and_grad``. `f` runs on pycg's jax
@@ -104,8 +106,8 @@ def to_jax(f):
         return _call(jax, f, name, args, kwargs)
 
     functools.update_wrapper(jax_function, f)
-    del jax_function.__wrapped__
-    jax_function.__pycg_jax_source__ = f
+    del jax_function.__wrapped__  # type: ignore[attr-defined]
+    jax_function.__pycg_jax_source__ = f  # type: ignore[attr-defined]
     return jax_function
 
 
@@ -140,7 +142,9 @@ def _call(jax, f, name, args, kwargs):
         return _on_jax(jax, f, name, args, kwargs)
 
 
-def _on_jax(jax, f, name, args, kwargs):
+# (complex by count: its closures share one call's state, as jax.custom_vjp
+# needs its forward, residuals and backward defined together)
+def _on_jax(jax, f, name, args, kwargs):  # noqa: C901
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
     slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
     floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(

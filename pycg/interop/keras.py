@@ -1,5 +1,7 @@
 """pycg.to_keras: a pycg function or rule for Keras 3's active backend."""
 import functools
+from collections.abc import Callable
+from typing import Any
 
 from pycg import _imports
 from pycg.custom.bind import name_of
@@ -10,7 +12,7 @@ from pycg.interop.torch import to_torch
 _BRIDGES = {"tensorflow": to_tensorflow, "jax": to_jax, "torch": to_torch}
 
 
-def to_keras(f):
+def to_keras(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a function of Keras 3's active backend
     (``keras.backend.backend()``) whose gradient is pycg's: through
     :func:`pycg.to_tensorflow` on TensorFlow, :func:`pycg.to_jax` on JAX,

@@ -5,11 +5,11 @@ Eagerly they are Python control flow over pycg ops, so the tape
 differentiates whatever ran. Inside pycg.function a tensor predicate, index
 or trip count has no value yet: cond, switch, while_loop, fori_loop, scan and
 map emit TensorFlow's control flow (pycg/ops/_machinery/traced.py) or jax.lax's
-(pycg/ops/_machinery/traced_jax.py). A Python predicate or index still picks its
+(pycg/ops/_traced_jax.py). A Python predicate or index still picks its
 branch in Python. associative_scan is pycg ops on static shapes.
 """
 from pycg.tensor import structure
-from pycg.ops._machinery import traced_jax as _traced_jax
+from pycg.ops import _traced_jax
 from pycg.ops._machinery.traced import Capture, as_value, is_symbolic, tracing
 from pycg.ops.manipulation import concatenate, flip, getitem, stack
 from pycg.tensor import Tensor, convert_to_tensor

@@ -13,7 +13,7 @@ from pycg.ops.reduction import max, min, sum
 from pycg.ops.manipulation import (expand_dims, reshape, squeeze, swapaxes,
                                    transpose)
 from pycg.ops._machinery.dynamic import shape_of
-from pycg.ops._machinery import singular_values as _singular_values
+from pycg.ops import _singular_values
 
 __all__ = ("cholesky", "det", "dot", "einsum", "inv", "matmul", "norm",
            "outer", "slogdet", "solve", "tensordot")

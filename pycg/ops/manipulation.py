@@ -16,7 +16,7 @@ from pycg.ops._machinery.allocation import guard
 from pycg.ops._machinery.arguments import as_sequence, norm_shape
 from pycg.ops._machinery.dispatch import apply, as_tensor, cast, norm_axis, result_dtype
 from pycg.ops._machinery import dynamic as _dynamic
-from pycg.ops._machinery import traced_index as _traced_index
+from pycg.ops import _traced_index
 from pycg.tensor import Tensor
 
 __all__ = ("broadcast_to", "concatenate", "expand_dims", "flip", "getitem",

@@ -8,7 +8,7 @@ import numpy as np
 import tensorflow as tf
 
 from pycg import ops
-from pycg.ops._machinery import singular_values as SV
+from pycg.ops import _singular_values as SV
 from pycg.ops import spectral as F
 from support.vjp_case import (Case, binary, invertible, normal, off_zero, spd, sym,
                       tf_sym, unary)

@@ -14,6 +14,7 @@ import numpy as np
 from pycg.backends.jax import linalg as _linalg
 from pycg.backends.jax import math as _math
 from pycg.backends.jax import numpy as _numpy
+from pycg.backends import kernels as _kernels
 
 
 def _complex(*xs):
@@ -183,3 +184,6 @@ def cholesky(x):
     x = lower + jnp.conj(jnp.swapaxes(lower, -1, -2)) + \
         d[..., None] * jnp.eye(x.shape[-1], dtype=x.dtype)
     return _linalg.cholesky(x)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
+from pycg.backends import kernels as _kernels
 
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
                      + _EXTRA_FLOATS)
@@ -275,3 +276,6 @@ def outside_graph():
     """A context where new variables are created eagerly: inside jax.jit
     (pycg.function) a NumPy initial value stays a concrete array."""
     return jax.ensure_compile_time_eval()
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as _scipy
 import numpy as np
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False):
@@ -54,7 +55,9 @@ def slogdet(x):
 
 # ---- decompositions: several outputs packed into one array ---------------
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.packed_decompositions(jnp))
+svd_packed = _numpy_like.svd_packed(jnp)
+qr_packed = _numpy_like.qr_packed(jnp)
+eigh_packed = _numpy_like.eigh_packed(jnp)
 
 
 def eig(x):
@@ -73,3 +76,6 @@ def lu_factor(x):
 def solve_triangular(a, b, lower):
     a = jnp.tril(a) if lower else jnp.triu(a)
     return _failed(jnp.linalg.solve(a, b), (a, b), "Singular matrix")
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

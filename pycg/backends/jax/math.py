@@ -14,6 +14,7 @@ import numpy as np
 
 from pycg.backends import _beta, _gamma
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 arccosh = jnp.arccosh
 arcsinh = jnp.arcsinh
@@ -148,7 +149,10 @@ def view(x, dtype):
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
 # here for parity (JAX shapes are always known) -------------------------------
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.traced_shapes(jnp))
+dynamic_dim = _numpy_like.dynamic_dim(jnp)
+slice_axis = _numpy_like.slice_axis(jnp)
+pad_axis = _numpy_like.pad_axis(jnp)
+sum_to = _numpy_like.sum_to(jnp)
 
 
 # ---- the gamma family, beta and binomial coefficients ----------------------
@@ -193,3 +197,6 @@ lchoose = _partial(_run, "lchoose")
 
 def polygamma(x, n):
     return _bucketed(_partial(_POLYGAMMA, n), (x,))
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -4,6 +4,7 @@ and of convolution (lax); the pooling kernels are in _pooling.py."""
 import jax
 import jax.numpy as jnp
 
+from pycg.backends import kernels as _kernels
 from pycg.backends.jax import _windows as _w
 from pycg.backends.jax._pooling import (  # noqa: F401  (kernels of nn)
     avg_pool, avg_pool_grad, max_pool, max_pool_grad, max_pool_grad_grad)
@@ -81,3 +82,6 @@ def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
     _, back = jax.vjp(lambda k: conv(x, k, strides, pads, dilation, groups),
                       jnp.zeros(shape, g.dtype))
     return back(g)[0]
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -6,6 +6,7 @@ import numpy as np
 
 from pycg.backends.jax.core import _check_width, _traced
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 # ---- elementwise ----------------------------------------------------------
 abs = jnp.abs
@@ -116,7 +117,14 @@ def min(x, axis=None, keepdims=False):
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.shapes(jnp, _int_dtype))
+argmax = _numpy_like.argmax(jnp)
+argmin = _numpy_like.argmin(jnp)
+cumsum = _numpy_like.cumsum(jnp, _int_dtype)
+reshape = _numpy_like.reshape(jnp)
+transpose = _numpy_like.transpose(jnp)
+broadcast_to = _numpy_like.broadcast_to(jnp)
+concatenate = _numpy_like.concatenate(jnp)
+pad = _numpy_like.pad(jnp)
 
 
 # ---- shapes -----------------------------------------------------------------
@@ -168,3 +176,6 @@ def arange(start, stop, step, dtype):
 def linspace(start, stop, num, endpoint, dtype):
     return jnp.linspace(start, stop, num, endpoint=endpoint,
                         dtype=_check_width(dtype))
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -2,10 +2,15 @@
 
 The backend is this package: its kernels are the public names of its topic
 files (core, numpy, math, nn, linalg: the same files in every backend)."""
-import types as _types
 import warnings
 
-from pycg.backends.numpy import core, linalg, math, nn, numpy
+# the kernels, each file's __all__ (backends.kernels), later files over
+# earlier ones
+from pycg.backends.numpy.core import *  # noqa: F403
+from pycg.backends.numpy.numpy import *  # noqa: F403
+from pycg.backends.numpy.math import *  # noqa: F403
+from pycg.backends.numpy.nn import *  # noqa: F403
+from pycg.backends.numpy.linalg import *  # noqa: F403
 
 name = "numpy"
 out_of_memory = (MemoryError,)   # what a kernel raises when it cannot fit
@@ -26,7 +31,3 @@ def activate():
 
 _silence = []
 activate()
-for _topic in (core, numpy, math, nn, linalg):
-    globals().update({k: v for k, v in vars(_topic).items()
-                      if not k.startswith("_")
-                      and not isinstance(v, _types.ModuleType)})

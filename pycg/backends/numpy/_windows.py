@@ -12,7 +12,7 @@ from pycg.backends import _numpy_like
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.windows(np))
+padded = _numpy_like.padded(np)
 
 
 def unpadded(xp, pads, shape):

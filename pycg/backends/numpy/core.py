@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
+from pycg.backends import kernels as _kernels
 
 float_dtypes = tuple(np.dtype(d) for d in ("float16", "float32", "float64")
                      + _EXTRA_FLOATS)
@@ -164,3 +165,6 @@ def host_call(fn, args, dtype, shape):
 def outside_graph():
     """A context where new variables are created eagerly (no graphs here)."""
     return contextlib.nullcontext()
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

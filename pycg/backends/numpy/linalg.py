@@ -1,6 +1,7 @@
 """NumPy kernels of the linear algebra ops (keras.ops linalg names)."""
 import numpy as np
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 
 # ---- linear algebra -------------------------------------------------------
@@ -32,7 +33,9 @@ def slogdet(x):
 
 # ---- decompositions: several outputs packed into one array ---------------
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.packed_decompositions(np))
+svd_packed = _numpy_like.svd_packed(np)
+qr_packed = _numpy_like.qr_packed(np)
+eigh_packed = _numpy_like.eigh_packed(np)
 
 
 def eig(x):
@@ -64,3 +67,6 @@ def lu_factor(x):
 def solve_triangular(a, b, lower):
     a = np.tril(a) if lower else np.triu(a)
     return np.linalg.solve(a, b)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

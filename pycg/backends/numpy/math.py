@@ -8,6 +8,7 @@ import numpy as np
 
 from pycg.backends import _beta, _gamma
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 arccosh = np.arccosh
 arcsinh = np.arcsinh
@@ -200,5 +201,10 @@ def view(x, dtype):
 # ---- the TensorFlow backend's kernels for dimensions unknown while tracing,
 # here for parity (NumPy shapes are always known) -----------------------------
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.traced_shapes(np))
+dynamic_dim = _numpy_like.dynamic_dim(np)
+slice_axis = _numpy_like.slice_axis(np)
+pad_axis = _numpy_like.pad_axis(np)
+sum_to = _numpy_like.sum_to(np)
 
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

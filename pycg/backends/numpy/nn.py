@@ -7,6 +7,7 @@ flipped kernel (stride 1) or a matmul and one strided add per kernel offset.
 The pooling kernels are in _pooling.py."""
 import numpy as np
 
+from pycg.backends import kernels as _kernels
 from pycg.backends.numpy import _windows as _w
 from pycg.backends.numpy._pooling import (  # noqa: F401  (kernels of nn)
     avg_pool, avg_pool_grad, max_pool, max_pool_grad, max_pool_grad_grad)
@@ -142,3 +143,4 @@ def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
     return parts[0] if groups == 1 else np.concatenate(parts, -1)
 
 
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

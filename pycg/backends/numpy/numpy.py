@@ -4,6 +4,7 @@ import operator
 
 import numpy as np
 from pycg.backends import _numpy_like
+from pycg.backends import kernels as _kernels
 
 
 # ---- elementwise ----------------------------------------------------------
@@ -83,11 +84,19 @@ def prod(x, axis=None, keepdims=False):
 # the ufuncs' reduce (what np.max calls): a NaN's "invalid value" warning
 # (R's NA is a signalling NaN) then comes from pycg's frame, which
 # activate() silences
-max, min = np.maximum.reduce, np.minimum.reduce
+max = np.maximum.reduce
+min = np.minimum.reduce
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-globals().update(_numpy_like.shapes(np, _int_dtype))
+argmax = _numpy_like.argmax(np)
+argmin = _numpy_like.argmin(np)
+cumsum = _numpy_like.cumsum(np, _int_dtype)
+reshape = _numpy_like.reshape(np)
+transpose = _numpy_like.transpose(np)
+broadcast_to = _numpy_like.broadcast_to(np)
+concatenate = _numpy_like.concatenate(np)
+pad = _numpy_like.pad(np)
 
 
 # ---- shapes -----------------------------------------------------------------
@@ -125,3 +134,6 @@ def arange(start, stop, step, dtype):
 
 def linspace(start, stop, num, endpoint, dtype):
     return np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -6,19 +6,19 @@ The backend is this package: its kernels are the public names of its topic
 files (core, numpy, math, nn, linalg: the same files in every backend), then
 _autodiff.py (where pycg meets TensorFlow's own autodiff) and _edges.py
 (answers where TensorFlow's kernels differ from NumPy's at edge inputs)."""
-import types as _types
-
 from pycg import backends as _registry
 
 tf = _registry.import_tensorflow()  # quietly: see _tf_import.py
 
-from pycg.backends.tensorflow import (  # noqa: E402
-    _autodiff, _edges, core, linalg, math, nn, numpy)
+# the kernels, each file's __all__ (backends.kernels), later files over
+# earlier ones
+from pycg.backends.tensorflow.core import *  # noqa: E402, F403
+from pycg.backends.tensorflow.numpy import *  # noqa: E402, F403
+from pycg.backends.tensorflow.math import *  # noqa: E402, F403
+from pycg.backends.tensorflow.nn import *  # noqa: E402, F403
+from pycg.backends.tensorflow.linalg import *  # noqa: E402, F403
+from pycg.backends.tensorflow._autodiff import *  # noqa: E402, F403
+from pycg.backends.tensorflow._edges import *  # noqa: E402, F403
 
 name = "tensorflow"
 out_of_memory = (MemoryError, tf.errors.ResourceExhaustedError)
-
-for _topic in (core, numpy, math, nn, linalg, _autodiff, _edges):
-    globals().update({k: v for k, v in vars(_topic).items()
-                      if not k.startswith("_")
-                      and not isinstance(v, _types.ModuleType)})

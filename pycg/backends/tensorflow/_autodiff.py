@@ -4,6 +4,7 @@ TensorFlow records or traces (names of the tensorflow backend alone)."""
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.eager import record as _record
+from pycg.backends import kernels as _kernels
 
 
 def tf_tensor(value, dtype=None, name=None):
@@ -27,3 +28,6 @@ def tensorflow_differentiates():
     """Whether TensorFlow records (a tf.GradientTape) or traces (a
     tf.function, a Keras model's step)."""
     return not tf.executing_eagerly() or _record.could_possibly_record()
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

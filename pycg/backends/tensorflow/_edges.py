@@ -12,6 +12,7 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
 
 from pycg.backends.tensorflow.math import argsort as _argsort_real
+from pycg.backends import kernels as _kernels
 
 
 def argmax(x, axis=None, keepdims=False):
@@ -247,3 +248,6 @@ def full(shape, value, dtype):
     if value.shape.rank == 0:
         return tf.fill(shape, value)
     return tf.broadcast_to(value, shape)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

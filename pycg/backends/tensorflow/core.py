@@ -18,6 +18,7 @@ except ImportError:   # (then TensorFlow's own error, at the call)
 from pycg.backends.tensorflow._fast import (  # noqa: F401
     complex_dtypes, dtype_key, float_dtypes, grad_like, inexact, scalar,
     scalar_like, weak_caches, weak_scalar)
+from pycg.backends import kernels as _kernels
 
 # named, not found by making a tensor: importing pycg must leave TensorFlow's
 # context unstarted, or tf.distribute.MultiWorkerMirroredStrategy() fails
@@ -172,3 +173,6 @@ def moved_away(store):
 def moves():
     """How many variables' tf.Variables left this backend so far."""
     return _moves[0]
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -2,6 +2,7 @@
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
+from pycg.backends import kernels as _kernels
 
 
 # ---- linear algebra -------------------------------------------------------
@@ -76,3 +77,6 @@ def _perm_to_pivots(perm):
 
 def solve_triangular(a, b, lower):
     return tf.linalg.triangular_solve(a, b, lower=lower)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

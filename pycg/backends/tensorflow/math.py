@@ -10,6 +10,7 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as _gen
 
 from pycg.backends import _beta, _gamma
+from pycg.backends import kernels as _kernels
 
 tnp = tf.experimental.numpy
 
@@ -252,3 +253,6 @@ def choose(n, k):
 
 def lchoose(n, k):
     return _in_float64(_beta.lchoose, n, k)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

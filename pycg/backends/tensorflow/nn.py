@@ -15,6 +15,7 @@ from tensorflow.python.ops import gen_nn_ops as _nn
 
 from pycg.backends.tensorflow import _windows as _w
 from pycg.backends.tensorflow._fast import fast as _fast
+from pycg.backends import kernels as _kernels
 
 sigmoid = _fast("Sigmoid", _gen.sigmoid)
 softplus = tf.math.softplus
@@ -241,3 +242,5 @@ def avg_pool_grad(dy, shape, size, strides, padding):
                    size[1:], strides[1:], padding)
     return tf.reshape(g2, shape)
 
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -8,6 +8,7 @@ from tensorflow.python.ops import gen_math_ops as _gen
 
 from pycg.backends.tensorflow._fast import _FLOAT_ENUMS, _int32, scalar
 from pycg.backends.tensorflow._fast import fast as _fast
+from pycg.backends import kernels as _kernels
 
 tnp = tf.experimental.numpy
 
@@ -223,3 +224,6 @@ def power(x, y):
         return _gen._pow(x, y)
     return tf.cast(_gen._pow(tf.cast(x, signed), tf.cast(y, signed)),
                    x.dtype)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -10,6 +10,7 @@ import torch
 from pycg.backends.torch import linalg as _linalg
 from pycg.backends.torch import math as _math
 from pycg.backends.torch import numpy as _numpy
+from pycg.backends import kernels as _kernels
 
 
 def _complex(*xs):
@@ -181,3 +182,6 @@ def cholesky(x):
     x = lower + torch.swapaxes(lower, -1, -2).conj_physical() + \
         torch.diag_embed(d)
     return _linalg.cholesky(x)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

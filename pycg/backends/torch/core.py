@@ -26,6 +26,7 @@ from pycg.backends import EXTRA_FLOATS as _EXTRA_FLOATS
 from pycg.backends.torch import _fallbacks
 from pycg.backends.torch._bridge import bridged  # noqa: F401  (a kernel)
 from pycg.backends.torch._bridge import refuse_recorded as _refuse
+from pycg.backends import kernels as _kernels
 
 _PAIRS = [(np.dtype(n), getattr(torch, t)) for n, t in (
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
@@ -298,3 +299,6 @@ def host_call(fn, args, dtype, shape):
 def outside_graph():
     """A context where new variables are created eagerly (no graphs here)."""
     return contextlib.nullcontext()
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -3,6 +3,7 @@ failed factorisation (a matrix that is not positive definite, a singular
 one) is NumPy's LinAlgError, as on the numpy and tensorflow backends."""
 import numpy as np
 import torch
+from pycg.backends import kernels as _kernels
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False):
@@ -89,3 +90,6 @@ def lu_factor(x):
 def solve_triangular(a, b, lower):
     a = torch.tril(a) if lower else torch.triu(a)
     return solve(a, b)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

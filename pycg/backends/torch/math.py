@@ -9,6 +9,7 @@ import torch
 
 from pycg.backends import _beta, _gamma
 from pycg.backends.torch.core import _NUMPY_DTYPES, _torch_dtype
+from pycg.backends import kernels as _kernels
 
 arccosh = torch.arccosh
 arcsinh = torch.arcsinh
@@ -248,3 +249,5 @@ def sum_to(g, shape):
     return torch.sum(g, dim=axes).reshape(shape) if axes else \
         g.reshape(shape)
 
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

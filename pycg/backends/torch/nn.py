@@ -7,6 +7,7 @@ pooling kernels are in _pooling.py."""
 import torch
 import torch.nn.functional as F
 
+from pycg.backends import kernels as _kernels
 from pycg.backends.torch import _windows as _w
 from pycg.backends.torch._pooling import (  # noqa: F401  (kernels of nn)
     avg_pool, avg_pool_grad, max_pool, max_pool_grad, max_pool_grad_grad)
@@ -140,3 +141,6 @@ def conv_filter_grad(x, g, shape, strides, pads, dilation, groups):
                    stride=tuple(strides), dilation=tuple(dilation),
                    groups=groups)
     return _from_weight(w).contiguous()
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

@@ -8,6 +8,7 @@ import torch
 from pycg.backends.torch._creation import (  # noqa: F401  (kernels)
     arange, eye, full, linspace, ones, zeros)
 from pycg.backends.torch.core import _from_numpy, owns
+from pycg.backends import kernels as _kernels
 
 # ---- elementwise ----------------------------------------------------------
 # (torch.Tensor's methods, unbound: ~0.15 us less a call than torch.exp and
@@ -293,3 +294,6 @@ def scatter_flat(values, positions, size):
         return out.index_add(0, p, flat.to(torch.int8)) > 0
     out = torch.zeros(size, dtype=values.dtype, device=values.device)
     return out.index_add(0, p, flat)  # (out of place: torch.func.vmap)
+
+
+__all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

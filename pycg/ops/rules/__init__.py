@@ -3,7 +3,8 @@ the ops in `ops/<topic>.py` (one `defvjp` line each, under short banners;
 a rule that needs more than an expression named right above its line) and
 `NON_DIFFERENTIABLE`, the topic's ops that carry no gradient. `direct.py`
 holds a few unary rules on backend values, for the backward loop while
-nothing records. Importing this package registers every topic's table."""
+nothing records; `_complex.py` the rules' complex convention (TensorFlow's)
+and the rules it decides. Importing this package registers every topic's table."""
 import importlib
 import pkgutil
 

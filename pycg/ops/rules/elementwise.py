@@ -14,8 +14,8 @@ from pycg.core.backward import strong_zeros_on
 from pycg.core.recorder import defvjp
 from pycg.ops import creation as C
 from pycg.ops import elementwise as E
-from pycg.ops._machinery.complex import abs_vjp, cast_vjp, imag_vjp, is_complex
-from pycg.ops._machinery.complex import conjugate as _c
+from pycg.ops.rules._complex import abs_vjp, cast_vjp, imag_vjp, is_complex
+from pycg.ops.rules._complex import conjugate as _c
 
 
 def _zero(g, ans, x, *_, **__):

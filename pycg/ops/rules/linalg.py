@@ -8,7 +8,7 @@ from pycg.ops import elementwise as E
 from pycg.ops import linalg as L
 from pycg.ops import manipulation as S
 from pycg.ops import logic as G
-from pycg.ops._machinery.complex import conjugate as _c
+from pycg.ops.rules._complex import conjugate as _c
 
 
 # ---- linear algebra ---------------------------------------------------------
