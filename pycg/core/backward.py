@@ -98,12 +98,8 @@ def _backward(entries, grads, source_ids, live, check, direct_ok, reached):
                 gx = fn.one_input(up, out, x, params, direct_ok)
                 if gx is None:
                     continue
-                if reached is not None and fn.elementwise:
-                    gx = reached(up, out, gx)
-                if fn.broadcast:
-                    gx = _unbroadcast(gx, x)
-                if check is not None:
-                    check(fn, 0, gx, ins, outs)
+                if fn.broadcast or check is not None or reached is not None:
+                    gx = _finish(fn, up, out, x, gx, ins, outs, check, reached)
                 prev = get(xid)
                 grads[xid] = gx if prev is None else prev + gx
                 continue
@@ -113,26 +109,44 @@ def _backward(entries, grads, source_ids, live, check, direct_ok, reached):
                    for o in outs]
             if all(u is None for u in ups):
                 continue
-        in_grads = fn(ups, ins, outs, params, live)   # one per input
-        if len(in_grads) != len(ins):
-            raise RuntimeError(
-                f"pycg: the gradient rule of {_name(fn)!r} returned "
-                f"{len(in_grads)} gradients for {len(ins)} inputs")
-        broadcast = getattr(fn, "broadcast", False)
-        strong = reached is not None and getattr(fn, "elementwise", False)
-        for i, gx in enumerate(in_grads):
-            if gx is None or (x := ins[i])._id not in live:
-                continue
-            if strong:
-                gx = reached(ups[0], outs[0], gx)
-            if broadcast:
-                gx = _unbroadcast(gx, x)
-            if check is not None:
-                check(fn, i, gx, ins, outs)
-            xid = x._id
-            prev = get(xid)
-            grads[xid] = gx if prev is None else prev + gx
+        _entry(fn, ups, ins, outs, params, live, grads, check, reached)
     return grads
+
+
+def _finish(fn, up, out, x, gx, ins, outs, check, reached):
+    """A one-input entry's gradient gx of x: strong zeros, broadcasting
+    undone, the numerics check."""
+    if reached is not None and fn.elementwise:
+        gx = reached(up, out, gx)
+    if fn.broadcast:
+        gx = _unbroadcast(gx, x)
+    if check is not None:
+        check(fn, 0, gx, ins, outs)
+    return gx
+
+
+def _entry(fn, ups, ins, outs, params, live, grads, check, reached):
+    """An entry's gradients of several inputs (or outputs), accumulated."""
+    in_grads = fn(ups, ins, outs, params, live)   # one per input
+    if len(in_grads) != len(ins):
+        raise RuntimeError(
+            f"pycg: the gradient rule of {_name(fn)!r} returned "
+            f"{len(in_grads)} gradients for {len(ins)} inputs")
+    broadcast = getattr(fn, "broadcast", False)
+    strong = reached is not None and getattr(fn, "elementwise", False)
+    get = grads.get
+    for i, gx in enumerate(in_grads):
+        if gx is None or (x := ins[i])._id not in live:
+            continue
+        if strong:
+            gx = reached(ups[0], outs[0], gx)
+        if broadcast:
+            gx = _unbroadcast(gx, x)
+        if check is not None:
+            check(fn, i, gx, ins, outs)
+        xid = x._id
+        prev = get(xid)
+        grads[xid] = gx if prev is None else prev + gx
 
 
 def _name(fn):

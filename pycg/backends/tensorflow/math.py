@@ -201,6 +201,16 @@ def _constant(value, like):   # (through NumPy: tf.constant(-0.0,
     return tf.constant(np.array(value, dtype.as_numpy_dtype))
 
 
+def _tf_records():
+    """Whether a TensorFlow tape or forward accumulator may record (the one
+    private TensorFlow read of the backend: True if it ever goes away)."""
+    try:
+        from tensorflow.python.eager import record
+    except ImportError:
+        return True
+    return record.could_possibly_record()
+
+
 _TF = _gamma.Namespace(
     where=tf.where, log=tf.math.log, log1p=tf.math.log1p, exp=tf.math.exp,
     floor=tf.math.floor, round=tf.math.round, abs=tf.math.abs,
@@ -210,7 +220,9 @@ _TF = _gamma.Namespace(
 
 
 def _in_float64(fn, *xs):
-    if tf.executing_eagerly():   # (NumPy's ops are the quicker eagerly)
+    if tf.executing_eagerly() and not _tf_records():   # (NumPy's ops are
+        # the quicker eagerly; a recording TensorFlow tape, to_tensorflow's
+        # second order, needs TensorFlow's)
         return tf.constant(_gamma.on_host(fn, *xs).astype(
             xs[0].dtype.as_numpy_dtype))
     return tf.cast(fn(_TF, *(tf.cast(x, tf.float64) for x in xs)),
