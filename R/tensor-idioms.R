@@ -105,7 +105,9 @@ diff.pycg.tensor.Tensor <- function(x, lag = 1L, differences = 1L, ...) {
 rep.pycg.tensor.Tensor <- function(x, ...) {
   # base R repeats the positions (times, each, length.out and its errors),
   # the elements are gathered at them, on tapes
-  x[rep(seq_len(length(x)), ...)]
+  at <- rep(seq_len(length(x)), ...)
+  if (!length(x) && !length(at)) return(x)   # (base R: x as it is, dims kept)
+  x[at]
 }
 
 #' @rdname tensor-base
