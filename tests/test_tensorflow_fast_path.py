@@ -124,9 +124,10 @@ def test_tensorflows_tape_is_seen_through_its_private_record_module():
 # user and a kernel keep that call early in their body; these are the
 # entries each may cost (measured 2026-11: run 187 for two tensors and 75
 # for a tensor and a Python number, _backward 129 for an op of two inputs
-# and 73 for one, decorated 115, forward 98, Rule.__call__ 55, op 54,
+# and 73 for one, decorated 115 (148 with pycg.jvp's by_value, 2026-12),
+# forward 98, Rule.__call__ 55, op 54,
 # _run_backward 41, gradient 19).
-SCAN_BUDGET = {"run": 190, "_backward": 135, "decorated": 125, "forward": 105,
+SCAN_BUDGET = {"run": 190, "_backward": 135, "decorated": 150, "forward": 105,
                "Rule.__call__": 60, "op": 60, "GradientTape._run_backward": 45,
                "GradientTape.gradient": 25}
 

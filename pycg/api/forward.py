@@ -12,6 +12,7 @@ from pycg.api._docs import documented
 from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
                                  _prepare, _skeleton, _split_aux)
 from pycg.api.tape import GradientTape
+from pycg.custom.decorator import by_value
 from pycg.tensor import convert_to_tensor
 
 
@@ -62,7 +63,9 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any],
         flat = [_as_tensor(y) for y in structure.flatten(out)]
         us = [ops.zeros_like(y) for y in flat]
         outer.watch(us)
-        gs = inner.gradient(flat, flat_x, output_gradients=us)
+        with by_value():   # (the VJP's values, transposed: not a rule's
+            # own rule for its gradient, nested custom gradients)
+            gs = inner.gradient(flat, flat_x, output_gradients=us)
     pairs = [(g, t) for g, t in zip(gs, ts) if g is not None]
     if not pairs:
         tangent_out = [ops.zeros_like(y) for y in flat]

@@ -54,9 +54,11 @@ Keras model's step; or inside ``ops.cond``, ``ops.while_loop`` and the other
 traced control flow in ``pycg.function``), the call becomes one
 ``tf.custom_gradient`` op carrying the rule, as ``pycg.to_tensorflow`` makes.
 """
+import contextlib
 import functools
 import sys
 import textwrap
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +74,50 @@ from pycg.custom.plan import Plan, call_entry, record_call
 from pycg.custom.calling import DECORATOR_ARGS
 from pycg.tensor import Tensor
 from pycg.tensor.convert import jax_tracer
+
+
+_by_value = threading.local()   # .on: rules record their ops (by_value)
+
+
+@contextlib.contextmanager
+def by_value():
+    """``with by_value():`` a custom_gradient function called in the block,
+    while a tape records, is recorded by the ops of its forward, not by its
+    rule, where those ops reach its output; elsewhere (a forward that
+    leaves pycg: NumPy, R) by its rule as ever. pycg.jvp runs its first
+    VJP so: the derivative of that VJP in its cotangent is then the
+    derivative of the values the rules return (a rule's gradient, itself
+    a custom_gradient function, may declare another derivative in the
+    cotangent, as TensorFlow's nested custom gradients do; J t is the
+    VJP's values transposed, not that)."""
+    before = getattr(_by_value, "on", False)
+    _by_value.on = True
+    try:
+        yield
+    finally:
+        _by_value.on = before
+
+
+def _record_by_value(f, plan, x, xs, args, kwargs, s):
+    """f's output with f's ops recorded on the recording tapes (by_value),
+    or, where they do not reach it from a tracked input, its rule; None
+    for the usual path (a call that binds arguments, reads variables or
+    returns several tensors that its ops do not reach)."""
+    ins = (x,) if xs is None else tuple(xs)
+    ids = [rec.ids for rec in s.recorders]
+    if not any(t._id in i for t in ins for i in ids):
+        return None   # (nothing tracked flows in: the usual path)
+    result = f(*args) if not kwargs else f(*args, **kwargs)
+    output, grad_fn = _split_result(plan.name, result)
+    leaves = structure.flatten(output)
+    if leaves and all(type(t) is Tensor and any(t._id in i for i in ids)
+                      for t in leaves):
+        return output   # (its ops recorded: the values' derivative)
+    if type(output) is not Tensor:
+        return None   # (the usual path runs f again: rare, not the hot one)
+    output = Tensor(output._value)
+    record(s.recorders, plan, ins, output, grad_fn)
+    return output
 
 
 # (complex by count: `decorated` is the fast path of every call, one frame
@@ -96,7 +142,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: C901
     plans: dict[Any, Plan] = {}   # call shape -> its Plan, on its first call
 
     @functools.wraps(f)
-    def decorated(*args, **kwargs):
+    def decorated(*args, **kwargs):  # noqa: C901 (the fast path: one frame)
         plan = plans.get((len(args), *kwargs) if kwargs else len(args))
         if plan is None:
             plan = _plan(f, plans, args, kwargs)
@@ -116,6 +162,11 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: C901
             x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
         if not active:   # nothing records: f's output is all that matters
             return _split_result(plan.name, f(*args, **kwargs))[0]
+        if inputs is None and getattr(_by_value, "on", False):
+            done = _record_by_value(f, plan, x if xs is None else None, xs,
+                                    args, kwargs, s)
+            if done is not None:
+                return done
         result, seen, first, marks = forward(f, args, kwargs)
         if type(result) is tuple and len(result) == 2 and \
                 callable(result[1]):

@@ -1,6 +1,6 @@
 """Tensor creation, dtype casts and conversion (keras.ops names)."""
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -12,9 +12,6 @@ from pycg.ops._machinery.arguments import as_int, norm_dtype, norm_shape
 from pycg.ops._machinery.dispatch import as_tensor, cast
 from pycg.tensor import Tensor, as_dtype
 from pycg.tensor import convert_to_tensor as _convert
-
-if TYPE_CHECKING:
-    from pycg._typing import ArrayLike
 
 __all__ = ("arange", "convert_to_numpy", "convert_to_tensor", "eye", "full",
            "full_like", "linspace", "ones", "ones_like", "shape",
@@ -301,7 +298,7 @@ def shape(x):
     return as_tensor(x, "shape").shape
 
 
-def stop_gradient(variable: "ArrayLike") -> Tensor:
+def stop_gradient(variable: Any) -> Tensor:   # (a tensor or array-like)
     """The same value, with no gradient flowing through it.
 
     Args:
