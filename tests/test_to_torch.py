@@ -10,17 +10,11 @@ import pycg
 from pycg import ops
 
 torch = pytest.importorskip("torch")
+
+from support.torch_backend import torch_backend  # noqa: E402,F401 (autouse)
 nn = torch.nn
 
 
-@pytest.fixture(autouse=True)
-def torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
 
 
 @pycg.custom_gradient

@@ -9,6 +9,8 @@ import pycg
 from pycg import ops
 
 torch = pytest.importorskip("torch")
+
+from support.torch_backend import torch_backend  # noqa: E402,F401 (autouse)
 if not hasattr(torch.ones(1, requires_grad=True), "grad_dtype"):
     pytest.skip("this torch has no Tensor.grad_dtype", allow_module_level=True)
 
@@ -16,14 +18,6 @@ RULE_DTYPES = ("float16", "float32", "float64")
 SETTINGS = ("default", None, "float64")
 
 
-@pytest.fixture(autouse=True)
-def torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def _pair(rule_dtype):

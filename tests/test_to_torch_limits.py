@@ -10,15 +10,7 @@ from pycg import ops
 
 torch = pytest.importorskip("torch")
 
-
-@pytest.fixture(autouse=True)
-def torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+from support.torch_backend import torch_backend  # noqa: E402,F401 (autouse)
 
 
 @pycg.custom_gradient
