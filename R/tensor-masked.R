@@ -23,7 +23,25 @@ attached_functions <- function() {
        marginSums = r_margin_sums, margin.table = r_margin_sums,
        proportions = r_proportions, prop.table = r_proportions,
        matrix = r_matrix, array = r_array_of, sweep = r_sweep,
-       mahalanobis = r_mahalanobis)
+       mahalanobis = r_mahalanobis, unclass = r_unclass,
+       `storage.mode<-` = r_storage_mode)
+}
+
+# unclass() and `storage.mode<-` of a tensor: its values as an R array
+# (tensor_to_r(), as as.array() and as.vector() give them), the storage mode
+# then changed as base R changes an array's. Where a recording tape
+# differentiates through the tensor that is leaving the tape, an error
+# naming the call and the two ways out (R/convert.R stop_leaving_tape()).
+r_unclass <- function(x) {
+  if (!is_tensor(x)) return(base::unclass(x))
+  check_live(list(x))
+  tensor_to_r(x, leaving = "unclass")
+}
+
+r_storage_mode <- function(x, value) {
+  if (!is_tensor(x)) return(base::`storage.mode<-`(x, value))
+  check_live(list(x))
+  base::`storage.mode<-`(tensor_to_r(x, leaving = "storage.mode<-"), value)
 }
 
 # log(x, base) where only the base is a tensor: log(x) / log(base) as base
