@@ -227,11 +227,13 @@ source_root <- function(python) {
 #' of `n` rows and `p` columns is an `(n, p)` array with the same values in
 #' the same places), doubles as float64, integers as int32, logicals as
 #' bool, or the `dtype` asked for. Use it where an R array goes into Python
-#' code directly, such as `model$fit(x, y)` of a Keras model reached with
-#' `reticulate::import("keras")`: reticulate before 1.36 (1.28 is what
-#' Debian 12 ships) cannot pass R arrays to NumPy 2, which [install_pycg()]
-#' installs, and stops with "incompatible NumPy binary version". pycg's own
-#' functions take R arrays as they are. A NumPy array that comes back (a
+#' code directly, such as a scikit-learn estimator's `fit(x, y)` reached with
+#' `reticulate::import()`: reticulate before 1.36 (1.28 is what Debian 12
+#' ships) cannot pass R arrays to NumPy 2, which [install_pycg()] installs,
+#' and stops with "incompatible NumPy binary version". pycg's own functions
+#' take R arrays as they are, and so do a Keras model's data methods
+#' (`model$fit(x, y)`, `model$predict(x)`, which then give R arrays): pycg
+#' converts them where reticulate cannot. A NumPy array that comes back (a
 #' prediction) becomes a tensor with [op_convert_to_tensor()] and an R
 #' array with `as.array()`.
 #'
