@@ -136,3 +136,57 @@ def test_r_data_with_a_bad_dtype_stays_an_array_for_the_op_to_refuse():
     assert type(got) is np.ndarray
     with pytest.raises(TypeError, match="dtype 'foo' is not a dtype"):
         pycg.ops.array(got, dtype="foo")
+
+
+# ---- large arrays on tensorflow: its memory kept, not copied -----------------
+@pytest.fixture
+def tf(tf_backend):
+    """The tensorflow backend module (conftest's tf_backend sets it)."""
+    return pycg.backends.active
+
+
+def test_staged_arrays_start_on_a_64_byte_boundary():
+    for shape, kind in [((3,), "double"), ((2 ** 17 + 3, 2), "integer"),
+                        ((5, 7), "complex"), ((0,), "double")]:
+        s = codec.Staged(shape, kind, 2 ** 18)
+        a = s.take()
+        assert a.shape == shape
+        assert a.size == 0 or a.ctypes.data % 64 == 0   # (empty: no data)
+
+
+def test_tensorflow_keeps_a_staged_array_and_lends_it_back_read_only(tf):
+    n = 2 ** 17
+    s = codec.Staged((n, 2), "double", 2 ** 18)
+    for i, count in enumerate(s.counts()):
+        s.fill(i, np.full(count, float(i + 1)).tobytes())
+    want = s._array.copy()
+    held = s._array
+    t = pycg.tensor.adopt(s.take())
+    assert np.shares_memory(np.from_dlpack(t._value), held)
+    del held, s
+    view = tf.numpy_view(t._value)
+    np.testing.assert_array_equal(view, want)
+    assert not view.flags.writeable
+    with pytest.raises(ValueError):
+        view[0, 0] = 0.0
+    np.testing.assert_array_equal(pycg.ops.add(t, 1.0).numpy(), want + 1.0)
+    np.testing.assert_array_equal(
+        np.frombuffer(bytes(codec.to_r(t, limit=None)[0])).reshape(
+            (n, 2), order="F"), want)
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: np.arange(n + 1, dtype=np.float64)[1:],   # 8 bytes off a boundary
+    lambda n: np.zeros(n, dtype=bool),                  # no DLPack dtype
+    lambda n: np.arange(16, dtype=np.float64),          # small: copied
+    lambda n: np.arange(2 * n, dtype=np.float64)[::2],  # not contiguous
+])
+def test_tensorflow_copies_what_it_cannot_keep(tf, make):
+    a = make(2 ** 17)
+    if a.dtype == np.float64 and a.flags.c_contiguous and a.size > 16:
+        assert a.ctypes.data % 64 != 0
+    t = tf.adopt(a)
+    np.testing.assert_array_equal(t.numpy(), a)
+    assert not np.shares_memory(t.numpy(), a)
+    small = tf.numpy_view(tf.convert(a[:16]))
+    assert small.flags.writeable   # (a copy, as to_numpy gives)

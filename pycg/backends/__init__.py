@@ -30,13 +30,14 @@ _NEEDS = {"tensorflow": ("TensorFlow", "pip install tensorflow-cpu (or "
 # the fallbacks of binary kernels that lack a dtype (bools, complex
 # numbers), the bridge to TensorFlow's autodiff, the jax backend's watch
 # on variables for pycg.function, the torch backend's test of a tensor
-# torch's autograd records and pycg.to_torch's border.
+# torch's autograd records and pycg.to_torch's border, and keeping or lending
+# the memory of a NumPy array (pycg.r's codec: adopt(), numpy_view()).
 OPTIONAL = frozenset((
     "activate", "log_softmax", "edge_add", "edge_maximum", "edge_minimum",
     "edge_multiply", "edge_greater", "edge_greater_equal", "edge_less",
     "edge_less_equal", "tf_tensor", "foreign", "tensorflow_differentiates",
     "watching", "watcher", "moved_away", "moves", "autograd_records",
-    "bridged"))
+    "bridged", "adopt", "numpy_view"))
 active: types.ModuleType = None  # type: ignore[assignment]  (set on first use)
 # dtype objects of every loaded backend that are floating (added as each
 # backend loads, so `dtype in FLOAT_DTYPES` is one hash lookup)

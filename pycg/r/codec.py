@@ -30,7 +30,7 @@ complex    complex128(16)  complex128                   complex
 import numpy as np
 
 from pycg.tensor import Tensor, adopt
-from pycg.tensor.convert import as_dtype
+from pycg.tensor.convert import as_dtype, backend_of
 
 # R kind -> (the stored element, the tensor dtype)
 DTYPES = {"double": ("<f8", "float64"), "integer": ("<i4", "int32"),
@@ -86,7 +86,7 @@ class Staged:
 
     def __init__(self, shape, kind, limit):
         self.kind = kind
-        self._array = np.empty(tuple(shape), dtype=DTYPES[kind][1])
+        self._array = _aligned_empty(tuple(shape), DTYPES[kind][1])
         self._pieces = _pieces(tuple(shape), int(limit))
 
     def counts(self):
@@ -109,6 +109,24 @@ class Staged:
         return a
 
 
+def _read(x):
+    """A tensor's values for R to read, never written: the backend's
+    read-only view of its memory where it has one (TensorFlow's DLPack, so
+    no copy beside the R result), else x.numpy()."""
+    view = getattr(backend_of(x._value), "numpy_view", None)
+    return x.numpy() if view is None else view(x._value)
+
+
+def _aligned_empty(shape, dtype, align=64):
+    """np.empty(shape, dtype) whose data start on an `align`-byte boundary
+    (what TensorFlow needs to keep an array's memory: backends' adopt())."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(nbytes + align, dtype=np.uint8)
+    start = -raw.ctypes.data % align
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
 def _quiet_nans(a):
     """R's NA_real_ is a signalling NaN (payload 1954), which NumPy warns
     about in arithmetic: made quiet in place, its payload kept (R reads it
@@ -122,7 +140,7 @@ def _quiet_nans(a):
 def to_r(x, limit=None):
     """``(data, shape, kind)`` of a tensor, NumPy array or number, for R;
     `data` is a `Pieces` for an array of more than `limit` elements."""
-    a = np.asarray(x.numpy() if isinstance(x, Tensor) else x)
+    a = np.asarray(_read(x) if isinstance(x, Tensor) else x)
     k = a.dtype.kind
     if k == "b":
         kind = "logical"

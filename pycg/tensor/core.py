@@ -293,7 +293,8 @@ def adopt(array: np.ndarray, dtype: Any = None) -> Tensor:
     user's array. The caller gives the array up."""
     if dtype is not None:
         array = check_numeric(array, as_dtype(dtype, "pycg.convert_to_tensor"))
-    return Tensor(backends.active.convert(array))
+    K = backends.active
+    return Tensor(getattr(K, "adopt", K.convert)(array))
 
 
 def _moved(t, K):

@@ -37,6 +37,34 @@ def convert(value, dtype=None):
     return tf.convert_to_tensor(np.asarray(value, dtype=dtype))
 
 
+# dtypes whose arrays TensorFlow takes over by DLPack, and the size from
+# which that pays (a small array is cheaper to copy)
+_ADOPTED = frozenset(map(np.dtype, ("float64", "float32", "int32", "int64")))
+_ADOPT_FROM = 1 << 16
+
+
+def adopt(array):
+    """A NumPy array that pycg made and gives up (pycg.r's codec, the R
+    data of a call): TensorFlow keeps its memory instead of copying it, by
+    DLPack, where the array is C-contiguous, 64-byte aligned (TensorFlow's
+    DLPack aborts the process on other alignments: codec.Staged allocates
+    so) and of a dtype in _ADOPTED; otherwise convert() copies it."""
+    if array.size >= _ADOPT_FROM and array.dtype in _ADOPTED and \
+            array.flags.c_contiguous and array.ctypes.data % 64 == 0:
+        return tf.experimental.dlpack.from_dlpack(array.__dlpack__())
+    return convert(array)
+
+
+def numpy_view(x):
+    """A read-only NumPy view of an eager tensor's memory by DLPack (no
+    copy, where x.numpy() copies) for a large tensor of a dtype in
+    _ADOPTED; otherwise to_numpy(x)."""
+    if type(x) in types and np.dtype(x.dtype.as_numpy_dtype) in _ADOPTED and \
+            x.shape.num_elements() >= _ADOPT_FROM:
+        return np.from_dlpack(x)
+    return to_numpy(x)
+
+
 def own(value):
     """A user's array as a value that shares no memory with it (its owner
     may write to it later): tf.convert_to_tensor copies a NumPy array, and
