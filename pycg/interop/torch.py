@@ -22,16 +22,12 @@ from the saved inputs.
 """
 import functools
 
-from pycg import _imports, backends
-from pycg.custom.bind import name_of
+from pycg import backends
+from pycg.interop import _bridge
 from pycg.interop._torch_call import _Call
 from pycg.interop._torch_functorch import in_transform
 from pycg.tensor import Tensor as _PycgTensor
 from pycg.tensor import structure
-
-_WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
-         "rule, or an R rule from pycg.r)")
-
 
 def to_torch(f):
     """`f`, written with pycg, as a PyTorch function whose gradient is
@@ -102,20 +98,20 @@ def to_torch(f):
     torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``:
     pycg's rules are reverse mode; ``jacrev(jacrev(f))`` is a Hessian).
     """
-    if getattr(f, "__pycg_torch_source__", None) is not None:
-        return f  # already converted
-    if not callable(f):
-        raise TypeError(f"pycg.to_torch: expected {_WHAT}, got "
-                        f"{type(f).__name__}")
-    name = name_of(f)
-    torch = _torch(name)
+    return _bridge.convert(SPEC, f, _TorchFunction)
+
+
+def _foreign(f, torch):
     if isinstance(f, torch.nn.Module) or \
             type(f).__module__.split(".")[0] == "torch":
-        raise TypeError(
-            f"pycg.to_torch({name}): {name} is a PyTorch callable "
-            f"({type(f).__name__}), not {_WHAT}; call it directly, it needs "
-            f"no conversion")
-    return _TorchFunction(f, name, torch)
+        return "PyTorch"
+    return None
+
+
+SPEC = _bridge.Spec(
+    api="to_torch", module="torch", marker="__pycg_torch_source__",
+    install="PyTorch is not installed ({e}); " + backends._NEEDS["torch"][1],
+    foreign=_foreign)
 
 
 class _TorchFunction:
@@ -148,17 +144,6 @@ class _TorchFunction:
 
     def __repr__(self):
         return f"<pycg.to_torch({self.__name__})>"
-
-
-def _torch(name):
-    try:
-        return _imports.import_module("torch")
-    except _imports.ShadowedModuleError:
-        raise
-    except ImportError as e:
-        raise ImportError(
-            f"pycg.to_torch({name}): PyTorch is not installed ({e}); "
-            f"{backends._NEEDS['torch'][1]}") from None
 
 
 @functools.cache
