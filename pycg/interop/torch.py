@@ -94,9 +94,10 @@ def to_torch(f):
     again (no random draws or variable updates that a second run changes).
     ``torch.compile`` runs the function eagerly between graphs (pycg's
     Python tape is a graph break), so ``fullgraph=True`` is an error, and
-    so are ``torch.jit.trace`` (TorchScript cannot replay or save it) and
-    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``:
-    pycg's rules are reverse mode; ``jacrev(jacrev(f))`` is a Hessian).
+    so is ``torch.jit.trace`` (TorchScript cannot replay or save it).
+    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``,
+    ``torch.autograd.forward_ad``) gets pycg's jvp of f (the Function's
+    ``jvp``: a rule's VJP transposed, f run again from its inputs).
     """
     return _bridge.convert(SPEC, f, _TorchFunction)
 
@@ -160,7 +161,8 @@ def _bridge_class(torch):
                 ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep, apply)
 
     def jvp(ctx, *tangents):
-        raise NotImplementedError(_forward_mode(ctx.call.name))
+        with backends.using("torch"):   # (torch's forward mode calls it)
+            return ctx.call.jvp(ctx.saved_tensors, tangents[1:])
 
     def setup(ctx, call, xs):
         ctx.call, ctx.tape = call, call.tape
@@ -170,6 +172,7 @@ def _bridge_class(torch):
         ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
                          != x.dtype for x in xs)
         ctx.save_for_backward(*xs)
+        ctx.save_for_forward(*xs)
 
     class PycgFunction(torch.autograd.Function):
         @staticmethod
@@ -206,16 +209,6 @@ _FULLGRAPH = (
     "Python tape is one graph break), so torch.compile(fullgraph=True) "
     "cannot hold it; compile without fullgraph=True, or compile the parts "
     "before and after {name}")
-
-
-def _forward_mode(name):
-    return (
-        f"pycg.to_torch({name}): torch's forward mode (torch.func.jvp, "
-        f"jacfwd, hessian, forward_ad's dual tensors) needs a forward-mode "
-        f"rule (the autograd.Function's jvp) of {name}, which pycg.to_torch "
-        f"does not give: pycg's rules are reverse mode. Use reverse mode: "
-        f"torch.func.jacrev (jacrev(jacrev({name})) for a Hessian) or "
-        f"torch.autograd.functional.hessian")
 
 
 def _call(torch, apply, f, name, args, kwargs):
