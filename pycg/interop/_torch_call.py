@@ -10,6 +10,7 @@ from pycg import backends, ops
 from pycg.core import backward as core_backward
 from pycg.core import recorder as core
 from pycg.custom import kept_dtypes
+from pycg.interop import _bridge
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float, structure
 
@@ -94,6 +95,28 @@ class _Call:
                                         for dy in dys], needs, keep)
         return tuple(None if g is None else self._checked(g, x, i, keep[i])
                      for i, (g, x) in enumerate(zip(gs, xs)))
+
+    def jvp(self, xs, tangents):
+        """The tangents of f's outputs (J @ tangents; None for an output
+        that is not floating) at the torch inputs `xs`, the tangents of
+        the inputs given (None where torch has none), by pycg's forward
+        mode (_bridge.jvp: whatever pycg's jvp knows of f's rules)."""
+        ins = [Tensor(x.detach()) for x in xs]
+        moving = [i for i, (x, t) in enumerate(zip(ins, tangents))
+                  if t is not None and is_float(x.dtype)]
+
+        def flat(*moved):
+            full = list(ins)
+            for i, m in zip(moving, moved):
+                full[i] = m
+            return self.run(full, _Untaped, "forward")
+        if moving:
+            touts = _bridge.jvp(flat, [ins[i] for i in moving],
+                                [Tensor(tangents[i]) for i in moving])[1]
+        else:
+            touts = [ops.zeros_like(o) for o in flat()]
+        return tuple(t._value if floating else None
+                     for t, floating in zip(touts, self.floats))
 
     def vjp(self, tape, ins, outs, dys, needs, keep):
         """pycg's gradients of f's inputs `ins` (one per input, None where
@@ -186,6 +209,14 @@ class _Call:
         if isinstance(place, int) and place < len(params):
             label = params[place]
         return f"`{label}`" + ("" if n == 1 else f" (leaf {slot - k})")
+
+
+class _Untaped:
+    """f run unrecorded (pycg's jvp records it itself)."""
+
+    @staticmethod
+    def record(f, args, kwargs, ins):
+        return f(*args, **kwargs) if kwargs else f(*args)
 
 
 class _Tape:

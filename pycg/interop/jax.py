@@ -21,19 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from pycg import _imports, backends
+from pycg import backends
 from pycg._errors import Api, user_error
 from pycg.api.tape import GradientTape
-from pycg.custom.bind import name_of
+from pycg.interop import _bridge
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
 from pycg.tensor import Tensor, is_float
 from pycg.tensor.convert import python_float_dtype
 from pycg.tensor.python_value import to_jax_running
-
-_WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
-         "rule, or an R rule from pycg.r)")
-
 
 def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a JAX function whose gradient is pycg's:
@@ -93,15 +89,10 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     gradient runs `f` twice (the backward records it again from the inputs,
     JAX's residuals).
     """
-    if getattr(f, "__pycg_jax_source__", None) is not None:
-        return f  # already converted
-    if not callable(f):
-        raise TypeError(f"pycg.to_jax: expected {_WHAT}, got "
-                        f"{type(f).__name__}")
-    name = name_of(f)
-    jax = _jax(name)
-    _refuse_framework_callable(f, name)
+    return _bridge.convert(SPEC, f, _build)
 
+
+def _build(f, name, jax):
     def jax_function(*args, **kwargs):
         return _call(jax, f, name, args, kwargs)
 
@@ -111,70 +102,84 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     return jax_function
 
 
-def _jax(name):
-    try:
-        jax = _imports.import_module("jax")
-    except _imports.ShadowedModuleError:
-        raise
-    except ImportError as e:
-        raise ImportError(
-            f"pycg.to_jax({name}): JAX is not installed ({e}); pip install "
-            f"'pycg-autodiff[jax]' (or jax)") from None
-    return jax
-
-
-def _refuse_framework_callable(f, name):
+def _foreign(f, jax):
     """A jax.jit/custom_vjp/custom_jvp function, a TensorFlow or Keras
     callable: it needs no conversion (and pycg cannot run it)."""
     kind = type(f).__module__.split(".")[0]
-    if kind in ("jax", "jaxlib", "tensorflow", "keras") or \
-            getattr(f, "__pycg_source__", None) is not None:
-        raise TypeError(
-            f"pycg.to_jax({name}): {name} is a "
-            f"{'TensorFlow' if kind != 'jax' and kind != 'jaxlib' else 'JAX'}"
-            f"{'/Keras' if kind in ('tensorflow', 'keras') else ''} callable "
-            f"({type(f).__name__}), not {_WHAT}; call it directly, it needs "
-            f"no conversion")
+    if kind in ("jax", "jaxlib"):
+        return "JAX"
+    if kind in ("tensorflow", "keras"):
+        return "TensorFlow/Keras"
+    if getattr(f, "__pycg_source__", None) is not None:
+        return "TensorFlow"
+    return None
+
+
+SPEC = _bridge.Spec(
+    api="to_jax", module="jax", marker="__pycg_jax_source__",
+    install="JAX is not installed ({e}); pip install "
+            "'pycg-autodiff[jax]' (or jax)", foreign=_foreign)
 
 
 def _call(jax, f, name, args, kwargs):
     with backends.using("jax"):   # (this thread's pycg, for the call)
-        return _on_jax(jax, f, name, args, kwargs)
+        return _JaxCall(jax, f, name, args, kwargs).result()
 
 
-# (complex by count: its closures share one call's state, as jax.custom_vjp
-# needs its forward, residuals and backward defined together)
-def _on_jax(jax, f, name, args, kwargs):  # noqa: C901
-    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs))
-    slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
-    floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
-        a, (Tensor, jax.Array, np.ndarray, np.generic)) else None
-        for a in leaves])
-    xs = tuple(_to_jax(leaves[i], jax, floats) for i in slots)
-    structure = []   # f's output structure, found by the forward
-    stores = []      # the variables the forward touched (_jax_state)
-    assigned = []    # (variable, new value) for pycg.function's trace
+class _JaxCall:
+    """One call of a to_jax function: the call's leaves, f's output
+    structure (found by the forward), the variables the forward touched
+    (_jax_state) and the new values of those f assigned (for
+    pycg.function's trace), and the jax.custom_vjp that runs f."""
 
-    def run(xs, tape, watch):
-        values = list(leaves)
+    def __init__(self, jax, f, name, args, kwargs):
+        self.jax, self.f, self.name = jax, f, name
+        self.leaves, self.treedef = jax.tree_util.tree_flatten((args, kwargs))
+        leaves = self.leaves
+        self.slots = [i for i, a in enumerate(leaves) if _is_input(a, jax)]
+        floats = python_float_dtype([getattr(a, "dtype", None) if isinstance(
+            a, (Tensor, jax.Array, np.ndarray, np.generic)) else None
+            for a in leaves])
+        self.xs = tuple(_to_jax(leaves[i], jax, floats) for i in self.slots)
+        self.structure = None   # f's output structure
+        self.stores = []        # the variables the forward touched
+        self.assigned = []      # (variable, new value) for pycg.function
+        forward = jax.custom_vjp(self.forward)
+        forward.defvjp(self.forward_with_residuals, self.backward)
+        self.custom = forward
+
+    def result(self):
+        jax, name = self.jax, self.name
+        try:
+            out = self.custom(*self.xs)
+        except _state.Retry:   # (a variable made by the first trace: read it)
+            try:
+                out = self.custom(*self.xs)
+            except _state.Retry:
+                raise user_error(
+                    ValueError, "{api}: {name} creates a new pycg.Variable "
+                    "that outlives it each time JAX traces it; create its "
+                    "variables outside {name}", api=Api(f"to_jax({name})"),
+                    name=name) from None
+        n = self.structure.num_leaves
+        for (store, _), value in zip(self.assigned, out[n:]):
+            store.value = value
+        return jax.tree_util.tree_unflatten(self.structure, list(out[:n]))
+
+    def run(self, xs, tape, watch):
+        """f on pycg tensors wrapping `xs` (recorded on `tape` where there
+        is one), watched: (those tensors, f's outputs)."""
+        jax, name = self.jax, self.name
         # (JAX may hand a custom_vjp a typed Python scalar: as an array)
         ins = [Tensor(x if isinstance(x, jax.Array) else jax.numpy.asarray(x))
                for x in xs]
-        for i, t in zip(slots, ins):
-            values[i] = t
-        call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, values)
+        call = _bridge.substituted(self.leaves, self.slots, ins, self._tree)
         outer, to_jax_running.f = getattr(to_jax_running, "f", None), name
         to_jax_running.refused = None
         try:   # (a pycg tensor handed to JAX inside f: a clear error)
             with backends.active.watching(watch):
-                if tape is None:
-                    return ins, _outputs(name, f(*call_args, **call_kwargs),
-                                         jax, structure)
-                with tape:
-                    for t in ins:
-                        if is_float(t.dtype):
-                            tape.watch(t)
-                    out = f(*call_args, **call_kwargs)
+                out = self.f(*call[0], **call[1]) if tape is None else \
+                    _bridge.recorded(tape, self.f, call, ins)
         except TypeError as e:
             watch.restore()
             if to_jax_running.refused is None:
@@ -185,61 +190,55 @@ def _on_jax(jax, f, name, args, kwargs):  # noqa: C901
             raise
         finally:
             to_jax_running.f = outer
-        return ins, _outputs(name, out, jax, structure)
+        return ins, self._outputs(out)
 
-    @jax.custom_vjp
-    def forward(*xs):
+    def _tree(self, values):
+        return self.jax.tree_util.tree_unflatten(self.treedef, values)
+
+    def forward(self, *xs):
         """f's outputs, the new values of the variables f assigned where
         pycg.function traces around (put back outside JAX's custom_vjp
         trace), then the first values of the variables f touched."""
-        watch = _state.watch(jax)
-        outs = run(xs, None, watch)[1]
-        assigned[:] = watch.settle(name)
-        stores[:] = watch.stores
+        watch = _state.watch(self.jax)
+        outs = self.run(xs, None, watch)[1]
+        self.assigned[:] = watch.settle(self.name)
+        self.stores[:] = watch.stores
         return tuple(o._value for o in outs) + tuple(
-            v for _, v in assigned) + tuple(watch.initial)
+            v for _, v in self.assigned) + tuple(watch.initial)
 
-    def forward_with_residuals(*xs):
-        # (forward itself, as jax.custom_vjp's fwd rules call their
+    def forward_with_residuals(self, *xs):
+        # (the custom_vjp itself, as jax.custom_vjp's fwd rules call their
         # function: a transformation around this one sees the rule); JAX
         # hands it a NumPy input as it is, kept for the backward: a copy
+        jax = self.jax
         xs = tuple(_to_jax(x, jax, None) if isinstance(x, np.ndarray) else x
                    for x in xs)
-        out = forward(*xs)
-        return out, (xs, out[len(out) - len(stores):])
+        out = self.custom(*xs)
+        return out, (xs, out[len(out) - len(self.stores):])
 
-    def backward(residuals, dys):
+    def backward(self, residuals, dys):
         with backends.using("jax"):   # (JAX may call it after _call)
-            return _backward(residuals, dys)
+            return self._backward(residuals, dys)
 
-    def _backward(residuals, dys):
+    def _backward(self, residuals, dys):
+        jax = self.jax
         xs, initial = residuals
-        watch = _state.watch(jax, dict(zip(map(id, stores), initial)))
+        watch = _state.watch(jax, dict(zip(map(id, self.stores), initial)))
         tape = GradientTape(persistent=True)
         try:
-            ins, outs = run(xs, tape, watch)
+            ins, outs = self.run(xs, tape, watch)
             ups = [_upstream(dy, o, jax) for dy, o in zip(dys, outs)]
-            gs = tape.gradient(outs, ins, output_gradients=ups)
+            gs = _bridge.vjp(tape, outs, ins, ups)
         finally:
             watch.restore()
         return tuple(_cotangent(g, x, jax) for g, x in zip(gs, xs))
 
-    forward.defvjp(forward_with_residuals, backward)
-    try:
-        out = forward(*xs)
-    except _state.Retry:   # (a variable made by the first trace: read it)
-        try:
-            out = forward(*xs)
-        except _state.Retry:
-            raise user_error(
-                ValueError, "{api}: {name} creates a new pycg.Variable that "
-                "outlives it each time JAX traces it; create its variables "
-                "outside {name}", api=Api(f"to_jax({name})"),
-                name=name) from None
-    n = structure[0].num_leaves
-    for (store, _), value in zip(assigned, out[n:]):
-        store.value = value
-    return jax.tree_util.tree_unflatten(structure[0], list(out[:n]))
+    def _outputs(self, out):
+        outs, tree = self.jax.tree_util.tree_flatten(out)
+        outs = checked("to_jax", self.name, out, outs, self.jax.Array,
+                       "a JAX array")
+        self.structure = tree
+        return outs
 
 
 def _is_input(a, jax):
@@ -274,10 +273,3 @@ def _cotangent(g, x, jax):
     if g is None:
         return jax.numpy.zeros_like(x)
     return g._value
-
-
-def _outputs(name, out, jax, structure):
-    outs, tree = jax.tree_util.tree_flatten(out)
-    outs = checked("to_jax", name, out, outs, jax.Array, "a JAX array")
-    structure[:] = [tree]
-    return outs

@@ -3,12 +3,15 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from pycg import _imports
 from pycg.custom.bind import name_of
+from pycg.interop import _bridge
 from pycg.interop.jax import to_jax
 from pycg.interop.tensorflow import to_tensorflow
 from pycg.interop.torch import to_torch
 
+_KERAS = _bridge.Spec(api="to_keras", module="keras", marker="",
+                      install="Keras is not installed ({e}); pip install keras",
+                      foreign=lambda f, keras: None)
 _BRIDGES = {"tensorflow": to_tensorflow, "jax": to_jax, "torch": to_torch}
 
 
@@ -45,14 +48,7 @@ def to_keras(f: Callable[..., Any]) -> Callable[..., Any]:
     On another Keras backend (numpy, openvino) it is an error: not
     supported yet.
     """
-    try:
-        keras = _imports.import_module("keras")
-    except _imports.ShadowedModuleError:
-        raise
-    except ImportError as e:
-        raise ImportError(
-            f"pycg.to_keras({name_of(f)}): Keras is not installed ({e}); "
-            f"pip install keras") from None
+    keras = _bridge.framework(_KERAS, name_of(f))
     backend = keras.backend.backend()
     bridge = _BRIDGES.get(backend)
     if bridge is None:

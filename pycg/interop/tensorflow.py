@@ -21,14 +21,11 @@ from pycg.tensor import structure
 from pycg.core import forward as core_forward
 from pycg.backends._tf_import import import_tensorflow
 from pycg.custom.bind import name_of
+from pycg.interop import _bridge
 from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
 from pycg.tensor.convert import python_float_dtype
-
-_WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
-         "rule, or an R rule from pycg.r)")
-
 
 def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     """`f`, written with pycg, as a TensorFlow function whose gradient is
@@ -79,19 +76,10 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     (indexing and the other static gathers) raises an error naming `f`,
     the op and what to do.
     """
-    if getattr(f, "__pycg_source__", None) is not None:
-        return f  # already converted
-    if not callable(f):
-        raise TypeError(f"pycg.to_tensorflow: expected {_WHAT}, got "
-                        f"{type(f).__name__}")
-    name = name_of(f)
-    tf = _tensorflow(name)
-    if _is_tensorflow_callable(f, tf):
-        raise TypeError(
-            f"pycg.to_tensorflow({name}): {name} is a TensorFlow/Keras "
-            f"callable ({type(f).__name__}), not {_WHAT}; call it directly, "
-            f"it needs no conversion")
+    return _bridge.convert(SPEC, f, _build)
 
+
+def _build(f, name, tf):
     def tf_function(*args, **kwargs):
         return _call(f, name, args, kwargs)
 
@@ -104,21 +92,19 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     return tf.autograph.experimental.do_not_convert(tf_function)
 
 
-def _tensorflow(name):
-    try:
-        tf = import_tensorflow()
-    except ImportError as e:
-        raise ImportError(
-            f"pycg.to_tensorflow({name}): TensorFlow is not installed "
-            f"({e}); pip install tensorflow") from None
-    return tf
+def _foreign(f, tf):
+    if isinstance(f, (tf.Module, tf.types.experimental.PolymorphicFunction,
+                      tf.types.experimental.ConcreteFunction)) or \
+            any(c.__module__.startswith("keras.") and c.__name__ == "Layer"
+                for c in type(f).__mro__):
+        return "TensorFlow/Keras"
+    return None
 
 
-def _is_tensorflow_callable(f, tf):
-    return isinstance(f, (tf.Module, tf.types.experimental.PolymorphicFunction,
-                          tf.types.experimental.ConcreteFunction)) or \
-        any(c.__module__.startswith("keras.") and c.__name__ == "Layer"
-            for c in type(f).__mro__)
+SPEC = _bridge.Spec(
+    api="to_tensorflow", module="tensorflow", marker="__pycg_source__",
+    install="TensorFlow is not installed ({e}); pip install tensorflow",
+    foreign=_foreign, load=import_tensorflow)
 
 
 def _graph_call(f, args, kwargs):
@@ -145,21 +131,16 @@ def _on_tensorflow(f, name, args, kwargs, rule_call):
     floats = python_float_dtype([_dtype(a) for a in leaves])
     xs = [_to_tf(leaves[i], tf, floats) for i in slots]
 
+    def unflatten(values):
+        return structure.unflatten((args, kwargs), values)
+
     @tf.custom_gradient
     def forward(*xs):
-        values = list(leaves)
         ins = [Tensor(x) for x in xs]
-        for i, t in zip(slots, ins):
-            values[i] = t
+        call = _bridge.substituted(leaves, slots, ins, unflatten)
         tape = GradientTape(persistent=True)
-        with tape:
-            for t in ins:
-                if is_float(t.dtype):
-                    tape.watch(t)
-            call_args, call_kwargs = structure.unflatten((args, kwargs),
-                                                         values)
-            with _shapes_hint(name, xs, "forward"):
-                out = f(*call_args, **call_kwargs)
+        with _shapes_hint(name, xs, "forward"):
+            out = _bridge.recorded(tape, f, call, ins)
         if rule_call and tape.watched_variables():
             raise _variables_in_rule_call(name)
         outs = _outputs(name, out, tf)
@@ -172,7 +153,7 @@ def _on_tensorflow(f, name, args, kwargs, rule_call):
             ups = [Tensor(tf.zeros_like(o._value) if dy is None else dy)
                    for dy, o in zip(dys, outs)]
             with _shapes_hint(name, xs, "gradient"):
-                gs = tape.gradient(outs, ins, output_gradients=ups)
+                gs = _bridge.vjp(tape, outs, ins, ups)
             gs = [None if g is None else g._value for g in gs]
             # a tf.Variable read inside f without being an argument reached
             # pycg as a constant: it has no gradient here

@@ -22,16 +22,12 @@ from the saved inputs.
 """
 import functools
 
-from pycg import _imports, backends
-from pycg.custom.bind import name_of
+from pycg import backends
+from pycg.interop import _bridge
 from pycg.interop._torch_call import _Call
 from pycg.interop._torch_functorch import in_transform
 from pycg.tensor import Tensor as _PycgTensor
 from pycg.tensor import structure
-
-_WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
-         "rule, or an R rule from pycg.r)")
-
 
 def to_torch(f):
     """`f`, written with pycg, as a PyTorch function whose gradient is
@@ -98,24 +94,25 @@ def to_torch(f):
     again (no random draws or variable updates that a second run changes).
     ``torch.compile`` runs the function eagerly between graphs (pycg's
     Python tape is a graph break), so ``fullgraph=True`` is an error, and
-    so are ``torch.jit.trace`` (TorchScript cannot replay or save it) and
-    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``:
-    pycg's rules are reverse mode; ``jacrev(jacrev(f))`` is a Hessian).
+    so is ``torch.jit.trace`` (TorchScript cannot replay or save it).
+    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``,
+    ``torch.autograd.forward_ad``) gets pycg's jvp of f (the Function's
+    ``jvp``: a rule's VJP transposed, f run again from its inputs).
     """
-    if getattr(f, "__pycg_torch_source__", None) is not None:
-        return f  # already converted
-    if not callable(f):
-        raise TypeError(f"pycg.to_torch: expected {_WHAT}, got "
-                        f"{type(f).__name__}")
-    name = name_of(f)
-    torch = _torch(name)
+    return _bridge.convert(SPEC, f, _TorchFunction)
+
+
+def _foreign(f, torch):
     if isinstance(f, torch.nn.Module) or \
             type(f).__module__.split(".")[0] == "torch":
-        raise TypeError(
-            f"pycg.to_torch({name}): {name} is a PyTorch callable "
-            f"({type(f).__name__}), not {_WHAT}; call it directly, it needs "
-            f"no conversion")
-    return _TorchFunction(f, name, torch)
+        return "PyTorch"
+    return None
+
+
+SPEC = _bridge.Spec(
+    api="to_torch", module="torch", marker="__pycg_torch_source__",
+    install="PyTorch is not installed ({e}); " + backends._NEEDS["torch"][1],
+    foreign=_foreign)
 
 
 class _TorchFunction:
@@ -150,17 +147,6 @@ class _TorchFunction:
         return f"<pycg.to_torch({self.__name__})>"
 
 
-def _torch(name):
-    try:
-        return _imports.import_module("torch")
-    except _imports.ShadowedModuleError:
-        raise
-    except ImportError as e:
-        raise ImportError(
-            f"pycg.to_torch({name}): PyTorch is not installed ({e}); "
-            f"{backends._NEEDS['torch'][1]}") from None
-
-
 @functools.cache
 def _bridge_class(torch):
     """apply(call, xs): the one autograd.Function every to_torch function
@@ -175,7 +161,8 @@ def _bridge_class(torch):
                 ctx.tape, ctx.saved_tensors, dys, needs, ctx.keep, apply)
 
     def jvp(ctx, *tangents):
-        raise NotImplementedError(_forward_mode(ctx.call.name))
+        with backends.using("torch"):   # (torch's forward mode calls it)
+            return ctx.call.jvp(ctx.saved_tensors, tangents[1:])
 
     def setup(ctx, call, xs):
         ctx.call, ctx.tape = call, call.tape
@@ -185,6 +172,7 @@ def _bridge_class(torch):
         ctx.keep = tuple(x.is_leaf and getattr(x, "grad_dtype", x.dtype)
                          != x.dtype for x in xs)
         ctx.save_for_backward(*xs)
+        ctx.save_for_forward(*xs)
 
     class PycgFunction(torch.autograd.Function):
         @staticmethod
@@ -221,16 +209,6 @@ _FULLGRAPH = (
     "Python tape is one graph break), so torch.compile(fullgraph=True) "
     "cannot hold it; compile without fullgraph=True, or compile the parts "
     "before and after {name}")
-
-
-def _forward_mode(name):
-    return (
-        f"pycg.to_torch({name}): torch's forward mode (torch.func.jvp, "
-        f"jacfwd, hessian, forward_ad's dual tensors) needs a forward-mode "
-        f"rule (the autograd.Function's jvp) of {name}, which pycg.to_torch "
-        f"does not give: pycg's rules are reverse mode. Use reverse mode: "
-        f"torch.func.jacrev (jacrev(jacrev({name})) for a Hessian) or "
-        f"torch.autograd.functional.hessian")
 
 
 def _call(torch, apply, f, name, args, kwargs):
