@@ -14,7 +14,8 @@ tests/test_site.py. Each problem is reported with the page it is on:
   outside page for an R export or a package index's page of pycg (which is
   not published there), a method call (`.detach()`) linked to an R help
   page of another name, or a name an R example defines (`df <- ...`) linked to another
-  package's function of that name.
+  package's function of that name;
+- every figure of the reference and the articles is shown by a page.
 """
 import dataclasses
 import html
@@ -121,6 +122,20 @@ def _outbound(out, docs, own):
     return problems
 
 
+def _unshown_images(out, docs):
+    """The figures of the reference and the articles that no page shows
+    (pkgdown's blank Rplot001.png, a figure an example no longer draws)."""
+    shown = set()
+    for rel, doc in docs.items():
+        shown.update(((out / rel).parent / urllib.parse.unquote(url))
+                     .resolve() for tag, url in doc.links
+                     if tag == "img" and not url.startswith(EXTERNAL))
+    return [f"{p.relative_to(out).as_posix()}: an image no page shows"
+            for folder in ("reference", "articles")
+            for p in sorted((out / folder).glob("**/*.png"))
+            if p.resolve() not in shown]
+
+
 def _r_names(out, docs, topics, exports):
     functions, generics = exports
     index = docs.get("reference/index.html")
@@ -188,6 +203,7 @@ def check(out, topics, exports, py, r_to_py):
     n_cross, cross = _crosslinks(docs, topics, r_to_py, py)
     problems += cross
     problems += _outbound(out, docs, set(exports[0]))
+    problems += _unshown_images(out, docs)
     for rel, doc in docs.items():
         for err in doc.errors:
             rd = rel[len("reference/"):-len(".html")]

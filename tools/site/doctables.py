@@ -23,7 +23,7 @@ def _columns(border):
 
 def _cells(line, columns):
     cells = []
-    for i, (start, end) in enumerate(columns):
+    for i, (start, _) in enumerate(columns):
         stop = columns[i + 1][0] if i + 1 < len(columns) else len(line)
         cells.append(line[start:stop].strip())
     return cells
