@@ -326,6 +326,9 @@ def test_the_table_reader_reads_both_kinds_of_rows():
              "next   c\n=====  ====\n")
     assert "| first line | a b |\n| next | c |" in \
         doctables.to_markdown(loose)
+    hyphen = ("=========  =\nh          k\n=========  =\nkeyword-   a\n"
+              "only\n\nnext       b\n=========  =\n")
+    assert "| keyword-only | a |" in doctables.to_markdown(hyphen)
     assert doctables.count("| a | b |\n|---|---|\n| 1 | 2 |\n") == 1
     assert doctables.count("Title\n=====\n") == 0   # a heading
 
@@ -393,6 +396,8 @@ def test_a_first_page_per_language_is_one_click_from_the_landing_page(site):
     assert re.findall(r'href="(guides/[\w-]+\.html)"', guides)[0] == \
         "guides/python-quickstart.html"
     assert (out / "news" / "index.html").is_file()
+    assert 'href="CHANGELOG.html"' in landing   # the Python side's history
+    assert "0.9.0" in (out / "CHANGELOG.html").read_text()
     # the Install paragraph links install_pycg() once, and the source
     # repository's whereabouts are one click away
     install = landing.split('id="install"')[1]

@@ -29,6 +29,14 @@ def _cells(line, columns):
     return cells
 
 
+def _join(a, b):
+    """A cell's lines as one: a word hyphenated at a line's end joins the
+    next line's first without a space (keyword-/only: keyword-only)."""
+    if re.search(r"[A-Za-z]-$", a) and b[:1].isalpha():
+        return a + b
+    return f"{a} {b}".strip()
+
+
 def _rows(lines, columns):
     """A block's rows. With a blank line in it, blank lines part the rows
     (each row's lines join, cell by cell); without, reST's rule."""
@@ -41,7 +49,7 @@ def _rows(lines, columns):
         cells = _cells(line, columns)
         joins = not new if loose else not cells[0]
         if rows and joins:
-            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells)]
+            rows[-1] = [_join(a, b) for a, b in zip(rows[-1], cells)]
         else:
             rows.append(cells)
         new = False
