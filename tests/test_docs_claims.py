@@ -46,21 +46,35 @@ def test_the_closed_forms_the_first_rule_is_about():
     assert 1 - 1 / (1 + e) == 1 / (1 + math.exp(-100.0)) == 1.0
 
 
-@pytest.mark.parametrize("page", FIRST_RULE_PAGES)
-def test_the_first_python_rule_prints_what_its_comments_say(page):
-    code = doc_examples.first_rule(page, "python")
-    assert doc_examples.promised(code, "python") == ["1.0", "nan"]
-    out = _run([sys.executable, "-c", code])
-    assert doc_examples.printed(out) == ["1.0", "nan"]
+def _outputs(runner, codes, separator):
+    """Each code's printed lines, all run in one process (TensorFlow and
+    R start once)."""
+    out = _run(runner(separator.join(codes)))
+    return [doc_examples.printed(part) for part in out.split("--page--\n")]
 
 
-@pytest.mark.parametrize("page", FIRST_RULE_PAGES)
-def test_the_first_r_rule_prints_what_its_comments_say(page):
-    code = doc_examples.first_rule(page, "r")
-    assert 'dtype = "float32"' in code   # R numbers are float64: no NaN
-    assert doc_examples.promised(code, "r") == ["[1] 1", "[1] NaN"]
-    out = _run(["Rscript", "-e", code])
-    assert doc_examples.printed(out) == ["[1] 1", "[1] NaN"]
+def test_the_first_python_rule_prints_what_its_comments_say():
+    codes = [doc_examples.first_rule(p, "python") for p in FIRST_RULE_PAGES]
+    for code in codes:
+        assert doc_examples.promised(code, "python") == ["1.0", "nan"]
+    # each page's code in a namespace of its own
+    driver = "\nprint('--page--')\n".join(
+        f"exec({code!r}, {{}})" for code in codes)
+    outputs = _outputs(lambda c: [sys.executable, "-c", c], [driver], "")
+    assert outputs == [["1.0", "nan"]] * len(codes)
+
+
+def test_the_first_r_rule_prints_what_its_comments_say():
+    codes = [doc_examples.first_rule(p, "r") for p in FIRST_RULE_PAGES]
+    for code in codes:
+        assert 'dtype = "float32"' in code   # R numbers are float64: no NaN
+        assert doc_examples.promised(code, "r") == ["[1] 1", "[1] NaN"]
+    # each page's code in an environment of its own
+    driver = '\ncat("--page--\\n")\n'.join(
+        f'source(exprs = parse(text = r"---[{code}]---"), local = new.env(), '
+        "print.eval = TRUE)" for code in codes)
+    outputs = _outputs(lambda c: ["Rscript", "-e", c], [driver], "")
+    assert outputs == [["[1] 1", "[1] NaN"]] * len(codes)
 
 
 def test_the_quickstart_opens_with_the_install_and_a_rule_and_its_output():

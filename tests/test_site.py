@@ -410,19 +410,11 @@ def test_a_first_page_per_language_is_one_click_from_the_landing_page(site):
     assert "The pycg developers" in authors and "authors p" not in authors
 
 
-def test_no_blank_plot_is_left_and_an_unshown_image_fails(site, tmp_path,
-                                                         capsys):
-    assert not list((site[0] / "reference").glob("Rplot*.png"))
-    copy = _broken_copy(site, tmp_path)
-    (copy / "reference" / "Rplot001.png").write_bytes(b"")
-    status, err = _check(copy, capsys)
-    assert status == 1
-    assert "reference/Rplot001.png: an image no page shows" in err
-
-
-def test_an_outbound_link_for_a_pycg_name_fails_naming_its_page(
+def test_an_outbound_link_for_a_pycg_name_or_an_unshown_plot_fails(
         site, tmp_path, capsys):
-    copy = _broken_copy(site, tmp_path)
+    assert not list((site[0] / "reference").glob("Rplot*.png"))
+    copy = _broken_copy(site, tmp_path)   # (one copy, one check for both)
+    (copy / "reference" / "Rplot001.png").write_bytes(b"")
     bad = {"guides/architecture.html": '<a href="https://rdrr.io/pkg/pycg/'
            'man/pycg_grad.html">pycg_grad()</a>',
            "guides/backend-torch.html": '<a href="https://rdrr.io/r/base/'
@@ -448,6 +440,7 @@ def test_an_outbound_link_for_a_pycg_name_fails_naming_its_page(
         "https://example.net/x outside the site" in err
     assert "reference/pycg_grad.html: df, which its example defines, links " \
         "another package's function" in err
+    assert "reference/Rplot001.png: an image no page shows" in err
 
 
 def test_the_first_pages_render_with_tables_and_copy_buttons(site):
