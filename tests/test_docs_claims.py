@@ -229,3 +229,15 @@ def test_the_troubleshooting_guide_is_where_the_fixes_send_readers():
     assert len(parts) == 4
     for part in parts:
         assert "docs/troubleshooting.md" in part, part
+
+
+def test_a_backend_that_is_not_installed_names_the_troubleshooting_guide():
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "import pycg\n"
+            "try:\n"
+            "    pycg.config.set_backend('torch')\n"
+            "except ModuleNotFoundError as e:\n"
+            "    print(e)\n")
+    out = _run([sys.executable, "-c", code])
+    assert "the 'torch' backend needs PyTorch" in out
+    assert "docs/troubleshooting.md" in out
