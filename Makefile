@@ -13,7 +13,7 @@ export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
 .PHONY: demo docs test test-python test-backends test-r test-testthat test-site lint bench \
-        soak setup check-r check-r-nopython
+        soak setup check-r check-r-nopython dist test-dist
 
 # The demo, the vignettes knitted afresh (tools/render-docs.R), and the
 # documentation site built from them.
@@ -23,7 +23,9 @@ demo: setup
 	$(MAKE) --no-print-directory docs
 
 # The documentation site, both languages in one, into site/ (open
-# site/index.html; it works offline): the R reference by pkgdown with every
+# site/index.html; it works offline). On a fresh clone it first runs the
+# whole set-up (`make setup`: the virtual environment, pycg, pdoc, R with
+# pkgdown, the R package), as `make test` does: the R reference by pkgdown with every
 # example run, the vignettes, the guides in docs/, the Python reference by
 # pdoc, cross-links and a search. The build checks every link, image and
 # anchor and that every R export and Python name has its page, and fails
@@ -63,7 +65,8 @@ timed-%:
 
 test-python: setup
 	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg \
-	  --ignore=tests/test_site.py --ignore=tests/test_r_testthat.py
+	  --ignore=tests/test_site.py --ignore=tests/test_r_testthat.py \
+	  --ignore=tests/test_dist.py
 
 test-backends: setup
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
@@ -147,6 +150,35 @@ CHECK := _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=0 \
 # log; fails unless the status is OK (or matches the second argument).
 check_status = sed -n '/^Status:/p;/^\* checking.*\(NOTE\|WARNING\|ERROR\)$$/,/^\* /p' $(1); \
   grep -q '^Status: \(OK$(if $(2),\|$(2))\)$$' $(1) || { tail -n 60 $(1); exit 1; }
+
+# The packages, into dist/ (emptied first): the Python wheel (pip's build
+# of the tree) and sdist (hatchling, the build backend pyproject.toml names,
+# in a throwaway virtual environment), and the R source tarball (R CMD
+# build of a copy of the tree without .venv, .git and dist, as check-r
+# makes it: pycg/ bundled under inst/python/, the vignettes precomputed).
+# README's "Install" says how to install them.
+dist: setup
+	rm -rf dist && mkdir -p dist
+	$(PY) -m pip wheel -q --no-deps -w dist .
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	  $(PY) -m venv "$$tmp/venv" && \
+	  "$$tmp/venv/bin/python" -m pip install -q hatchling && \
+	  "$$tmp/venv/bin/python" -c 'from hatchling.build import build_sdist; \
+	    build_sdist("dist")' && \
+	  mkdir "$$tmp/pycg" && \
+	  tar --exclude=./.venv --exclude=./.git --exclude=./dist --exclude=./site \
+	    --exclude=./.rlib -cf - . | tar -xf - -C "$$tmp/pycg" && \
+	  (cd "$$tmp" && R CMD build pycg >build.log 2>&1 || { cat build.log; exit 1; }) && \
+	  mv "$$tmp"/pycg_*.tar.gz dist/
+	@ls -l dist
+
+# Each package of dist/ installed into a clean environment and run
+# (tests/test_dist.py, a few minutes, so not part of `make test`): the wheel
+# and the sdist into fresh virtual environments, then the README's first
+# Python rule; the R tarball into a fresh R library, then the README's R
+# rule against the wheel's Python.
+test-dist: dist
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_dist.py
 
 bench: setup
 	bash bench/setup_peers.sh

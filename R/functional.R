@@ -66,8 +66,8 @@
 #'   its results are R arrays, a vector for a vector (what
 #'   `optim(par, fn, gr = pycg_grad(fn))` needs); given a tensor, tensors.
 #' @examplesIf pycg_available()
-#' df <- pycg_grad(function(x) op_sum(x^2))
-#' df(op_convert_to_tensor(c(1, 2, 3))) # 2 * x
+#' grad_f <- pycg_grad(function(x) op_sum(x^2))
+#' grad_f(op_convert_to_tensor(c(1, 2, 3))) # 2 * x
 #'
 #' vg <- pycg_value_and_grad(function(x, y) op_sum(x * y), argnums = 1:2)
 #' vg(op_convert_to_tensor(c(1, 2)), op_convert_to_tensor(c(3, 4)))

@@ -198,5 +198,5 @@ install_hint <- function(tensorflow = TRUE, jax = FALSE) {
     "  python -m pip install \"", python_distribution, extra,
     " @ file:///path/to/pycg\"\n",
     "or run install_pycg(source = \"/path/to/pycg\"). (The `pycg` project ",
-    "on PyPI is unrelated; do not pip install `pycg`.)")
+    "on PyPI is unrelated; do not pip install `pycg`.)\n", troubleshooting)
 }

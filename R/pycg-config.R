@@ -83,6 +83,12 @@ python_package_version <- function(distributions) {
   NA_character_
 }
 
+# Where the known install problems and their fixes are written up; every
+# message that names a fix ends with it
+troubleshooting <- paste0(
+  "More: the troubleshooting guide (docs/troubleshooting.md in the pycg ",
+  "sources; \"Troubleshooting\" in the Guides menu of the pycg site).")
+
 # What is wrong with `info`, each with the next step.
 config_problems <- function(info) {
   install <- if (is.na(info$bundled_sources))
@@ -142,6 +148,7 @@ print_config <- function(info) {
     for (problem in info$problems)
       cat(strwrap(problem, width = 76, prefix = "  ", initial = "* "),
           sep = "\n")
+    cat(strwrap(troubleshooting, width = 78), sep = "\n")
   } else {
     cat("\nAll set: the Python pycg matches this R package.\n")
   }

@@ -98,8 +98,8 @@ stop_python_started <- function(reason, wanted = NULL) {
     "Fix: restart R and make the first Python call a pycg one (before ",
     "reticulate or another package starts Python), with `PYCG_PYTHON` ",
     "naming a Python that has pycg, or run `pycg::install_pycg()` into ",
-    "this Python's environment. `pycg::pycg_config()` shows what is set up.",
-    call. = FALSE
+    "this Python's environment. `pycg::pycg_config()` shows what is set up.\n",
+    troubleshooting, call. = FALSE
   )
 }
 
@@ -120,8 +120,8 @@ stop_no_pycg <- function(reason) {
     "`", python_distribution, "`, not the unrelated `pycg` on PyPI) and ",
     "restart R, or set the environment variable `PYCG_PYTHON` to a Python ",
     "that can `import pycg` before the first pycg call, e.g. ",
-    "Sys.setenv(PYCG_PYTHON = \"~/venv/bin/python\").",
-    call. = FALSE
+    "Sys.setenv(PYCG_PYTHON = \"~/venv/bin/python\").\n",
+    troubleshooting, call. = FALSE
   )
 }
 

@@ -29,7 +29,7 @@ from pycg.interop.keras import to_keras
 
 _backends.set_default_backend()
 
-__version__ = "0.1.0"
+__version__ = "0.9.0"
 
 # TensorFlow's dtype names, usable wherever pycg takes a dtype (`bool` stays
 # out of __all__, so that `from pycg import *` keeps Python's bool).

@@ -3,9 +3,7 @@ dir() and __all__ (no internal modules), TensorFlow's dtype names usable as
 dtype arguments, `help(pycg.custom_gradient)` with the convention tables,
 and ops asked for at the top level pointing at pycg.ops."""
 import inspect
-import pathlib
 import pydoc
-import re
 import types
 
 import numpy as np
@@ -71,31 +69,7 @@ def test_float32_name_equals_the_tensor_dtype():
     assert np.dtype(pycg.float32) == np.float32
 
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-# where each text names the backends, and how it quotes each name
-BACKEND_TEXTS = {
-    "DESCRIPTION": (r"Works on the (.*?) backends\.", r"'(\w+)'"),
-    "README.md": (r"kernel backends \((.*?)\)", r"`(\w+)`"),
-    "pycg/__init__.py": (r"kernels of its backends \((.*?)\)", r"`(\w+)`"),
-}
-
-
-def _named_backends(text, sentence, name):
-    found = re.search(sentence, " ".join(text.split()))
-    return sorted(re.findall(name, found.group(1))) if found else None
-
-
-@pytest.mark.parametrize("path", sorted(BACKEND_TEXTS))
-def test_each_text_names_the_backends_pycg_has(path):
-    text = (ROOT / path).read_text() if path != "pycg/__init__.py" \
-        else pycg.__doc__
-    assert _named_backends(text, *BACKEND_TEXTS[path]) == \
-        sorted(pycg.backends.NAMES)
-
-
-def test_the_backend_finder_reads_a_sentence_over_lines():
-    assert _named_backends("Works on the 'numpy' and\n    'jax' backends.",
-                           *BACKEND_TEXTS["DESCRIPTION"]) == ["jax", "numpy"]
+# Every statement of what pycg is names its backends: tests/test_docs_claims.py
 
 
 # pycg.to_torch is annotated by the change that owns pycg/interop/torch.py

@@ -7,9 +7,11 @@ see each kind of fault fail the build with its page's name.
 `make test` runs this file after the R checks (test-r), not with the other
 Python tests: the build takes one to two minutes, which the R leg has to
 spare. It needs pkgdown and Chromium (tools/setup-system.sh)."""
+import html as html_text
+import inspect
 import json
-import math
 import pathlib
+import pydoc
 import re
 import shutil
 import subprocess
@@ -25,6 +27,8 @@ sys.path.insert(0, str(ROOT / "tools" / "site"))
 import browser  # noqa: E402
 import build  # noqa: E402
 import check  # noqa: E402
+import doctables  # noqa: E402
+import search  # noqa: E402
 
 ARTIFACTS = ROOT / ".venv" / "site-test"
 
@@ -162,22 +166,6 @@ def test_pages_render_in_chromium_without_errors_and_search_offline(site):
         print(f"screenshot: {shot}")
 
 
-def _blocks(language):
-    text = (ROOT / "pkgdown" / "index.md").read_text()
-    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
-
-
-def test_the_landing_pages_examples_give_the_slope_they_claim():
-    slope = 1 / (1 + math.exp(-100.0))   # d/dx log(1 + exp(x)) at 100
-    python, = _blocks("python")
-    proc = subprocess.run([sys.executable, "-c", python], env=r_env(),
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert float(proc.stdout.split()[-1]) == pytest.approx(slope)
-    r, = _blocks("r")
-    assert _r(r)[-1] == "[1] 1" and slope == 1.0
-
-
 def _broken_copy(site, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site[0], copy)
@@ -288,3 +276,202 @@ def test_a_broken_link_in_a_guide_fails_naming_the_guide(tmp_path, capsys):
     assert status == 1
     assert "guides/broken.html: nowhere.html leads to a page that does " \
         "not exist (guides/nowhere.html)" in err
+
+
+# ---- the first hour (issue 47) ----------------------------------------------
+
+def _entry_html(page_text, anchor, anchors):
+    """The part of a pdoc page that documents `anchor` (up to the next
+    entry of another name; a module's own text when `anchor` is empty)."""
+    starts = sorted(page_text.find(f'id="{a}"') for a in anchors
+                    if page_text.find(f'id="{a}"') >= 0)
+    begin = page_text.find(f'id="{anchor}"') if anchor else 0
+    end = next((p for p in starts if p > begin), len(page_text))
+    return page_text[begin:end]
+
+
+def test_every_docstring_table_is_a_table_on_its_page(site):
+    out, _, py = site
+    by_page, expected = {}, {}
+    for v in py.values():
+        by_page.setdefault(v.page, []).append(v.anchor)
+        obj = pydoc.locate(v.full)
+        doc = inspect.getdoc(obj) if obj is not None else None
+        if doctables.count(doc):
+            expected[v.full] = (v, doctables.count(doc))
+    # the convention tables of pycg.custom_gradient and pycg.conventions,
+    # pycg.r's codec table and with_signature's are among them
+    assert {"pycg.custom_gradient", "pycg.conventions"} <= set(expected)
+    missing = []
+    for full, (v, n) in sorted(expected.items()):
+        text = (out / v.page).read_text()
+        part = _entry_html(text, v.anchor, by_page[v.page])
+        if part.count("<table") < n:
+            missing.append(f"{full}: {n} table(s), {part.count('<table')} "
+                           "rendered")
+    assert missing == []
+    # and nowhere a table's rows are left as text
+    left = [p.name for p in (out / "python").rglob("*.html")
+            if re.search(r"<p>=+ +=+", p.read_text())]
+    assert left == []
+
+
+def test_the_table_reader_reads_both_kinds_of_rows():
+    simple = ("=== ====\na   b\n=== ====\nx   one\n    two\ny   three\n"
+              "=== ====\n")
+    assert doctables.count(simple) == 1
+    md = doctables.to_markdown(simple)
+    assert "| x | one two |" in md and "| y | three |" in md
+    loose = ("=====  ====\nh      k\n=====  ====\nfirst  a\nline   b\n\n"
+             "next   c\n=====  ====\n")
+    assert "| first line | a b |\n| next | c |" in \
+        doctables.to_markdown(loose)
+    hyphen = ("=========  =\nh          k\n=========  =\nkeyword-   a\n"
+              "only\n\nnext       b\n=========  =\n")
+    assert "| keyword-only | a |" in doctables.to_markdown(hyphen)
+    assert doctables.count("| a | b |\n|---|---|\n| 1 | 2 |\n") == 1
+    assert doctables.count("Title\n=====\n") == 0   # a heading
+
+
+def test_python_signatures_show_no_internal_decorator(site):
+    out = site[0]
+    shown = set()
+    for page in (out / "python").rglob("*.html"):
+        shown.update(re.findall(r'<div class="decorator decorator-[^"]*">'
+                                r"(@[^<(]*)", page.read_text()))
+    assert "@documented" not in shown and "@elementwise" not in shown
+    assert shown <= {"@contextlib.contextmanager", "@property",
+                     "@staticmethod", "@classmethod", "@functools.wraps"}
+
+
+def test_to_torchs_text_links_no_pycg_function_for_torchs_own(site):
+    text = (site[0] / "python" / "pycg.html").read_text()
+    entry = text.split('<section id="to_torch">')[1].split("</section>")[0]
+    doc = entry.split('<div class="docstring">')[1]
+    linked = set(re.findall(r'<a href="#(\w+)">', doc))
+    assert not linked & {"grad", "jacrev", "jacfwd", "hessian", "vmap"}
+
+
+def test_the_r_pages_show_the_custom_gradient_example_and_a_whole_value(site):
+    page = (site[0] / "reference" / "op_custom_gradient.html").read_text()
+    outputs = [html_text.unescape(o) for o in re.findall(
+        r'<span class="r-out co"><span class="r-pr">#&gt;</span> ([^<]*)',
+        page)]
+    assert outputs == ["[1] 1", "[1] NaN"]
+    value = page.split('id="value"')[1].split('<div class="section')[0]
+    assert value.count("<p>") == 1
+    assert "described above" not in page
+    grad = (site[0] / "reference" / "pycg_grad.html").read_text()
+    assert "Fdist" not in grad
+
+
+def _search_rows(out):
+    text = (out / "search-index.js").read_text()
+    return json.loads(text[text.index("["):text.rindex("]") + 1])
+
+
+def test_search_snippets_carry_no_markup_or_file_names(site):
+    rows = _search_rows(site[0])
+    markup = re.compile(r"\\?code\{|``|\\[a-z]+\{|\\\(|\\sigma|\^\{")
+    dirty = [r[1] for r in rows if markup.search(r[1] + " " + r[3])]
+    assert dirty == []
+    # pkgdown's hidden source names (check_gradients.Rd) are not text
+    named = [r[1] for r in rows if re.match(r"[\w.-]+\.(Rd|Rmd) ", r[3])]
+    assert named == []
+    landing = next(r for r in rows if r[2] == "index.html")
+    assert landing[1] == "pycg: custom gradients in Python and R"
+    assert not [r for r in rows if r[2].startswith("BENCHMARKS.html#")]
+    assert search.plain("in code{with()} and ``x`` and :func:`f`") == \
+        "in with() and x and f"
+
+
+def test_a_first_page_per_language_is_one_click_from_the_landing_page(site):
+    out = site[0]
+    landing = (out / "index.html").read_text()
+    nav = landing.split("<nav")[1].split("</nav>")[0]
+    assert 'href="articles/pycg.html"' in nav
+    assert 'href="guides/python-quickstart.html"' in nav
+    assert 'href="news/index.html"' in nav and "Changelog" in nav
+    guides = nav.split(">Guides<")[1]
+    assert re.findall(r'href="(guides/[\w-]+\.html)"', guides)[0] == \
+        "guides/python-quickstart.html"
+    assert (out / "news" / "index.html").is_file()
+    assert 'href="CHANGELOG.html"' in landing   # the Python side's history
+    version = re.search(r"^Version: (\S+)", (ROOT / "DESCRIPTION").read_text(),
+                        re.M)[1]
+    assert f'<h2 id="{version.replace(".", "")}">{version}' in \
+        (out / "CHANGELOG.html").read_text()
+    # the Install paragraph links install_pycg() once, and the source
+    # repository's whereabouts are one click away
+    install = landing.split('id="install"')[1]
+    assert install.count('href="reference/install_pycg.html"') == 1
+    assert "guides/contributing.html#the-source-repository" in landing
+    authors = (out / "authors.html").read_text()
+    assert "The pycg developers" in authors and "authors p" not in authors
+
+
+def test_an_outbound_link_for_a_pycg_name_or_an_unshown_plot_fails(
+        site, tmp_path, capsys):
+    assert not list((site[0] / "reference").glob("Rplot*.png"))
+    copy = _broken_copy(site, tmp_path)   # (one copy, one check for both)
+    (copy / "reference" / "Rplot001.png").write_bytes(b"")
+    bad = {"guides/architecture.html": '<a href="https://rdrr.io/pkg/pycg/'
+           'man/pycg_grad.html">pycg_grad()</a>',
+           "guides/backend-torch.html": '<a href="https://rdrr.io/r/base/'
+           'base-internal.html">.detach()</a>',
+           "guides/training.html": '<a href="https://example.net/x">'
+           "op_custom_gradient()</a>"}
+    for page, link in bad.items():
+        path = copy / page
+        path.write_text(path.read_text().replace("</main>", link + "</main>"))
+    path = copy / "reference" / "pycg_grad.html"
+    path.write_text(path.read_text().replace("</main>", (
+        '<span class="va">df</span> <span class="op">&lt;-</span> 1 '
+        '<span class="fu"><a href="https://rdrr.io/r/stats/Fdist.html">df'
+        "</a></span></main>")))
+    status, err = _check(copy, capsys)
+    assert status == 1
+    assert "guides/architecture.html: pycg_grad() links https://rdrr.io/pkg/" \
+        "pycg/man/pycg_grad.html, a package index where pycg is not " \
+        "published" in err
+    assert "guides/backend-torch.html: the method call .detach() links R's " \
+        "help page" in err
+    assert "guides/training.html: op_custom_gradient(), pycg's own, links " \
+        "https://example.net/x outside the site" in err
+    assert "reference/pycg_grad.html: df, which its example defines, links " \
+        "another package's function" in err
+    assert "reference/Rplot001.png: an image no page shows" in err
+
+
+def test_the_first_pages_render_with_tables_and_copy_buttons(site):
+    out = site[0]
+    shots = pathlib.Path("/tmp/docs-shots") if pathlib.Path(
+        "/tmp/docs-shots").is_dir() else ARTIFACTS
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with browser.Chromium() as chromium:
+        assert chromium.visit(out / "python" / "pycg.html") == []
+        tables = chromium.evaluate(
+            "[...document.querySelectorAll('#custom_gradient ~ * table, "
+            "section#custom_gradient table')].length")
+        assert tables >= 2
+        buttons = chromium.evaluate(
+            "document.querySelectorAll('div.pdoc-code .pycg-copy').length")
+        blocks = chromium.evaluate(
+            "document.querySelectorAll('div.pdoc-code pre').length")
+        assert buttons == blocks > 10
+        copied = chromium.evaluate(
+            "pycgCopyText(document.querySelector("
+            "'section#custom_gradient .docstring pre'))")
+        assert copied.startswith("import pycg\nfrom pycg import ops\n"
+                                 "@pycg.custom_gradient\ndef log1pexp(x):")
+        assert ">>>" not in copied and "1.0" not in copied.split("\n")
+        chromium.screenshot_at("section#custom_gradient",
+                               shots / "python-custom_gradient.png")
+        for page, name in [("index.html", "landing.png"),
+                           ("reference/op_custom_gradient.html",
+                            "r-op_custom_gradient.png"),
+                           ("articles/pycg.html", "r-getting-started.png"),
+                           ("guides/python-quickstart.html",
+                            "python-quickstart.png")]:
+            assert chromium.visit(out / page, screenshot=shots / name) == []
+        assert (shots / "python-custom_gradient.png").stat().st_size > 20000

@@ -81,7 +81,8 @@ def load(name):
         what, how = _NEEDS[name]
         raise ModuleNotFoundError(
             f"pycg: the {name!r} backend needs {what}, which is not "
-            f"installed ({e}); {how}, or use the 'numpy' backend",
+            f"installed ({e}; installing it: docs/troubleshooting.md); "
+            f"{how}, or use the 'numpy' backend",
             name=name) from None
     FLOAT_DTYPES.update(module.float_dtypes)
     COMPLEX_DTYPES.update(module.complex_dtypes)

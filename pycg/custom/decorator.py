@@ -13,8 +13,10 @@ only, or after other parameters (Keras:   (the forward inputs positionally,
 ``(*args, upstream=None)``, PyTorch-      dy one tensor, or a tuple for
 style ``(*args, upstream)``, R            several outputs)
 ``function(x, upstream)``)
+
 has a parameter named ``variables``       ``grad_fn(*dys, variables=[...])``,
 (TensorFlow with variables)               returns ``(grad_inputs, grad_vars)``
+
 anything else (TensorFlow, JAX, and       ``grad_fn(*dys)``, one dy per
 ``def grad(upstream)``)                   flattened output
 =======================================  ====================================
@@ -28,16 +30,21 @@ How the returned gradients are read:
 grad_fn returns                          read as
 =======================================  ====================================
 one value                                the gradient of the one input
+
 a tuple or list                          one per parameter (each in its
                                          input's structure), or one per
                                          tensor leaf (flat)
+
 a dict whose keys are parameter names    by name; a Variable key gives that
 (and Variables), each value in its       variable's gradient
 parameter's structure
+
 a dict in the structure of the one       by structure (TensorFlow's nest
 input that is a dict (``inputs`` =       rules): ``{"a": da, "b": db}``
 ``{"a": a, "b": b}``)
+
 a dict that reads both ways              an error: return a tuple instead
+
 one value, or a tuple or list with one   the gradients of the inputs passed
 per input passed positionally, where f   positionally; keyword arguments are
 was called with keyword arguments        constants, with no gradient

@@ -33,8 +33,9 @@ def to_torch(f):
     """`f`, written with pycg, as a PyTorch function whose gradient is
     pycg's: use it under ``loss.backward()``, ``torch.autograd.grad`` (with
     ``create_graph=True`` for second order), ``gradcheck`` and
-    ``gradgradcheck``, the ``torch.func`` transforms (``grad``, ``vmap``,
-    ``jacrev``, ``functional_call``), ``torch.compile``, in an
+    ``gradgradcheck``, the ``torch.func`` transforms (``torch.func.grad``,
+    ``torch.func.vmap``, ``torch.func.jacrev``,
+    ``torch.func.functional_call``), ``torch.compile``, in an
     ``nn.Module`` trained with ``torch.optim`` and under
     ``DistributedDataParallel``. `f` runs on pycg's torch backend,
     whatever the backend set (pycg.config.set_backend) and for the calling
@@ -95,9 +96,10 @@ def to_torch(f):
     ``torch.compile`` runs the function eagerly between graphs (pycg's
     Python tape is a graph break), so ``fullgraph=True`` is an error, and
     so is ``torch.jit.trace`` (TorchScript cannot replay or save it).
-    torch's forward mode (``torch.func.jvp``, ``jacfwd``, ``hessian``,
-    ``torch.autograd.forward_ad``) gets pycg's jvp of f (the Function's
-    ``jvp``: a rule's VJP transposed, f run again from its inputs).
+    torch's forward mode (``torch.func.jvp``, ``torch.func.jacfwd``,
+    ``torch.func.hessian``, ``torch.autograd.forward_ad``) gets pycg's jvp
+    of f (the Function's ``jvp``: a rule's VJP transposed, f run again from
+    its inputs).
     """
     return _bridge.convert(SPEC, f, _TorchFunction)
 

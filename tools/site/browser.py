@@ -151,6 +151,22 @@ class Chromium:
                 base64.b64decode(shot["data"]))
         return problems(self.events)
 
+    def screenshot_at(self, selector, path, height=1600):
+        """A PNG of the page from the element `selector` down (`height`
+        pixels, the window's width): the part of a long page a reader
+        jumps to (pycg.html#custom_gradient)."""
+        box = self.evaluate(
+            "(() => { const r = document.querySelector(%s)"
+            ".getBoundingClientRect(); return [r.top + window.scrollY, "
+            "document.documentElement.scrollWidth]; })()"
+            % json.dumps(selector))
+        shot = self.call("Page.captureScreenshot", session=True,
+                         format="png", captureBeyondViewport=True,
+                         clip={"x": 0, "y": max(0, box[0] - 20),
+                               "width": box[1], "height": height,
+                               "scale": 1})
+        pathlib.Path(path).write_bytes(base64.b64decode(shot["data"]))
+
     def search(self, query, timeout=20):
         """Types `query` into the page's search box: [(title, href)] of
         the results it shows (the index loads on the first keystroke)."""

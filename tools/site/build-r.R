@@ -8,7 +8,7 @@
 #   Rscript tools/site/build-r.R OUT [PARTS] [TOPICS]
 #
 # OUT: the site folder; PARTS: a comma list of init, reference, articles,
-# home, guides, pages (default all; index builds only the reference's
+# home, news, guides, pages (default all; index builds only the reference's
 # index); TOPICS: a comma list of help topics, to build only those pages. Run from the package root
 # with R_LIBS naming the library where the pycg R package is installed and
 # PYCG_PYTHON a Python that has pycg.
@@ -25,7 +25,8 @@ if (!length(args))
   stop("usage: Rscript tools/site/build-r.R OUT [PARTS] [TOPICS]",
        call. = FALSE)
 out <- args[[1]]
-all_parts <- c("init", "reference", "articles", "home", "guides", "pages")
+all_parts <- c("init", "reference", "articles", "home", "news", "guides",
+               "pages")
 parts <- if (length(args) >= 2 && nzchar(args[[2]]))
   strsplit(args[[2]], ",")[[1]] else all_parts
 bad <- setdiff(parts, c(all_parts, "index"))
@@ -48,8 +49,17 @@ utils::assignInNamespace("CRAN_urls", function()
   data.frame(Package = character(), URL = character()), "downlit")
 
 # The guides: every docs/*.md, titled by its first heading, in a "Guides"
-# menu after BENCHMARKS.md (which pkgdown renders as a home page)
+# menu: the pages for users first (the Python quickstart at the top), the
+# pages on how pycg is built and changed last, then BENCHMARKS.md (which
+# pkgdown renders as a home page); any other guide in between, by name
+FIRST_GUIDES <- c("python-quickstart", "training", "troubleshooting")
+LAST_GUIDES <- c("python-api", "architecture", "shared-state", "contributing")
 guides <- sort(list.files("docs", "[.]md$", full.names = TRUE))
+stem <- sub("[.]md$", "", basename(guides))
+rank <- ifelse(stem %in% FIRST_GUIDES, match(stem, FIRST_GUIDES),
+               ifelse(stem %in% LAST_GUIDES, 100 + match(stem, LAST_GUIDES),
+                      50))
+guides <- guides[order(rank, stem)]
 guide_title <- function(path) {
   h1 <- grep("^# ", readLines(path, encoding = "UTF-8"), value = TRUE)
   if (!length(h1))
@@ -115,10 +125,16 @@ if ("articles" %in% parts)
   step("articles", pkgdown::build_articles(pkg, preview = FALSE))
 # after the articles: the landing page shows one of their figures
 if ("home" %in% parts) step("home", pkgdown::build_home(pkg, preview = FALSE))
+# NEWS.md as news/index.html, the navbar's "Changelog"
+if ("news" %in% parts) step("news", pkgdown::build_news(pkg, preview = FALSE))
 
 # A Markdown file as a page of the site, converted as pkgdown converts the
 # Markdown pages of a package's home
+# downlit links a function named in its code to its help page: pycg's own
+# inside the site (as on the reference pages), not to a package index
+# where pycg is not published
 md_page <- function(input, path, title) {
+  pkgdown:::local_options_link(pkg, depth = lengths(strsplit(path, "/")) - 1L)
   html <- tempfile(fileext = ".html")
   on.exit(unlink(html))
   rmarkdown::pandoc_convert(

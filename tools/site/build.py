@@ -69,6 +69,7 @@ def build(out):
     times["python"] = time.monotonic() - t
     t = time.monotonic()
     post.strip_empty_logos(out)
+    post.drop_unused_plots(out)
     post.tex_to_mathml(out)
     post.repo_links(out, ROOT, sorted((ROOT / "docs").glob("*.md")))
     post.r_pages_link_python(out, rtopics, r_to_py, py)

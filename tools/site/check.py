@@ -9,10 +9,18 @@ tests/test_site.py. Each problem is reported with the page it is on:
 - every R function the naming rule pairs with a Python name links to it,
   and that name's entry links back;
 - no R example stopped with an error (pkgdown shows the error on the page
-  and carries on; here it fails the build).
+  and carries on; here it fails the build);
+- no link sends a reader out of the site for a name of pycg's own: an
+  outside page for an R export or a package index's page of pycg (which is
+  not published there), a method call (`.detach()`) linked to an R help
+  page of another name, or a name an R example defines (`df <- ...`) linked to another
+  package's function of that name;
+- every figure of the reference and the articles is shown by a page.
 """
 import dataclasses
+import html
 import pathlib
+import re
 import urllib.parse
 
 from htmlparse import parse
@@ -70,6 +78,62 @@ def _links(out, docs):
                     problems.append(f"{rel}: {url} leads to #{parts.fragment}"
                                     f", which {trel} does not have")
     return n, problems
+
+
+# package indexes' pages of pycg (where pycg is not published)
+PYCG_INDEX = re.compile(r"rdrr\.io/(pkg|cran)/pycg/|rdocumentation\.org/"
+                        r"packages/pycg/|cran\.r-project\.org/.*\bpycg\b|"
+                        r"r-universe\.dev/.*\bpycg\b")
+R_HELP = re.compile(r"https://(rdrr\.io|rdocumentation\.org|search\."
+                    r"r-project\.org|stat\.ethz\.ch)/")
+_ASSIGNED = re.compile(r'<span class="va">([\w.]+)</span> <span class="op">'
+                       r"&lt;-</span>")
+_FU_OUT = re.compile(r'<span class="fu"><a href="(https?://[^"]+)"[^>]*>'
+                     r"([\w.]+)</a></span>")
+
+
+def _outbound(out, docs, own):
+    """Links that leave the site for a name of pycg's own (see above)."""
+    problems = []
+    for rel, doc in docs.items():
+        for tag, attrs, text, _ in doc.events:
+            url = attrs.get("href", "") if tag == "a" else ""
+            if not url.startswith(("http:", "https:")):
+                continue
+            name = text.removesuffix("()")
+            if PYCG_INDEX.search(url):
+                problems.append(f"{rel}: {text} links {url}, a package "
+                                "index where pycg is not published")
+            elif name in own:
+                problems.append(f"{rel}: {text}, pycg's own, links {url} "
+                                "outside the site")
+            elif text.startswith(".") and R_HELP.match(url) and not \
+                    url.endswith(f"/{name[1:]}.html"):   # .libPaths is R's
+                problems.append(f"{rel}: the method call {text} links R's "
+                                f"help page {url}")
+        if rel.startswith("reference/") and doc.errors is not None:
+            page = (out / rel).read_text(encoding="utf-8")
+            defined = set(_ASSIGNED.findall(page))
+            for url, name in _FU_OUT.findall(page):
+                if name in defined:
+                    problems.append(
+                        f"{rel}: {name}, which its example defines, links "
+                        f"another package's function ({html.unescape(url)})")
+    return problems
+
+
+def _unshown_images(out, docs):
+    """The figures of the reference and the articles that no page shows
+    (pkgdown's blank Rplot001.png, a figure an example no longer draws)."""
+    shown = set()
+    for rel, doc in docs.items():
+        shown.update(((out / rel).parent / urllib.parse.unquote(url))
+                     .resolve() for tag, url in doc.links
+                     if tag == "img" and not url.startswith(EXTERNAL))
+    return [f"{p.relative_to(out).as_posix()}: an image no page shows"
+            for folder in ("reference", "articles")
+            for p in sorted((out / folder).glob("**/*.png"))
+            if p.resolve() not in shown]
 
 
 def _r_names(out, docs, topics, exports):
@@ -138,6 +202,8 @@ def check(out, topics, exports, py, r_to_py):
     problems += _py_names(docs, py)
     n_cross, cross = _crosslinks(docs, topics, r_to_py, py)
     problems += cross
+    problems += _outbound(out, docs, set(exports[0]))
+    problems += _unshown_images(out, docs)
     for rel, doc in docs.items():
         for err in doc.errors:
             rd = rel[len("reference/"):-len(".html")]

@@ -8,7 +8,11 @@ import pathlib
 LINK_ATTRS = {("a", "href"), ("img", "src"), ("link", "href"),
               ("script", "src"), ("iframe", "src"), ("source", "src")}
 HEADINGS = {"h1", "h2", "h3", "h4"}
-SKIP_TEXT = {"script", "style", "nav", "aside", "footer", "header"}
+SKIP_TEXT = {"script", "style", "nav", "aside", "footer", "header",
+             "annotation"}   # (MathML's copy of the TeX)
+# text of elements with these classes is not the page's text: pkgdown's
+# hidden source file name (d-none) and what it marks not to index
+HIDDEN_CLASSES = {"d-none", "dont-index"}
 
 
 @dataclasses.dataclass
@@ -41,6 +45,7 @@ class _Parser(html.parser.HTMLParser):
         self.r_err = 0         # depth inside <span class="r-err ...">
         self.last_id = ""
         self.in_title = False
+        self.hidden = None     # [tag, depth] of a hidden element open
 
     def handle_starttag(self, tag, attrs):
         attrs = {k: v or "" for k, v in attrs}
@@ -52,6 +57,11 @@ class _Parser(html.parser.HTMLParser):
         for t, a in LINK_ATTRS:
             if tag == t and a in attrs:
                 self.doc.links.append((tag, attrs[a]))
+        if self.hidden and tag == self.hidden[0]:
+            self.hidden[1] += 1
+        elif self.hidden is None and HIDDEN_CLASSES & set(
+                attrs.get("class", "").split()):
+            self.hidden = [tag, 1]
         if tag == "main":
             self.main += 1
         elif tag in SKIP_TEXT:
@@ -67,6 +77,10 @@ class _Parser(html.parser.HTMLParser):
             self.grab = (tag, attrs, [])
 
     def handle_endtag(self, tag):
+        if self.hidden and tag == self.hidden[0]:
+            self.hidden[1] -= 1
+            if not self.hidden[1]:
+                self.hidden = None
         if tag == "main":
             self.main -= 1
         elif tag in SKIP_TEXT:
@@ -91,8 +105,9 @@ class _Parser(html.parser.HTMLParser):
             self.grab[2].append(data)
         if self.r_err:
             self.doc.errors[-1] += data
-        if self.main > 0 and not self.skip and self.doc.sections and not (
-                self.grab and self.grab[0] in HEADINGS):
+        if self.main > 0 and not self.skip and not self.hidden and \
+                self.doc.sections and not (
+                    self.grab and self.grab[0] in HEADINGS):
             self.doc.sections[-1].text.append(data)
 
 

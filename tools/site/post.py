@@ -185,3 +185,20 @@ def strip_empty_logos(out):
     for path in pathlib.Path(out).rglob("*.html"):
         _rewrite(path, lambda t: t.replace(
             '<img src="" class="logo" alt="">', ""))
+
+
+def drop_unused_plots(out):
+    """pkgdown leaves reference/Rplot001.png, a blank file from the graphics
+    device its examples run under, when no example draws on it: a plot no
+    page shows is removed (the check fails on any other image no page
+    shows). Returns the files removed."""
+    out = pathlib.Path(out)
+    shown = set()
+    for path in out.rglob("*.html"):
+        shown.update((path.parent / src).resolve() for src in re.findall(
+            r'<img[^>]+src="([^":]+)"', path.read_text(encoding="utf-8")))
+    unused = [p for p in (out / "reference").glob("Rplot*.png")
+              if p.resolve() not in shown]
+    for p in unused:
+        p.unlink()
+    return unused

@@ -16,6 +16,7 @@ import tempfile
 import pdoc
 import pdoc.render
 
+import doctables
 import pycg
 
 TEMPLATES = pathlib.Path(__file__).with_name("pdoc")
@@ -36,6 +37,18 @@ def shown_members(cls, documented):
         and c.taken_from[0].split(".")[0] == "pycg")]
 
 
+# Decorators a reader can use or needs to know: Python's own; pycg's
+# internal ones (`@documented(...)`, `@elementwise`) are not shown
+PUBLIC_DECORATORS = ("property", "staticmethod", "classmethod",
+                     "functools.", "contextlib.", "abc.", "typing.")
+
+
+def shown_decorators(doc):
+    """The decorators a name's entry shows."""
+    return [d for d in doc.decorators if not d.startswith("@_")
+            and d[1:].partition("(")[0].startswith(PUBLIC_DECORATORS)]
+
+
 def render(out, roots, r_links):
     """pdoc's pages for `roots` into out/python/ (all but pdoc's list of
     modules, index.html: the site's grouped index takes its place);
@@ -47,7 +60,9 @@ def render(out, roots, r_links):
                           template_directory=TEMPLATES,
                           footer_text=f"pycg {pycg.__version__}")
     pdoc.render.env.globals.update(site_root=site_root, r_links=r_links,
-                                   shown_members=shown_members)
+                                   shown_members=shown_members,
+                                   shown_decorators=shown_decorators)
+    pdoc.render.env.filters["rst_tables"] = doctables.to_markdown
     with tempfile.TemporaryDirectory() as tmp:
         pdoc.pdoc(*roots, output_directory=pathlib.Path(tmp))
         pathlib.Path(tmp, "index.html").unlink()
