@@ -1,0 +1,174 @@
+"""pycg.to_jax in JAX's forward mode (issue 46): a pycg.custom_gradient
+rule through pycg.to_jax under jax.jvp, jax.linearize, jax.jacfwd and
+jax.hessian, with first and second derivatives the rule's own (closed
+forms; central differences in float64 of the closed-form gradient), and
+reverse mode (jax.grad, under jit, vmap and scan) still the rule's; outputs
+under vmap batched as jax.custom_jvp's with the same rule (the live
+oracle)."""
+import numpy as np
+import pytest
+
+import pycg
+from pycg import ops
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+
+@pytest.fixture(autouse=True)
+def jax_backend():
+    previous = pycg.config.backend()
+    pycg.config.set_backend("jax")
+    try:
+        yield
+    finally:
+        pycg.config.set_backend(previous)
+
+
+@pycg.custom_gradient
+def log1pexp(x):
+    e = ops.exp(x)
+
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return ops.log(1 + e), grad
+
+
+@pycg.custom_gradient
+def square_rule_x(x):
+    """x**2 whose rule says the derivative is x (not 2x)."""
+    return x * x, lambda g: g * x
+
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-np.asarray(x, np.float64)))
+
+
+POINTS = np.array([-2.0, -0.3, 0.0, 0.7, 3.0], np.float32)
+
+
+def test_jvp_is_the_rule_s_derivative_not_the_forward_s():
+    y, t = jax.jvp(pycg.to_jax(square_rule_x), (3.0,), (1.0,))
+    assert float(y) == 9.0 and float(t) == 3.0
+
+
+def test_jvp_of_log1pexp_at_100_in_float32_is_one_not_nan():
+    y, t = jax.jvp(pycg.to_jax(log1pexp), (jnp.float32(100.0),),
+                   (jnp.float32(1.0),))
+    assert float(t) == 1.0
+
+
+def test_jvp_matches_the_closed_form_along_a_tangent():
+    t = np.array([1.0, -2.0, 0.5, 3.0, 1.0], np.float32)
+    _, got = jax.jvp(pycg.to_jax(log1pexp), (POINTS,), (t,))
+    np.testing.assert_allclose(got, sigmoid(POINTS) * t, rtol=1e-6)
+
+
+def test_linearize_gives_the_rule_s_tangent_map():
+    _, lin = jax.linearize(pycg.to_jax(square_rule_x), 3.0)
+    assert float(lin(2.0)) == 6.0
+
+
+def test_jacfwd_equals_jacrev_and_the_closed_form():
+    f = pycg.to_jax(log1pexp)
+    fwd, rev = jax.jacfwd(f)(POINTS), jax.jacrev(f)(POINTS)
+    np.testing.assert_allclose(fwd, np.diag(sigmoid(POINTS)), rtol=1e-6)
+    np.testing.assert_allclose(fwd, rev, rtol=1e-6)
+
+
+def test_hessian_is_the_rule_s_second_derivative():
+    # (the rule's derivative is x, so its second derivative is 1: f's own
+    # ops would say 2)
+    assert float(jax.hessian(pycg.to_jax(square_rule_x))(3.0)) == 1.0
+
+
+def test_hessian_of_log1pexp_matches_central_differences_in_float64():
+    h = jax.hessian(lambda v: pycg.to_jax(log1pexp)(v).sum())(POINTS)
+    eps, x = 1e-5, POINTS.astype(np.float64)
+    fd = (sigmoid(x + eps) - sigmoid(x - eps)) / (2 * eps)
+    np.testing.assert_allclose(np.diag(h), fd, rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(h - np.diag(np.diag(h)), 0)
+
+
+def test_forward_over_reverse_equals_reverse_over_reverse():
+    f = pycg.to_jax(log1pexp)
+    x = jnp.float32(0.7)
+    fwd_rev = jax.jacfwd(jax.grad(f))(x)
+    rev_rev = jax.grad(jax.grad(f))(x)
+    np.testing.assert_allclose(fwd_rev, rev_rev, rtol=1e-6)
+    s = sigmoid(0.7)
+    np.testing.assert_allclose(fwd_rev, s * (1 - s), rtol=1e-5)
+
+
+def test_grad_still_runs_the_rule_eagerly_jitted_vmapped_and_scanned():
+    f = pycg.to_jax(log1pexp)
+    big = jnp.float32(100.0)
+    assert float(jax.grad(f)(big)) == 1.0
+    assert float(jax.jit(jax.grad(f))(big)) == 1.0
+    np.testing.assert_array_equal(
+        jax.vmap(jax.grad(f))(jnp.full(3, 100.0, jnp.float32)), 1.0)
+
+    def body(carry, x):
+        return carry + f(x), None
+    g = jax.grad(lambda xs: jax.lax.scan(body, 0.0, xs)[0])(
+        jnp.array([100.0, 0.0], jnp.float32))
+    np.testing.assert_allclose(g, [1.0, 0.5], rtol=1e-6)
+
+
+def test_jit_of_jvp_and_of_hessian():
+    f = pycg.to_jax(square_rule_x)
+    _, t = jax.jit(lambda x, t: jax.jvp(f, (x,), (t,)))(3.0, 2.0)
+    assert float(t) == 6.0
+    assert float(jax.jit(jax.hessian(f))(3.0)) == 1.0
+
+
+def test_two_inputs_and_an_integer_one_under_jvp():
+    @pycg.custom_gradient
+    def scaled(x, y, n):
+        return x * y * ops.cast(n, x.dtype), \
+            lambda g: (g * y * 2.0, g * x * 2.0, None)
+    f = pycg.to_jax(scaled)
+    _, t = jax.jvp(lambda x, y: f(x, y, 3), (2.0, 5.0), (1.0, 10.0))
+    # the rule: d/dx = 2y, d/dy = 2x (not the forward's 3y, 3x)
+    assert float(t) == 2.0 * 5.0 * 1.0 + 2.0 * 2.0 * 10.0
+
+
+def test_nested_outputs_carry_their_tangents():
+    @pycg.custom_gradient
+    def pair(x):
+        return (x * 2.0, {"b": x * x}), \
+            lambda g1, g2: 2.0 * g1 + 2.0 * x * g2
+    f = pycg.to_jax(pair)
+    _, (t1, t2) = jax.jvp(f, (3.0,), (1.0,))
+    assert float(t1) == 2.0 and float(t2["b"]) == 6.0
+
+
+# (forwards returning a constant, the input, and a mixture, each with the
+# rule 3 g: under vmap of grad and grad of vmap as jax.custom_jvp with the
+# same rule, and 3 per element)
+FORWARDS = {
+    "constant": (lambda x: np.zeros(x.shape, x.dtype),
+                 lambda x: jnp.zeros(x.shape, x.dtype)),
+    "input": (lambda x: x * 1.0, lambda x: x * 1.0),
+    "mixture": (lambda x: x * 2.0 + np.ones(x.shape, x.dtype),
+                lambda x: x * 2.0 + jnp.ones(x.shape, x.dtype)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FORWARDS))
+def test_outputs_under_vmap_are_batched_as_jax_custom_jvp(kind):
+    pycg_forward, jax_forward = FORWARDS[kind]
+
+    @pycg.custom_gradient
+    def rule(x):
+        return pycg_forward(x), lambda g: 3 * g
+    ours = pycg.to_jax(rule)
+    oracle = jax.custom_jvp(jax_forward)
+    oracle.defjvp(lambda p, t: (jax_forward(*p), 3 * t[0]))
+    xs = jnp.arange(3.0)
+    for transform in (
+            lambda f: jax.grad(lambda v: jax.vmap(f)(v).sum()),
+            lambda f: jax.vmap(jax.grad(f))):
+        got, want = transform(ours)(xs), transform(oracle)(xs)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(got, [3.0, 3.0, 3.0])
