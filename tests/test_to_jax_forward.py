@@ -15,10 +15,12 @@ jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-@pytest.fixture(autouse=True)
-def jax_backend():
+@pytest.fixture(autouse=True, params=["numpy", "jax"])
+def jax_backend(request):
+    # (pycg's own backend around the call: to_jax runs f on the jax
+    # backend either way)
     previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
+    pycg.config.set_backend(request.param)
     try:
         yield
     finally:
@@ -32,6 +34,20 @@ def log1pexp(x):
     def grad(upstream):
         return upstream * (1 - 1 / (1 + e))
     return ops.log(1 + e), grad
+
+
+@pycg.custom_gradient
+def clipped_square(x):
+    """x**2 whose rule clips the gradient to [-1, 1] (the README's rule:
+    not linear in the upstream gradient)."""
+    return x * x, lambda g: ops.clip(2.0 * x * g, -1.0, 1.0)
+
+
+@pycg.custom_gradient
+def cube_rule(x):
+    """x**3 whose rule says the derivative is sin(x) (so the rule's second
+    derivative is cos(x), not 6x)."""
+    return x * x * x, lambda g: g * ops.sin(x)
 
 
 @pycg.custom_gradient
@@ -172,3 +188,76 @@ def test_outputs_under_vmap_are_batched_as_jax_custom_jvp(kind):
         got, want = transform(ours)(xs), transform(oracle)(xs)
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(got, [3.0, 3.0, 3.0])
+
+
+def test_grad_runs_a_clipping_rule_exactly():
+    f = pycg.to_jax(clipped_square)
+    # 2x g = 6 at x = 3, g = 1: clipped to 1; at x = 0.1: 0.2, inside
+    assert float(jax.grad(f)(3.0)) == 1.0
+    assert float(jax.jit(jax.grad(f))(3.0)) == 1.0
+    np.testing.assert_allclose(
+        jax.vmap(jax.grad(f))(jnp.array([0.1, 3.0, -3.0])),
+        [0.2, 1.0, -1.0], rtol=1e-6)
+    # (the cotangent 0.1 is the rule's g: 2 * 3 * 0.1 = 0.6, not clipped)
+    np.testing.assert_allclose(jax.vjp(f, 3.0)[1](0.1)[0], 0.6, rtol=1e-6)
+
+
+def test_jvp_of_a_clipping_rule_is_its_linearisation_at_zero_gradient():
+    # A rule not linear in g defines no single Jacobian; forward mode
+    # (pycg.jvp, transposing the rule's VJP) takes its derivative in g at
+    # g = 0, where clip is the identity: J = 2x, so J t = 6 t at x = 3
+    # (reverse mode, above, runs the rule itself and clips).
+    f = pycg.to_jax(clipped_square)
+    for t in (1.0, 0.1, -2.0):
+        assert float(jax.jvp(f, (3.0,), (t,))[1]) == pytest.approx(6.0 * t)
+
+
+@pytest.mark.parametrize("x", [-1.3, 0.4, 2.0])
+def test_hessian_is_the_rule_s_own_second_derivative(x):
+    # jacfwd(jacrev): jacrev runs the rule g sin(x), jacfwd differentiates
+    # the rule's ops: cos(x); also against central differences in float64
+    # of the rule's first derivative sin
+    f = pycg.to_jax(cube_rule)
+    x32 = jnp.float32(x)
+    eps = 1e-6
+    fd = (np.sin(x + eps) - np.sin(x - eps)) / (2 * eps)
+    for h in (jax.hessian(f)(x32), jax.jacfwd(jax.grad(f))(x32),
+              jax.grad(jax.grad(f))(x32), jax.jacrev(jax.jacrev(f))(x32),
+              jax.jit(jax.hessian(f))(x32)):
+        np.testing.assert_allclose(h, np.cos(x), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(h, fd, rtol=1e-5, atol=1e-6)
+
+
+def test_hessian_of_two_inputs_matches_central_differences_in_float64():
+    @pycg.custom_gradient
+    def product(x, y):
+        # rule: d/dx = y**2, d/dy = x y (not the forward's y, x)
+        return x * y, lambda g: (g * y * y, g * x * y)
+    f = pycg.to_jax(product)
+    p = (jnp.float32(1.5), jnp.float32(-0.5))
+    got = np.asarray(jax.hessian(f, argnums=(0, 1))(*p))
+
+    def rule_grad(x, y):
+        return np.array([y * y, x * y])
+    eps, x0 = 1e-6, np.array([1.5, -0.5])
+    fd = np.stack([(rule_grad(*(x0 + eps * e)) - rule_grad(*(x0 - eps * e)))
+                   / (2 * eps) for e in np.eye(2)], axis=1)
+    np.testing.assert_allclose(got, fd, rtol=1e-5, atol=1e-6)
+
+
+def test_jvp_under_vmap_jit_and_scan():
+    f = pycg.to_jax(square_rule_x)
+    xs = jnp.array([1.0, -2.0, 3.0])
+    # the rule's derivative is x
+    np.testing.assert_allclose(
+        jax.vmap(lambda x: jax.jvp(f, (x,), (2.0,))[1])(xs), 2.0 * xs)
+    np.testing.assert_allclose(
+        jax.jit(jax.vmap(lambda x: jax.jvp(f, (x,), (2.0,))[1]))(xs),
+        2.0 * xs)
+
+    def body(carry, x):
+        return carry + f(x), None
+    _, t = jax.jvp(lambda v: jax.lax.scan(body, 0.0, v)[0], (xs,),
+                   (jnp.ones(3),))
+    np.testing.assert_allclose(t, float(xs.sum()), rtol=1e-6)
+    np.testing.assert_allclose(jax.jacfwd(jax.vmap(f))(xs), np.diag(xs))

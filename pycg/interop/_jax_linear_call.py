@@ -35,7 +35,9 @@ _PRIMITIVE = []   # [the primitive], made on the first forward rule
 def linear(forward, transpose, res, lin):
     """forward(*res, *lin) (a list), whose transpose in `lin` is
     transpose(*res, *cts)."""
-    return _primitive().bind(*res, *lin, forward=forward,
+    p, jnp = _primitive(), sys.modules["jax"].numpy
+    res, lin = [jnp.asarray(a) for a in res], [jnp.asarray(a) for a in lin]
+    return p.bind(*res, *lin, forward=forward,
                              transpose=transpose, num_res=len(res))
 
 
@@ -94,7 +96,7 @@ def _jvp_rule(jax, p, ad):
         res, lin = primals[:num_res], primals[num_res:]
         dres, dlin = tangents[:num_res], tangents[num_res:]
         out = p.bind(*primals, **params)
-        dlin = [jax.numpy.zeros(x.shape, x.dtype) if type(t) is ad.Zero
+        dlin = [jax.numpy.zeros_like(x) if type(t) is ad.Zero
                 else t for x, t in zip(lin, dlin)]
         tout = p.bind(*res, *dlin, **params)
         moving = [i for i, t in enumerate(dres) if type(t) is not ad.Zero]
@@ -141,7 +143,7 @@ def _batch_rule(jax, p, batching):
                  dims[:num_res]]
         res = [a if d is None else jax.numpy.moveaxis(
             a, d, 0) for a, d in zip(res, dims[:num_res])]
-        lin = [jax.numpy.broadcast_to(a, (size,) + a.shape)
+        lin = [jax.numpy.broadcast_to(a, (size,) + jax.numpy.shape(a))
                if d is None else jax.numpy.moveaxis(a, d, 0)
                for a, d in zip(lin, dims[num_res:])]
         axes = rdims + [0] * len(lin)
