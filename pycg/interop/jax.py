@@ -3,13 +3,16 @@
 The result is a ``jax.custom_jvp`` function: its forward runs `f` on pycg
 tensors that wrap the JAX inputs themselves (no copy: concrete arrays, or
 JAX's tracers inside jax.jit, jax.grad and jax.vmap), and its tangent rule
-is pycg's forward mode (pycg.jvp, by the skeleton's forward hook) of `f`:
-the VJP of a tape recorded over `f`, transposed, so a
-``pycg.custom_gradient`` rule inside `f` gives the tangents; JAX
-transposes that linear map for reverse mode (jax.grad), whose values are
-then the rule's VJP. pycg's kernels are JAX's (the jax backend), so JAX
-differentiates the tangent map in turn: second derivatives (jax.hessian,
-jacfwd of grad, grad of grad) follow the rule's own derivative.
+(_jax_forward.py) is a linear map with its own transpose
+(_jax_linear_call.py): forward, pycg's forward mode of `f` (pycg.jvp, by
+the skeleton's forward hook: a ``pycg.custom_gradient`` rule's VJP
+transposed), which jax.jvp, jax.linearize and jax.jacfwd use; transpose,
+pycg's VJP of a tape recorded over `f`, which jax.grad and jax.vjp use, so
+reverse mode runs the rule exactly as it stands (one that is not linear
+in its upstream gradient included). pycg's kernels are JAX's (the jax
+backend), so JAX differentiates both maps in turn: second derivatives
+(jax.hessian, jacfwd of grad, grad of grad) follow the rule's own
+derivative.
 
 The tangent rule records `f` again from the inputs; the values of the
 variables `f` touched (a closed-over pycg.Variable, a SeedGenerator's
@@ -28,7 +31,7 @@ from pycg.interop import _bridge
 from pycg.interop import _jax_forward as _forward
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
-from pycg.tensor import Tensor, is_float
+from pycg.tensor import Tensor
 from pycg.tensor.convert import python_float_dtype
 from pycg.tensor.python_value import to_jax_running
 
@@ -53,14 +56,15 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
 
     Returns:
         A JAX function (``jax.custom_jvp``) with f's name; JAX's forward
-        mode of it is pycg's jvp, its gradient the transpose of that: f's
-        rules included.
+        mode of it is pycg's jvp, its gradient pycg's (f's rules
+        included, run as they stand).
 
     Differs:
         ``jax.custom_vjp`` alone asks for a forward and a backward written
         in JAX, and has no forward mode; here the tangent rule is pycg's
-        jvp over f, so any pycg rule (in any published convention) serves
-        forward mode, reverse mode and Hessians as it stands.
+        jvp over f, transposed by pycg's backward over f, so any pycg
+        rule (in any published convention) serves forward mode, reverse
+        mode and Hessians as it stands.
 
     Example:
     >>> import jax, pycg
@@ -88,9 +92,10 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     ``jax.grad`` of ``jax.grad``) traces is an error: return the value
     and assign it outside. ``jax.jvp``, ``jax.linearize``, ``jax.jacfwd``
     and ``jax.hessian`` work (pycg's jvp of f: a rule's VJP transposed);
-    a rule must be linear in its upstream gradient, as every VJP is (JAX
-    transposes the tangent map, so a rule that is not, say one that clips
-    the gradient, gets its slope at zero). A derivative runs `f` twice
+    ``jax.grad`` and ``jax.vjp`` run the rule itself; a rule that is not
+    linear in its upstream gradient (one that clips it) has no single
+    Jacobian, and forward mode uses its derivative in the gradient at
+    zero (pycg.jvp's). A derivative runs `f` twice
     (the tangent rule records it again from the inputs).
     """
     return _bridge.convert(SPEC, f, _build)
