@@ -6,7 +6,7 @@ Each run of `f` is watched through the jax backend's `watching` (the hook
 pycg.function's trace uses, backends/jax/core.py):
 
 - the forward keeps the value each variable's box held when `f` first
-  touched it; those values are residuals of JAX's custom_vjp, and the
+  touched it; those values are residuals of to_jax's tangent rule, and the
   backward runs `f` again on them (the boxes swapped for the while), so it
   sees the forward's draws and reads, whatever ran in between;
 - under a JAX trace that stages (jax.jit, a lax loop body; not
@@ -81,7 +81,7 @@ class Watch:
         """After a forward of `f`: under a staging trace, what `f` left in
         each box is written back at run time; inside pycg.function's trace,
         it is returned, (box, value) pairs for the caller to put back
-        outside JAX's custom_vjp trace; either way the boxes are put back
+        outside JAX's custom_jvp trace; either way the boxes are put back
         now. Elsewhere the boxes keep f's values, which must be arrays."""
         changed = [(s, s.value) for s, first in zip(self.stores, self.initial)
                    if s.value is not first]

@@ -1,19 +1,23 @@
 """pycg.to_jax: a pycg function or rule as a JAX function.
 
-The result is a ``jax.custom_vjp`` function: its forward runs `f` on pycg
+The result is a ``jax.custom_jvp`` function: its forward runs `f` on pycg
 tensors that wrap the JAX inputs themselves (no copy: concrete arrays, or
-JAX's tracers inside jax.jit, jax.grad and jax.vmap), and its backward is
-pycg's backward of a tape recorded over `f`, so a ``pycg.custom_gradient``
-rule inside `f` is the gradient JAX uses. pycg's backward runs JAX kernels
-(the jax backend) on JAX values, so JAX differentiates it in turn: second
-derivatives follow the rule's own derivative, as with to_tensorflow.
+JAX's tracers inside jax.jit, jax.grad and jax.vmap), and its tangent rule
+(_jax_forward.py) is a linear map with its own transpose
+(_jax_linear_call.py): forward, pycg's forward mode of `f` (pycg.jvp, by
+the skeleton's forward hook: a ``pycg.custom_gradient`` rule's VJP
+transposed), which jax.jvp, jax.linearize and jax.jacfwd use; transpose,
+pycg's VJP of a tape recorded over `f`, which jax.grad and jax.vjp use, so
+reverse mode runs the rule exactly as it stands (one that is not linear
+in its upstream gradient included). pycg's kernels are JAX's (the jax
+backend), so JAX differentiates both maps in turn: second derivatives
+(jax.hessian, jacfwd of grad, grad of grad) follow the rule's own
+derivative.
 
-The backward records `f` again from the inputs (its residuals): JAX's
-residuals must be arrays, and a tape is not one. A gradient therefore
-costs a second forward of `f`; the values of the variables `f` touched
-(a closed-over pycg.Variable, a SeedGenerator's counter) are residuals
-too, so that second run reads and draws what the first did
-(_jax_state.py).
+The tangent rule records `f` again from the inputs; the values of the
+variables `f` touched (a closed-over pycg.Variable, a SeedGenerator's
+counter) are outputs of the custom_jvp, so that second run reads and
+draws what the first did (_jax_state.py).
 """
 import functools
 from collections.abc import Callable
@@ -23,11 +27,11 @@ import numpy as np
 
 from pycg import backends
 from pycg._errors import Api, user_error
-from pycg.api.tape import GradientTape
 from pycg.interop import _bridge
+from pycg.interop import _jax_forward as _forward
 from pycg.interop import _jax_state as _state
 from pycg.interop._outputs import checked
-from pycg.tensor import Tensor, is_float
+from pycg.tensor import Tensor
 from pycg.tensor.convert import python_float_dtype
 from pycg.tensor.python_value import to_jax_running
 
@@ -51,13 +55,16 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
             among them).
 
     Returns:
-        A JAX function (``jax.custom_vjp``) with f's name; JAX's gradient
-        of it is pycg's (f's rules included).
+        A JAX function (``jax.custom_jvp``) with f's name; JAX's forward
+        mode of it is pycg's jvp, its gradient pycg's (f's rules
+        included, run as they stand).
 
     Differs:
         ``jax.custom_vjp`` alone asks for a forward and a backward written
-        in JAX; here the backward is pycg's tape over f, so any pycg rule
-        (in any published convention) is used as it stands.
+        in JAX, and has no forward mode; here the tangent rule is pycg's
+        jvp over f, transposed by pycg's backward over f, so any pycg
+        rule (in any published convention) serves forward mode, reverse
+        mode and Hessians as it stands.
 
     Example:
     >>> import jax, pycg
@@ -83,11 +90,13 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     ``pycg.function`` holds a lock). The gradient uses the forward's
     values and draws. An assignment of a value ``jax.vmap`` (or
     ``jax.grad`` of ``jax.grad``) traces is an error: return the value
-    and assign it outside. JAX has no forward mode through a
-    ``custom_vjp``: ``jax.jvp``, ``jax.jacfwd`` and ``jax.hessian`` raise
-    JAX's own error; ``jax.jacrev(jax.jacrev(f))`` is the Hessian. A
-    gradient runs `f` twice (the backward records it again from the inputs,
-    JAX's residuals).
+    and assign it outside. ``jax.jvp``, ``jax.linearize``, ``jax.jacfwd``
+    and ``jax.hessian`` work (pycg's jvp of f: a rule's VJP transposed);
+    ``jax.grad`` and ``jax.vjp`` run the rule itself; a rule that is not
+    linear in its upstream gradient (one that clips it) has no single
+    Jacobian, and forward mode uses its derivative in the gradient at
+    zero (pycg.jvp's). A derivative runs `f` twice
+    (the tangent rule records it again from the inputs).
     """
     return _bridge.convert(SPEC, f, _build)
 
@@ -130,7 +139,7 @@ class _JaxCall:
     """One call of a to_jax function: the call's leaves, f's output
     structure (found by the forward), the variables the forward touched
     (_jax_state) and the new values of those f assigned (for
-    pycg.function's trace), and the jax.custom_vjp that runs f."""
+    pycg.function's trace), and the jax.custom_jvp that runs f."""
 
     def __init__(self, jax, f, name, args, kwargs):
         self.jax, self.f, self.name = jax, f, name
@@ -144,8 +153,8 @@ class _JaxCall:
         self.structure = None   # f's output structure
         self.stores = []        # the variables the forward touched
         self.assigned = []      # (variable, new value) for pycg.function
-        forward = jax.custom_vjp(self.forward)
-        forward.defvjp(self.forward_with_residuals, self.backward)
+        forward = jax.custom_jvp(self.forward)
+        forward.defjvp(self.forward_jvp)
         self.custom = forward
 
     def result(self):
@@ -170,9 +179,10 @@ class _JaxCall:
         """f on pycg tensors wrapping `xs` (recorded on `tape` where there
         is one), watched: (those tensors, f's outputs)."""
         jax, name = self.jax, self.name
-        # (JAX may hand a custom_vjp a typed Python scalar: as an array)
-        ins = [Tensor(x if isinstance(x, jax.Array) else jax.numpy.asarray(x))
-               for x in xs]
+        # (JAX may hand a custom_jvp a typed Python scalar: as an array)
+        ins = [x if isinstance(x, Tensor) else Tensor(
+            x if isinstance(x, jax.Array) else jax.numpy.asarray(x))
+            for x in xs]
         call = _bridge.substituted(self.leaves, self.slots, ins, self._tree)
         outer, to_jax_running.f = getattr(to_jax_running, "f", None), name
         to_jax_running.refused = None
@@ -197,7 +207,7 @@ class _JaxCall:
 
     def forward(self, *xs):
         """f's outputs, the new values of the variables f assigned where
-        pycg.function traces around (put back outside JAX's custom_vjp
+        pycg.function traces around (put back outside JAX's custom_jvp
         trace), then the first values of the variables f touched."""
         watch = _state.watch(self.jax)
         outs = self.run(xs, None, watch)[1]
@@ -206,32 +216,24 @@ class _JaxCall:
         return tuple(o._value for o in outs) + tuple(
             v for _, v in self.assigned) + tuple(watch.initial)
 
-    def forward_with_residuals(self, *xs):
-        # (the custom_vjp itself, as jax.custom_vjp's fwd rules call their
-        # function: a transformation around this one sees the rule); JAX
-        # hands it a NumPy input as it is, kept for the backward: a copy
-        jax = self.jax
-        xs = tuple(_to_jax(x, jax, None) if isinstance(x, np.ndarray) else x
-                   for x in xs)
-        out = self.custom(*xs)
-        return out, (xs, out[len(out) - len(self.stores):])
-
-    def backward(self, residuals, dys):
+    def forward_jvp(self, primals, tangents):
+        """(the call's outputs, their tangents): the outputs from the
+        custom_jvp itself (as jax.custom_jvp's rules call their function:
+        a transformation around this one sees the rule again), the
+        tangents J @ t by pycg's forward mode (_bridge.jvp), f run again on
+        the variables' first values; JAX transposes them for reverse mode.
+        The variables' outputs have zero tangents."""
         with backends.using("jax"):   # (JAX may call it after _call)
-            return self._backward(residuals, dys)
-
-    def _backward(self, residuals, dys):
-        jax = self.jax
-        xs, initial = residuals
-        watch = _state.watch(jax, dict(zip(map(id, self.stores), initial)))
-        tape = GradientTape(persistent=True)
-        try:
-            ins, outs = self.run(xs, tape, watch)
-            ups = [_upstream(dy, o, jax) for dy, o in zip(dys, outs)]
-            gs = _bridge.vjp(tape, outs, ins, ups)
-        finally:
-            watch.restore()
-        return tuple(_cotangent(g, x, jax) for g, x in zip(gs, xs))
+            jax = self.jax
+            # (JAX hands a NumPy input as it is: a copy)
+            xs = tuple(_to_jax(x, jax, None) if isinstance(x, np.ndarray)
+                       else x for x in primals)
+            out = self.custom(*xs)
+            initial = out[len(out) - len(self.stores):]
+            n = self.structure.num_leaves
+            touts = _forward.tangents(self, xs, tangents, out[:n], initial)
+            rest = [_forward.zero_tangent(v, jax) for v in out[len(touts):]]
+            return out, tuple(touts) + tuple(rest)
 
     def _outputs(self, out):
         outs, tree = self.jax.tree_util.tree_flatten(out)
@@ -255,21 +257,3 @@ def _to_jax(a, jax, floats):
     if isinstance(a, np.ndarray):   # (the caller's, and writable: a copy)
         return backends.active.own(a)
     return backends.active.convert(a)
-
-
-def _upstream(dy, out, jax):
-    """JAX's cotangent of one output as a pycg tensor of the output's
-    dtype (JAX hands Python floats through, and float0 for integers)."""
-    if not isinstance(dy, jax.Array) or dy.dtype != out.dtype:
-        if getattr(dy, "dtype", None) == jax.dtypes.float0:
-            return Tensor(jax.numpy.zeros(out.shape, out.dtype))
-        dy = jax.numpy.asarray(dy, dtype=out.dtype)
-    return Tensor(dy)
-
-
-def _cotangent(g, x, jax):
-    if not is_float(x.dtype) and x.dtype.kind != "c":
-        return np.zeros(x.shape, jax.dtypes.float0)
-    if g is None:
-        return jax.numpy.zeros_like(x)
-    return g._value
