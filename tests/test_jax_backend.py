@@ -374,3 +374,29 @@ def test_optimizers_and_random_work_with_x64_off_as_with_x64():
     assert got["wide_seed"] == (
         "pycg.random.SeedGenerator: seed 1099511627776 does not fit in "
         "int32 (JAX's 64-bit mode is off)")
+
+
+def test_the_backend_first_loaded_inside_a_trace_keeps_no_tracer():
+    # pycg.to_jax loads the jax backend where JAX first runs f: inside
+    # jax.jit / jax.grad's trace. What the backend computes as it loads (the
+    # type of its arrays) must be the compile-time value, or its scalar cache
+    # keeps the trace's tracers and a later compile fails ("No constant
+    # handler for type: DynamicJaxprTracer").
+    run = run_python(
+        "import numpy as np, jax, jax.numpy as jnp, pycg\n"
+        "from pycg import ops\n"
+        "@pycg.custom_gradient\n"
+        "def log1pexp(x):\n"
+        "    e = ops.exp(x)\n"
+        "    return ops.log(1 + e), lambda g: g * (1 - 1 / (1 + e))\n"
+        "f = pycg.to_jax(log1pexp)\n"
+        "x = jnp.asarray(np.linspace(-3, 3, 8, dtype=np.float32))\n"
+        "g = jax.jit(jax.grad(lambda v: f(v).sum()))(x)\n"
+        "import pycg.backends.jax.core as core\n"
+        "assert all(type(c) in core.types for c in core._scalars.values())\n"
+        "assert 'Tracer' not in repr(core.types)\n"
+        "print(repr(np.asarray(g).tolist()))\n")
+    assert run.returncode == 0, run.stderr[-2000:]
+    x = np.linspace(-3, 3, 8, dtype=np.float32).astype(np.float64)
+    np.testing.assert_allclose(eval(run.stdout.strip().splitlines()[-1]),
+                               1 / (1 + np.exp(-x)), rtol=1e-6)

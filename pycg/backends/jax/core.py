@@ -24,7 +24,12 @@ complex_dtypes = (np.dtype("complex64"), np.dtype("complex128"))
 _WIDE = frozenset(np.dtype(d) for d in ("float64", "int64", "uint64",
                                         "complex128"))
 
-types = frozenset((type(jnp.zeros(())),))   # (jaxlib's ArrayImpl)
+# (jaxlib's ArrayImpl; made at compile time: this module may load while a
+# jax.jit or jax.grad traces, where jnp.zeros(()) is the trace's tracer, and
+# a tracer's type here would let _cached() keep tracers that outlive their
+# trace)
+with jax.ensure_compile_time_eval():
+    types = frozenset((type(jnp.zeros(())),))
 float_types = frozenset()   # (an array's type says nothing of its dtype)
 weak_caches = {}
 dtype_key = operator.attrgetter("dtype")
