@@ -7,24 +7,12 @@ stages). Branch-free, so that they trace inside jax.jit."""
 import jax.numpy as jnp
 
 from pycg.backends import finfo
-from pycg.backends._depth3 import depth_back, depth_first, split3
+from pycg.backends import _depth3
+from pycg.backends._grid import grid as _grid
+from pycg.backends._grid import padded_shape as _padded_shape
+from pycg.backends._grid import pool_pads as _pool_pads
+from pycg.backends._grid import slices as _slices
 from pycg.backends.jax import _windows as _w
-
-
-def _pool_pads(shape, size, strides, padding):
-    if padding == "valid":
-        return ((0, 0),) * len(size)
-    pads = []
-    for n, k, s in zip(shape, size, strides):
-        total = max((-(-n // s) - 1) * s + k - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
-
-
-def _grid(xp, size, strides):
-    """(the slices of xp each window offset reads, the windows' grid)."""
-    grid = _w.out_shape(xp.shape[1:-1], size, strides)
-    return list(_w.slices(size, strides, grid)), grid
 
 
 def _fold(fn, xp, size, strides):
@@ -84,23 +72,9 @@ def _picks(x, size, strides, padding):
     return pads, xp.shape, hits[::-1]
 
 
-# 3-D max pooling's gradients, composed as the tensorflow backend's
-def _stage2(x, size, strides, padding):
-    """The (H, W) stage: its input and output as 2-D operands, and the
-    output's 3-D shape."""
-    x2 = split3(x)
-    y2 = max_pool(x2, size[1:], strides[1:], padding)
-    return x2, y2, x.shape[:2] + y2.shape[1:]
-
-
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dy2 = max_pool_grad(depth_first(y2.reshape(shape2)), depth_first(y),
-                            depth_first(dy), size[:1], strides[:1], padding)
-        dy2 = split3(depth_back(dy2, shape2))
-        return max_pool_grad(x2, y2, dy2, size[1:], strides[1:],
-                             padding).reshape(x.shape)
+        return _stages.max_pool_grad(x, y, dy, size, strides, padding)
     pads, padded, hits = _picks(x, size, strides, padding)
     gp = jnp.zeros(padded, dy.dtype)
     for sl, hit in hits:
@@ -110,13 +84,8 @@ def max_pool_grad(x, y, dy, size, strides, padding):
 
 def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dd2 = max_pool_grad_grad(x2, y2, split3(ddx), size[1:], strides[1:],
-                                 padding).reshape(shape2)
-        out = max_pool_grad_grad(depth_first(y2.reshape(shape2)),
-                                 depth_first(y), depth_first(dd2),
-                                 size[:1], strides[:1], padding)
-        return depth_back(out, y.shape)
+        return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
+                                           padding)
     pads, _, hits = _first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = jnp.zeros(y.shape, ddx.dtype)
@@ -141,9 +110,11 @@ def avg_pool(x, size, strides, padding):
 def avg_pool_grad(dy, shape, size, strides, padding):
     pads = _pool_pads(shape[1:-1], size, strides, padding)
     share = dy * _inverse_counts(shape, size, strides, padding, dy.dtype)
-    gp = jnp.zeros((shape[0],) + tuple(
-        n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
-        dy.dtype)
-    for sl in _w.slices(size, strides, dy.shape[1:-1]):
+    gp = jnp.zeros(_padded_shape(shape, pads), dy.dtype)
+    for sl in _slices(size, strides, dy.shape[1:-1]):
         gp = gp.at[sl].add(share)
     return _w.unpadded(gp, pads, shape)
+
+
+# 3-D max pooling's gradients, composed as the tensorflow backend's
+_stages = _depth3.Stages(max_pool, max_pool_grad, max_pool_grad_grad)

@@ -6,23 +6,12 @@ equal to y for MaxPoolGradGrad, 3-D gradients composed of the (H, W) and D
 stages). The jax backend's folds over window offsets, on torch."""
 import torch
 
+from pycg.backends import _depth3
+from pycg.backends._grid import grid as _grid
+from pycg.backends._grid import padded_shape as _padded_shape
+from pycg.backends._grid import pool_pads as _pool_pads
+from pycg.backends._grid import slices as _slices
 from pycg.backends.torch import _windows as _w
-
-
-def _pool_pads(shape, size, strides, padding):
-    if padding == "valid":
-        return ((0, 0),) * len(size)
-    pads = []
-    for n, k, s in zip(shape, size, strides):
-        total = max((-(-n // s) - 1) * s + k - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
-
-
-def _grid(xp, size, strides):
-    """(the slices of xp each window offset reads, the windows' grid)."""
-    grid = _w.out_shape(tuple(xp.shape[1:-1]), size, strides)
-    return list(_w.slices(size, strides, grid)), grid
 
 
 def _fold(fn, xp, size, strides):
@@ -90,38 +79,9 @@ def _picks(x, size, strides, padding):
     return pads, tuple(xp.shape), hits[::-1]
 
 
-# 3-D max pooling's gradients, composed as the tensorflow backend's: the
-# (H, W) stage on (N * D, H, W, C), the D stage on (N * H * W, D, C)
-def _split3(a):
-    return a.reshape((-1,) + tuple(a.shape[2:]))
-
-
-def _depth_first(a):
-    return a.permute(0, 2, 3, 1, 4).reshape((-1, a.shape[1], a.shape[4]))
-
-
-def _depth_back(a, shape):
-    n, d, h, w, c = shape
-    return a.reshape(n, h, w, d, c).permute(0, 3, 1, 2, 4)
-
-
-def _stage2(x, size, strides, padding):
-    """The (H, W) stage: its input and output as 2-D operands, and the
-    output's 3-D shape."""
-    x2 = _split3(x)
-    y2 = max_pool(x2, size[1:], strides[1:], padding)
-    return x2, y2, tuple(x.shape[:2]) + tuple(y2.shape[1:])
-
-
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dy2 = max_pool_grad(_depth_first(y2.reshape(shape2)),
-                            _depth_first(y), _depth_first(dy), size[:1],
-                            strides[:1], padding)
-        dy2 = _split3(_depth_back(dy2, shape2))
-        return max_pool_grad(x2, y2, dy2, size[1:], strides[1:],
-                             padding).reshape(tuple(x.shape))
+        return _stages.max_pool_grad(x, y, dy, size, strides, padding)
     pads, padded, hits = _picks(x, size, strides, padding)
     gp = torch.zeros(padded, dtype=dy.dtype, device=dy.device)
     zero = torch.zeros((), dtype=dy.dtype, device=dy.device)
@@ -132,13 +92,8 @@ def max_pool_grad(x, y, dy, size, strides, padding):
 
 def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dd2 = max_pool_grad_grad(x2, y2, _split3(ddx), size[1:], strides[1:],
-                                 padding).reshape(shape2)
-        out = max_pool_grad_grad(_depth_first(y2.reshape(shape2)),
-                                 _depth_first(y), _depth_first(dd2),
-                                 size[:1], strides[:1], padding)
-        return _depth_back(out, tuple(y.shape))
+        return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
+                                           padding)
     pads, _, hits = _first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = torch.zeros(tuple(y.shape), dtype=ddx.dtype, device=ddx.device)
@@ -165,9 +120,23 @@ def avg_pool(x, size, strides, padding):
 def avg_pool_grad(dy, shape, size, strides, padding):
     pads = _pool_pads(tuple(shape[1:-1]), size, strides, padding)
     share = dy * _inverse_counts(shape, size, strides, padding, dy)
-    gp = torch.zeros((shape[0],) + tuple(
-        n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
-        dtype=dy.dtype, device=dy.device)
-    for sl in _w.slices(size, strides, tuple(dy.shape[1:-1])):
+    gp = torch.zeros(_padded_shape(tuple(shape), pads), dtype=dy.dtype,
+                     device=dy.device)
+    for sl in _slices(size, strides, tuple(dy.shape[1:-1])):
         gp[sl] += share
     return _w.unpadded(gp, pads, tuple(shape))
+
+
+# 3-D max pooling's gradients, composed as the tensorflow backend's (the
+# D stage's layouts by permute: torch's transpose swaps two axes)
+def _depth_first(a):
+    return a.permute(0, 2, 3, 1, 4).reshape((-1, a.shape[1], a.shape[4]))
+
+
+def _depth_back(a, shape):
+    n, d, h, w, c = shape
+    return a.reshape(n, h, w, d, c).permute(0, 3, 1, 2, 4)
+
+
+_stages = _depth3.Stages(max_pool, max_pool_grad, max_pool_grad_grad,
+                         (_depth3.split3, _depth_first, _depth_back))
