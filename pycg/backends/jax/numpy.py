@@ -7,6 +7,7 @@ import numpy as np
 from pycg.backends.jax.core import _check_width, _traced
 from pycg.backends import _numpy_like
 from pycg.backends import kernels as _kernels
+from pycg.backends._as_numpy import real_only as _real_only
 
 # ---- elementwise ----------------------------------------------------------
 abs = jnp.abs
@@ -52,22 +53,14 @@ logical_or = jnp.logical_or
 where = jnp.where
 
 
-def _real_only(name, fn):
-    """NumPy's refusal of complex numbers where its ufunc has no complex
-    loop (JAX answers through a formula of its own)."""
-    def kernel(x, y):
-        if x.dtype.kind == "c" or y.dtype.kind == "c":
-            raise TypeError(f"ufunc '{name}' not supported for the input "
-                            f"types, and the inputs could not be safely "
-                            f"coerced to any supported types according to "
-                            f"the casting rule ''safe''")
-        return fn(x, y)
-    kernel.__name__ = name
-    return kernel
+def _complex(x):
+    return x.dtype.kind == "c"
 
 
-arctan2 = _real_only("arctan2", jnp.arctan2)
-logaddexp = _real_only("logaddexp", jnp.logaddexp)
+# NumPy's refusal of complex numbers where its ufunc has no complex loop
+# (JAX answers through a formula of its own)
+arctan2 = _real_only("arctan2", jnp.arctan2, _complex)
+logaddexp = _real_only("logaddexp", jnp.logaddexp, _complex)
 
 
 def mod(x, y):

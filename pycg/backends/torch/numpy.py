@@ -9,6 +9,7 @@ from pycg.backends.torch._creation import (  # noqa: F401  (kernels)
     arange, eye, full, linspace, ones, zeros)
 from pycg.backends.torch.core import _from_numpy, owns
 from pycg.backends import kernels as _kernels
+from pycg.backends._as_numpy import real_only as _real_only
 
 # ---- elementwise ----------------------------------------------------------
 # (torch.Tensor's methods, unbound: ~0.15 us less a call than torch.exp and
@@ -52,22 +53,10 @@ def _is_bool(x):
     return x.dtype is torch.bool
 
 
-def _real_only(name, fn):
-    """NumPy's refusal of complex numbers where its ufunc has no complex
-    loop (torch's names its own dtype)."""
-    def kernel(x, y):
-        if x.is_complex() or y.is_complex():
-            raise TypeError(f"ufunc '{name}' not supported for the input "
-                            f"types, and the inputs could not be safely "
-                            f"coerced to any supported types according to "
-                            f"the casting rule ''safe''")
-        return fn(x, y)
-    kernel.__name__ = name
-    return kernel
-
-
-arctan2 = _real_only("arctan2", torch.arctan2)
-logaddexp = _real_only("logaddexp", torch.logaddexp)
+# NumPy's refusal of complex numbers where its ufunc has no complex loop
+# (torch's names its own dtype)
+arctan2 = _real_only("arctan2", torch.arctan2, torch.is_complex)
+logaddexp = _real_only("logaddexp", torch.logaddexp, torch.is_complex)
 
 
 def abs(x):
