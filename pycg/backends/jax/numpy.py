@@ -78,19 +78,8 @@ def power(x, y):
     return jnp.power(x, y)
 
 
-def round(x, decimals=0):
-    return jnp.round(x, decimals)
-
-
-def rsqrt(x):
-    return 1 / jnp.sqrt(x)
-
-
 # ---- reductions -----------------------------------------------------------
-def _int_dtype(x):
-    # keep the input's integer type (bool: int32), as the numpy backend
-    k = x.dtype.kind
-    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+_int_dtype = _numpy_like.int_dtype
 
 
 def sum(x, axis=None, keepdims=False):
@@ -110,6 +99,8 @@ def min(x, axis=None, keepdims=False):
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
+round = _numpy_like.round(jnp)
+rsqrt = _numpy_like.rsqrt(jnp)
 argmax = _numpy_like.argmax(jnp)
 argmin = _numpy_like.argmin(jnp)
 cumsum = _numpy_like.cumsum(jnp, _int_dtype)
