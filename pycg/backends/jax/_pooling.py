@@ -7,7 +7,7 @@ stages). Branch-free, so that they trace inside jax.jit."""
 import jax.numpy as jnp
 
 from pycg.backends import finfo
-from pycg.backends import _depth3
+from pycg.backends import _depth3, _pool_picks
 from pycg.backends._grid import grid as _grid
 from pycg.backends._grid import padded_shape as _padded_shape
 from pycg.backends._grid import pool_pads as _pool_pads
@@ -33,49 +33,16 @@ def max_pool(x, size, strides, padding):
     return y
 
 
-def _first_equal(x, y, size, strides, padding):
-    """(pads, padded shape, [(slice, mask)]): per window offset, where that
-    offset holds the window's first cell equal to y."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -jnp.inf)
-    taken = jnp.zeros(y.shape, bool)
-    hits = []
-    for sl in _grid(xp, size, strides)[0]:
-        hit = (xp[sl] == y) & ~taken
-        taken = taken | hit
-        hits.append((sl, hit))
-    return pads, xp.shape, hits
-
-
-def _picks(x, size, strides, padding):
-    """As _first_equal, where the cells MaxPoolGrad picks are: each window's
-    first cell inside the input, replaced by each later cell greater than
-    the one held (the first maximum, but a first NaN, or a first -inf of a
-    window of -inf, is kept)."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -jnp.inf)
-    inside = _w.padded(jnp.ones((1,) + x.shape[1:-1] + (1,), bool), pads,
-                       False)
-    slices, grid = _grid(xp, size, strides)
-    held = jnp.full(x.shape[:1] + grid + x.shape[-1:], jnp.nan, x.dtype)
-    seen = jnp.zeros((1,) + grid + (1,), bool)
-    takes = []
-    for sl in slices:   # (held < v is False where either is NaN)
-        take = (inside[sl] & ~seen) | (held < xp[sl])
-        held = jnp.where(take, xp[sl], held)
-        seen = seen | inside[sl]
-        takes.append((sl, take))
-    hits, later = [], jnp.zeros(held.shape, bool)
-    for sl, take in reversed(takes):   # the last cell taken is the pick
-        hits.append((sl, take & ~later))
-        later = later | take
-    return pads, xp.shape, hits[::-1]
+_picks = _pool_picks.Picks(_w.padded, jnp.where,
+                           lambda shape, v, dtype, like: jnp.full(shape, v,
+                                                                  dtype),
+                           bool)
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim == 5:
         return _stages.max_pool_grad(x, y, dy, size, strides, padding)
-    pads, padded, hits = _picks(x, size, strides, padding)
+    pads, padded, hits = _picks.picks(x, size, strides, padding)
     gp = jnp.zeros(padded, dy.dtype)
     for sl, hit in hits:
         gp = gp.at[sl].add(jnp.where(hit, dy, 0))
@@ -86,7 +53,7 @@ def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5:
         return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
                                            padding)
-    pads, _, hits = _first_equal(x, y, size, strides, padding)
+    pads, _, hits = _picks.first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = jnp.zeros(y.shape, ddx.dtype)
     for sl, hit in hits:

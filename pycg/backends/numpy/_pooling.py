@@ -18,7 +18,7 @@ Average pooling sums, so NaN and inf flow as TensorFlow's AvgPool."""
 import numpy as np
 
 from pycg.backends import finfo
-from pycg.backends import _depth3
+from pycg.backends import _depth3, _pool_picks
 from pycg.backends._grid import grid as _grid
 from pycg.backends._grid import padded_shape as _padded_shape
 from pycg.backends._grid import pool_pads as _pool_pads
@@ -85,42 +85,18 @@ def _edgy(x, y):
                 <= finfo(y.dtype).min)
 
 
-def _first_equal(x, y, size, strides, padding):
-    """(pads, padded shape, [(slice, mask)]): per window offset, where that
-    offset holds the window's first cell equal to y."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -np.inf)
-    taken = np.zeros(y.shape, bool)
-    hits = []
-    for sl in _grid(xp, size, strides)[0]:
-        hit = (xp[sl] == y) & ~taken
-        taken |= hit
-        hits.append((sl, hit))
-    return pads, xp.shape, hits
+_pick = _pool_picks.Picks(_w.padded, np.where,
+                          lambda shape, v, dtype, like: np.full(shape, v,
+                                                                dtype),
+                          bool)
 
 
 def _picks(x, y, size, strides, padding):
-    """As _first_equal, where the cells MaxPoolGrad picks are."""
+    """The cells MaxPoolGrad picks (backends/_pool_picks.py): the first
+    maximum, where neither NaN nor a window of -inf decides."""
     if not _edgy(x, y):
-        return _first_equal(x, y, size, strides, padding)
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -np.inf)
-    inside = _w.padded(np.ones((1,) + x.shape[1:-1] + (1,), bool), pads,
-                       False)
-    offsets, grid = _grid(xp, size, strides)
-    held = np.full(x.shape[:1] + grid + x.shape[-1:], np.nan, x.dtype)
-    seen = np.zeros((1,) + grid + (1,), bool)
-    takes = []
-    for sl in offsets:   # (held < v is False where either is NaN)
-        take = (inside[sl] & ~seen) | (held < xp[sl])
-        np.copyto(held, xp[sl], where=take)
-        seen |= inside[sl]
-        takes.append((sl, take))
-    hits, later = [], np.zeros(held.shape, bool)
-    for sl, take in reversed(takes):   # the last cell taken is the pick
-        hits.append((sl, take & ~later))
-        later |= take
-    return pads, xp.shape, hits[::-1]
+        return _pick.first_equal(x, y, size, strides, padding)
+    return _pick.picks(x, size, strides, padding)
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
@@ -137,7 +113,7 @@ def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5 and _edgy(x, y):
         return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
                                            padding)
-    pads, _, hits = _first_equal(x, y, size, strides, padding)
+    pads, _, hits = _pick.first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = np.zeros(y.shape, ddx.dtype)
     for sl, hit in hits:

@@ -6,7 +6,7 @@ equal to y for MaxPoolGradGrad, 3-D gradients composed of the (H, W) and D
 stages). The jax backend's folds over window offsets, on torch."""
 import torch
 
-from pycg.backends import _depth3
+from pycg.backends import _depth3, _pool_picks
 from pycg.backends._grid import grid as _grid
 from pycg.backends._grid import padded_shape as _padded_shape
 from pycg.backends._grid import pool_pads as _pool_pads
@@ -37,52 +37,17 @@ def max_pool(x, size, strides, padding):
     return y
 
 
-def _first_equal(x, y, size, strides, padding):
-    """(pads, padded shape, [(slice, mask)]): per window offset, where that
-    offset holds the window's first cell equal to y."""
-    pads = _pool_pads(tuple(x.shape[1:-1]), size, strides, padding)
-    xp = _w.padded(x, pads, float("-inf"))
-    taken = torch.zeros(tuple(y.shape), dtype=torch.bool, device=y.device)
-    hits = []
-    for sl in _grid(xp, size, strides)[0]:
-        hit = (xp[sl] == y) & ~taken
-        taken = taken | hit
-        hits.append((sl, hit))
-    return pads, tuple(xp.shape), hits
+def _full_of(shape, value, dtype, like):
+    return torch.full(tuple(shape), value, dtype=dtype, device=like.device)
 
 
-def _picks(x, size, strides, padding):
-    """As _first_equal, where the cells MaxPoolGrad picks are: each window's
-    first cell inside the input, replaced by each later cell greater than
-    the one held (the first maximum, but a first NaN, or a first -inf of a
-    window of -inf, is kept)."""
-    pads = _pool_pads(tuple(x.shape[1:-1]), size, strides, padding)
-    xp = _w.padded(x, pads, float("-inf"))
-    inside = _w.padded(torch.ones((1,) + tuple(x.shape[1:-1]) + (1,),
-                                  dtype=torch.bool, device=x.device),
-                       pads, False)
-    slices, grid = _grid(xp, size, strides)
-    held = _full((x.shape[0],) + grid + (x.shape[-1],), float("nan"), x)
-    seen = torch.zeros((1,) + grid + (1,), dtype=torch.bool,
-                       device=x.device)
-    takes = []
-    for sl in slices:   # (held < v is False where either is NaN)
-        take = (inside[sl] & ~seen) | (held < xp[sl])
-        held = torch.where(take, xp[sl], held)
-        seen = seen | inside[sl]
-        takes.append((sl, take))
-    hits = []
-    later = torch.zeros(tuple(held.shape), dtype=torch.bool, device=x.device)
-    for sl, take in reversed(takes):   # the last cell taken is the pick
-        hits.append((sl, take & ~later))
-        later = later | take
-    return pads, tuple(xp.shape), hits[::-1]
+_picks = _pool_picks.Picks(_w.padded, torch.where, _full_of, torch.bool)
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim == 5:
         return _stages.max_pool_grad(x, y, dy, size, strides, padding)
-    pads, padded, hits = _picks(x, size, strides, padding)
+    pads, padded, hits = _picks.picks(x, size, strides, padding)
     gp = torch.zeros(padded, dtype=dy.dtype, device=dy.device)
     zero = torch.zeros((), dtype=dy.dtype, device=dy.device)
     for sl, hit in hits:
@@ -94,7 +59,7 @@ def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5:
         return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
                                            padding)
-    pads, _, hits = _first_equal(x, y, size, strides, padding)
+    pads, _, hits = _picks.first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = torch.zeros(tuple(y.shape), dtype=ddx.dtype, device=ddx.device)
     zero = torch.zeros((), dtype=ddx.dtype, device=ddx.device)
