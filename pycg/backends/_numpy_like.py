@@ -78,6 +78,18 @@ def pad(xp):
     return pad
 
 
+# numpy.py's kernels above, as one binding: their makers, in order
+NUMPY = (round, rsqrt, argmax, argmin, cumsum, reshape, transpose,
+         broadcast_to, concatenate, pad)
+
+
+def numpy_kernels(xp):
+    """The kernels of NUMPY over xp, in its order (cumsum keeps
+    int_dtype's integer dtypes)."""
+    return tuple(make(xp, int_dtype) if make is cumsum else make(xp)
+                 for make in NUMPY)
+
+
 # math.py's kernels for dimensions unknown while tracing (the TensorFlow
 # backend's), here for parity: NumPy's and JAX's shapes are always known
 

@@ -99,16 +99,8 @@ def min(x, axis=None, keepdims=False):
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-round = _numpy_like.round(jnp)
-rsqrt = _numpy_like.rsqrt(jnp)
-argmax = _numpy_like.argmax(jnp)
-argmin = _numpy_like.argmin(jnp)
-cumsum = _numpy_like.cumsum(jnp, _int_dtype)
-reshape = _numpy_like.reshape(jnp)
-transpose = _numpy_like.transpose(jnp)
-broadcast_to = _numpy_like.broadcast_to(jnp)
-concatenate = _numpy_like.concatenate(jnp)
-pad = _numpy_like.pad(jnp)
+(round, rsqrt, argmax, argmin, cumsum, reshape, transpose, broadcast_to,
+ concatenate, pad) = _numpy_like.numpy_kernels(jnp)   # (_numpy_like.NUMPY)
 
 
 # ---- shapes -----------------------------------------------------------------

@@ -78,16 +78,8 @@ min = np.minimum.reduce
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-round = _numpy_like.round(np)
-rsqrt = _numpy_like.rsqrt(np)
-argmax = _numpy_like.argmax(np)
-argmin = _numpy_like.argmin(np)
-cumsum = _numpy_like.cumsum(np, _int_dtype)
-reshape = _numpy_like.reshape(np)
-transpose = _numpy_like.transpose(np)
-broadcast_to = _numpy_like.broadcast_to(np)
-concatenate = _numpy_like.concatenate(np)
-pad = _numpy_like.pad(np)
+(round, rsqrt, argmax, argmin, cumsum, reshape, transpose, broadcast_to,
+ concatenate, pad) = _numpy_like.numpy_kernels(np)   # (_numpy_like.NUMPY)
 
 
 # ---- shapes -----------------------------------------------------------------
