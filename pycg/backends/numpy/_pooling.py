@@ -18,7 +18,7 @@ Average pooling sums, so NaN and inf flow as TensorFlow's AvgPool."""
 import numpy as np
 
 from pycg.backends import finfo
-from pycg.backends import _depth3, _pool_picks
+from pycg.backends import _depth3, _pool_folds
 from pycg.backends._grid import grid as _grid
 from pycg.backends._grid import padded_shape as _padded_shape
 from pycg.backends._grid import pool_pads as _pool_pads
@@ -85,14 +85,14 @@ def _edgy(x, y):
                 <= finfo(y.dtype).min)
 
 
-_pick = _pool_picks.Picks(_w.padded, np.where,
+_pick = _pool_folds.Picks(_w.padded, np.where,
                           lambda shape, v, dtype, like: np.full(shape, v,
                                                                 dtype),
                           bool)
 
 
 def _picks(x, y, size, strides, padding):
-    """The cells MaxPoolGrad picks (backends/_pool_picks.py): the first
+    """The cells MaxPoolGrad picks (backends/_pool_folds.py): the first
     maximum, where neither NaN nor a window of -inf decides."""
     if not _edgy(x, y):
         return _pick.first_equal(x, y, size, strides, padding)
