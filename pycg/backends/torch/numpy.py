@@ -139,25 +139,33 @@ def _int_dtype(x):
     return None if x.is_floating_point() or x.is_complex() else x.dtype
 
 
-def sum(x, axis=None, keepdims=False):
-    dims = _dims(x, axis)
-    dt = _int_dtype(x)
+def _accumulating(whole, x, axis, keepdims):
+    """(dims, dtype, the answer or None) of a sum or product of x, which
+    accumulates integers in int_dtype: over no axis, x in that dtype; over
+    every axis (dims None), whole(x, dtype) in the shape keepdims asks."""
+    dims, dt = _dims(x, axis), _int_dtype(x)
     if dims == ():
-        return x if dt is None else x.to(dt)
+        return dims, dt, x if dt is None else x.to(dt)
     if dims is None:
-        out = torch.sum(x, dtype=dt)
-        return out.reshape((1,) * x.ndim) if keepdims else out
+        out = whole(x, dt)
+        return dims, dt, out.reshape((1,) * x.ndim) if keepdims else out
+    return dims, dt, None
+
+
+def sum(x, axis=None, keepdims=False):
+    dims, dt, out = _accumulating(lambda a, dt: torch.sum(a, dtype=dt), x,
+                                  axis, keepdims)
+    if out is not None:
+        return out
     return torch.sum(x, dim=dims, keepdim=keepdims, dtype=dt)
 
 
 def prod(x, axis=None, keepdims=False):
-    dims = _dims(x, axis)
-    dt = _int_dtype(x)
-    if dims == ():
-        return x if dt is None else x.to(dt)
-    if dims is None:
-        out = torch.prod(x.reshape(-1), 0, dtype=dt)
-        return out.reshape((1,) * x.ndim) if keepdims else out
+    dims, dt, out = _accumulating(
+        lambda a, dt: torch.prod(a.reshape(-1), 0, dtype=dt), x, axis,
+        keepdims)
+    if out is not None:
+        return out
     out = x if dt is None else x.to(dt)
     for d in sorted((a % x.ndim for a in dims), reverse=True):
         out = torch.prod(out, d, keepdim=keepdims)
