@@ -7,8 +7,27 @@ it; a kernel whose lines differ between the two stays in each backend's
 file."""
 import numpy as np
 
-# numpy.py's arg-reductions, cumsum and shape kernels; `int_dtype(x)` is
-# the dtype a sum of x accumulates in (None: x's own)
+# numpy.py's rounding, arg-reductions, cumsum and shape kernels; `int_dtype(x)`
+# is the dtype a sum of x accumulates in (None: x's own)
+
+
+def int_dtype(x):
+    """The integer dtype x's sum keeps: x's own (NumPy would sum int32 into
+    int64), int32 for bools; None for floats and complex numbers."""
+    k = x.dtype.kind
+    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+
+
+def round(xp):
+    def round(x, decimals=0):
+        return xp.round(x, decimals)
+    return round
+
+
+def rsqrt(xp):
+    def rsqrt(x):
+        return 1 / xp.sqrt(x)
+    return rsqrt
 
 
 def argmax(xp):
@@ -59,6 +78,18 @@ def pad(xp):
     return pad
 
 
+# numpy.py's kernels above, as one binding: their makers, in order
+NUMPY = (round, rsqrt, argmax, argmin, cumsum, reshape, transpose,
+         broadcast_to, concatenate, pad)
+
+
+def numpy_kernels(xp):
+    """The kernels of NUMPY over xp, in its order (cumsum keeps
+    int_dtype's integer dtypes)."""
+    return tuple(make(xp, int_dtype) if make is cumsum else make(xp)
+                 for make in NUMPY)
+
+
 # math.py's kernels for dimensions unknown while tracing (the TensorFlow
 # backend's), here for parity: NumPy's and JAX's shapes are always known
 
@@ -83,7 +114,7 @@ def pad_axis(xp):
     return pad_axis
 
 
-def sum_to(xp):
+def sum_to(xp):   # (torch's too: its sum takes NumPy's axis)
     def sum_to(g, shape):
         shape = tuple(int(n) for n in shape)
         extra = g.ndim - len(shape)

@@ -41,6 +41,23 @@ def whole(step, *args):
         raise
 
 
+class WholeExit:
+    """A context manager whose exit is its `_leave`, an idempotent end run
+    whole (a Ctrl-C waits for it, and cut short it is run to its end);
+    the exit lets any exception go on. A subclass declares its own
+    __slots__."""
+
+    __slots__ = ()
+
+    @protected
+    def __exit__(self, *exc):
+        whole(self._leave)
+        return False
+
+    def _leave(self):
+        raise NotImplementedError
+
+
 def held_list():
     """A new list of locks held (for `take` and `release`)."""
     return [BOTTOM]

@@ -20,7 +20,7 @@ TensorFlow's 0 * inf = NaN.
 """
 import contextvars
 
-from pycg.core.atomic import whole
+from pycg.core.atomic import WholeExit
 from pycg.core.recorder import (UNARY_BACKWARDS, _array, live_ids,
                                 numerics_check, started, state, stopped)
 from pycg.core.sigint import protected
@@ -29,7 +29,7 @@ _STRONG = contextvars.ContextVar("pycg_strong_zeros", default=False)
 strong_zeros_on = _STRONG.get   # the calling context's rule: a bool
 
 
-class strong_zeros:
+class strong_zeros(WholeExit):
     """``with strong_zeros():`` the gradients computed in the calling
     thread or task treat a NaN value whose upstream is exactly 0 as not
     reached (`on=False`: as TensorFlow does, pycg's default); the exit puts back
@@ -44,11 +44,6 @@ class strong_zeros:
     def __enter__(self):
         self.token = _STRONG.set(self.on)
         return self
-
-    @protected
-    def __exit__(self, *exc):
-        whole(self._leave)
-        return False
 
     @protected
     def _leave(self):

@@ -24,7 +24,7 @@ import contextvars
 import functools
 import itertools
 
-from pycg.core.atomic import whole
+from pycg.core.atomic import WholeExit, whole
 from pycg.core.sigint import protected
 from pycg.core.thread_state import collecting, put, restore, state
 from pycg.tensor import Tensor, Variable
@@ -270,7 +270,7 @@ def position(recorder):
     return recs.index(recorder) if recorder in recs else None
 
 
-class Aside:
+class Aside(WholeExit):
     """``with Aside(tapes, probe, branch):`` the calling context's `tapes`
     stop recording and `probe` (a Recorder, or None) records in their
     place, with `branch` as the traced branch's probe (pycg.core.forward);
@@ -284,7 +284,6 @@ class Aside:
         self.before = None
 
     @protected
-
     def __enter__(self):
         try:
             s = self.before = state()
@@ -301,13 +300,6 @@ class Aside:
             raise
 
     @protected
-
-    def __exit__(self, *exc):
-        whole(self._leave)
-        return False
-
-    @protected
-
     def _leave(self):
         if self.before is not None:
             restore(self.before)

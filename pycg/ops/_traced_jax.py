@@ -19,6 +19,7 @@ from pycg.tensor import structure
 from pycg.core import recorder as core
 from pycg.tensor import Tensor, convert_to_tensor, is_float
 from pycg.tensor.convert import jax_tracer
+from pycg.ops._machinery.traced import output_values
 
 
 def traced(x):
@@ -80,7 +81,7 @@ def while_loop(cond_fn, body, state, maximum_iterations):
             out = body(*unpack(vals))
         out = structure.flatten(tuple(out) if isinstance(out, (tuple, list))
                                 else (out,))
-        return k + 1, _values(out, dtypes, "while_loop")
+        return k + 1, output_values(out, dtypes, "while_loop")
     _, vals = lax.while_loop(lax_cond, lax_body,
                              (0, [t._value for t in leaves]))
     return unpack(vals)
@@ -111,8 +112,8 @@ def scan(f, init, xs, x_leaves, n, reverse):
                              f"{type(out).__name__}")
         trees["y"] = out[1]
         ys = [] if out[1] is None else structure.flatten(out[1])
-        return _values(structure.flatten(out[0]), dtypes, "scan"), \
-            _values(ys, None, "scan")
+        return output_values(structure.flatten(out[0]), dtypes, "scan"), \
+            output_values(ys, None, "scan")
     final, ys = lax.scan(step, [t._value for t in carry0],
                          [x._value for x in x_leaves], length=n,
                          reverse=reverse)
@@ -127,22 +128,8 @@ def _branch(fn, operands, trees, key, op):
     def run():
         out = fn(*operands)
         trees[key] = out
-        return _values(structure.flatten(out), None, op)
+        return output_values(structure.flatten(out), None, op)
     return run
-
-
-def _values(leaves, dtypes, op):
-    vals = []
-    for i, o in enumerate(leaves):
-        want = None if dtypes is None else dtypes[i]
-        if isinstance(o, Tensor) and want is not None and o.dtype != want:
-            raise TypeError(
-                f"pycg.ops.{op}: output {i} of the function has dtype "
-                f"{o.dtype}, but its input had dtype {want}; inside "
-                f"pycg.function a loop variable keeps its dtype (cast it, "
-                f"or start from a value of dtype {o.dtype})")
-        vals.append(convert_to_tensor(o, want)._value)
-    return vals
 
 
 def _select(pred, outs, op):

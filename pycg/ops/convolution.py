@@ -98,6 +98,23 @@ def _floats(op, inputs, kernel):
     return cast(x, dt), cast(k, dt)
 
 
+def _operands(op, inputs, kernel, data_format, channels_at=None, layout=""):
+    """(inputs channels last, kernel, the spatial rank d), as one float
+    dtype; with channels_at, the kernel's axis that holds the inputs'
+    channels (`layout`: the kernel's last two axes, as the error names
+    them)."""
+    inputs, kernel = _floats(op, inputs, kernel)
+    x = channels_last(op, inputs, data_format)
+    d = x.ndim - 2
+    if channels_at is not None and (kernel.ndim != d + 2 or
+                                    kernel.shape[channels_at] != x.shape[-1]):
+        raise user_error(ValueError, "{op}: kernel must have shape (spatial..., "
+                         + layout + ") for inputs with {c} channels, got "
+                         "{shape}", op=Op(op), c=x.shape[-1],
+                         shape=Shape(kernel.shape))
+    return x, kernel, d
+
+
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
          dilation_rate=1):
     """N-D convolution (cross-correlation, as in Keras) of inputs (batch,
@@ -120,9 +137,7 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None,
         [1.0, 3.0, 5.0, 7.0]
     """
     op = "conv"
-    inputs, kernel = _floats(op, inputs, kernel)
-    x = channels_last(op, inputs, data_format)
-    d = x.ndim - 2
+    x, kernel, d = _operands(op, inputs, kernel, data_format)
     if kernel.ndim != d + 2:
         raise user_error(ValueError, "{op}: kernel must have rank {want} "
                          "(spatial..., in channels, filters) for inputs of rank "
@@ -155,14 +170,8 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid",
         dtype.
     """
     op = "depthwise_conv"
-    inputs, kernel = _floats(op, inputs, kernel)
-    x = channels_last(op, inputs, data_format)
-    d = x.ndim - 2
-    if kernel.ndim != d + 2 or kernel.shape[-2] != x.shape[-1]:
-        raise user_error(ValueError, "{op}: kernel must have shape (spatial..., "
-                         "{c}, multiplier) for inputs with {c} channels, got "
-                         "{shape}", op=Op(op), c=x.shape[-1],
-                         shape=Shape(kernel.shape))
+    x, kernel, d = _operands(op, inputs, kernel, data_format, -2,
+                             "{c}, multiplier")
     s = _ints(op, "strides", strides, d)
     dil = _ints(op, "dilation_rate", dilation_rate, d)
     _, pads = window(op, x.shape[1:-1], kernel.shape[:d], s,
@@ -218,14 +227,8 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid",
         spatial...)) in the promoted dtype.
     """
     op = "conv_transpose"
-    inputs, kernel = _floats(op, inputs, kernel)
-    x = channels_last(op, inputs, data_format)
-    d = x.ndim - 2
-    if kernel.ndim != d + 2 or kernel.shape[-1] != x.shape[-1]:
-        raise user_error(ValueError, "{op}: kernel must have shape (spatial..., "
-                         "filters, {c}) for inputs with {c} channels, got "
-                         "{shape}", op=Op(op), c=x.shape[-1],
-                         shape=Shape(kernel.shape))
+    x, kernel, d = _operands(op, inputs, kernel, data_format, -1,
+                             "filters, {c}")
     size = kernel.shape[:d]
     s = _ints(op, "strides", strides, d)
     dil = _ints(op, "dilation_rate", dilation_rate, d)

@@ -11,7 +11,8 @@ from pycg._errors import Op, Shape, user_error
 from pycg.ops._machinery.dispatch import apply, apply_nograd, as_tensor, promote
 from pycg.ops.creation import cast
 from pycg.ops.elementwise import greater, sqrt, where
-from pycg.ops.linalg import _square, inv, matmul, slogdet, tensordot
+from pycg.ops.linalg import (_square, _system, inv, matmul, slogdet,
+                             tensordot)
 from pycg.ops.manipulation import (expand_dims, getitem, reshape, squeeze,
                                    transpose)
 from pycg.ops.arrays import tril, triu
@@ -171,16 +172,7 @@ def solve_triangular(a, b, lower=False):
     Returns:
         A tensor of b's shape: the solution x.
     """
-    a = _square("solve_triangular", a)
-    a, b = promote(a, b, "solve_triangular")
-    vec = b.ndim == a.ndim - 1
-    if vec:
-        b = expand_dims(b, -1)
-    if b.shape[-2] != a.shape[-1]:
-        got = b.shape if not vec else b.shape[:-1]
-        raise user_error(ValueError, "{op}: a has shape {a} but b has shape "
-                         "{b}", op=Op("solve_triangular"), a=Shape(a.shape),
-                         b=Shape(got))
+    a, b, vec = _system("solve_triangular", a, b)
     out = apply("solve_triangular", backends.active.solve_triangular, (a, b),
                 {"lower": bool(lower)})
     return squeeze(out, -1) if vec else out

@@ -4,6 +4,7 @@ integer or bool version, through one that has)."""
 import numpy as np
 
 from pycg import backends
+from pycg.ops._machinery.floats import real_only
 from pycg.ops._machinery.dispatch import (apply, apply_nograd, as_tensor,
                                           binary, cast, check_broadcast,
                                           elementwise, made_by, promote,
@@ -601,10 +602,19 @@ def isnan(x):
     Returns:
         A bool tensor of x's shape; not differentiable.
     """
-    x = as_tensor(x, "isnan")
+    return _float_test("isnan", x)
+
+
+def _float_test(op, x, real=False):
+    """The backend's bool kernel `op` (isnan, isinf, ...) of x: all False
+    for an integer or bool x, which holds no NaN or inf; real: a complex x
+    refused by name."""
+    x = as_tensor(x, op)
+    if real:
+        x = real_only(x, op)
     if not backends.active.inexact(x._value):   # (integers, bools: never)
         return not_equal(x, x)
-    return apply_nograd(backends.active.isnan, (x,))
+    return apply_nograd(getattr(backends.active, op), (x,))
 
 
 def isfinite(x):

@@ -345,18 +345,26 @@ def solve(a, b):
     Returns:
         A tensor of b's shape: the solution x.
     """
-    a = _square("solve", a)
-    a, b = promote(a, b, "solve")
+    a, b, vec = _system("solve", a, b)
+    out = apply("solve", backends.active.solve, (a, b))
+    return squeeze(out, -1) if vec else out
+
+
+def _system(op, a, b):
+    """(a, b, vec) of a @ x = b: a square, the two promoted, b a matrix of
+    right-hand sides (vec: b was a vector, given a trailing axis) whose
+    rows match a's columns."""
+    a = _square(op, a)
+    a, b = promote(a, b, op)
     vec = b.ndim == a.ndim - 1
     if vec:
         b = expand_dims(b, -1)
     if b.shape[-2] != a.shape[-1]:
         raise user_error(ValueError, "{op}: {a} has shape {shape_a} but {b} "
-                         "has shape {shape_b}", op=Op("solve"), a=Arg("a"),
+                         "has shape {shape_b}", op=Op(op), a=Arg("a"),
                          b=Arg("b"), shape_a=Shape(a.shape),
                          shape_b=Shape(b.shape[:-1] if vec else b.shape))
-    out = apply("solve", backends.active.solve, (a, b))
-    return squeeze(out, -1) if vec else out
+    return a, b, vec
 
 
 def slogdet(x):

@@ -5,11 +5,10 @@ import numpy as np
 from pycg import backends
 from pycg.ops._machinery.dispatch import (apply_nograd, as_tensor, made_by,
                                           norm_axis, promote)
-from pycg.ops._machinery.floats import real_only
 from pycg.ops.creation import cast
-from pycg.ops.elementwise import (abs, equal, isfinite, isnan, less_equal,
-                                  logical_and, logical_or, nonzero,  # noqa
-                                  not_equal, truth, where)
+from pycg.ops.elementwise import (_float_test, abs, equal, isfinite, isnan,
+                                  less_equal, logical_and, logical_or,
+                                  nonzero, truth, where)  # noqa
 from pycg.ops.reduction import max, min, sum
 from pycg.tensor import Tensor, is_float
 
@@ -91,10 +90,7 @@ def isinf(x):
     Returns:
         A bool tensor of x's shape; not differentiable.
     """
-    x = as_tensor(x, "isinf")
-    if not backends.active.inexact(x._value):   # (integers, bools: never)
-        return not_equal(x, x)
-    return _kernel("isinf", "isinf", x)
+    return _float_test("isinf", x)
 
 
 def isneginf(x):
@@ -106,10 +102,7 @@ def isneginf(x):
     Differs:
         A complex x is refused by name.
     """
-    x = real_only(as_tensor(x, "isneginf"), "isneginf")
-    if not backends.active.inexact(x._value):   # (integers, bools: never)
-        return not_equal(x, x)
-    return _kernel("isneginf", "isneginf", x)
+    return _float_test("isneginf", x, real=True)
 
 
 def isposinf(x):
@@ -121,10 +114,7 @@ def isposinf(x):
     Differs:
         A complex x is refused by name.
     """
-    x = real_only(as_tensor(x, "isposinf"), "isposinf")
-    if not backends.active.inexact(x._value):   # (integers, bools: never)
-        return not_equal(x, x)
-    return _kernel("isposinf", "isposinf", x)
+    return _float_test("isposinf", x, real=True)
 
 
 def signbit(x):

@@ -56,6 +56,12 @@ def _image(op, x):
     return x
 
 
+def _blocks(op, x, block_size, data_format):
+    """(x as a channels-last image, block_size as an int)."""
+    x, b = _image(op, x), as_int(block_size, op, "block_size")
+    return channels_last(op, x, _data_format(op, data_format)), b
+
+
 def depth_to_space(x, block_size, data_format="channels_last"):
     """Move channels into block_size x block_size spatial blocks (pixel
     shuffle): (N, H, W, C) -> (N, H*b, W*b, C / b^2). channels_first is the
@@ -66,8 +72,7 @@ def depth_to_space(x, block_size, data_format="channels_last"):
         A tensor of x's dtype (shape above).
     """
     op = "depth_to_space"
-    x, b = _image(op, x), as_int(block_size, op, "block_size")
-    x = channels_last(op, x, _data_format(op, data_format))
+    x, b = _blocks(op, x, block_size, data_format)
     n, h, w, c = x.shape
     if b < 1 or c % (b * b):
         raise ValueError(
@@ -87,8 +92,7 @@ def space_to_depth(x, block_size, data_format="channels_last"):
         A tensor of x's dtype (shape above).
     """
     op = "space_to_depth"
-    x, b = _image(op, x), as_int(block_size, op, "block_size")
-    x = channels_last(op, x, _data_format(op, data_format))
+    x, b = _blocks(op, x, block_size, data_format)
     n, hb, wb, c = x.shape
     if b < 1 or hb % b or wb % b:
         raise user_error(ValueError, "{op}: the spatial shape {shape} of x is "

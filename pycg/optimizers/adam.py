@@ -3,8 +3,20 @@ from typing import Any
 
 from pycg import ops
 from pycg.optimizers._checks import hyper_parameter
+from pycg.api._docs import with_args
 from pycg.optimizers._docs import LearningRate, shared_args
 from pycg.optimizers.base import Optimizer
+
+# Adam's own arguments, in the Args of Adam and AdamW (before those that
+# every optimizer shares: _docs.SHARED)
+_ARGS = """\
+        learning_rate: A non-negative float, or a schedule of the step
+            (pycg.optimizers.schedules); Keras' default, 0.001.
+        beta_1: The decay of the first-moment average m.
+        beta_2: The decay of the second-moment average v.
+        epsilon: Added to sqrt(v) for stability (Keras' 1e-7).
+        amsgrad: Use the running maximum of v (AMSGrad).
+"""
 
 
 class Adam(Optimizer):
@@ -13,12 +25,6 @@ class Adam(Optimizer):
     (amsgrad: v is the running maximum of the v's).
 
     Args:
-        learning_rate: A non-negative float, or a schedule of the step
-            (pycg.optimizers.schedules); Keras' default, 0.001.
-        beta_1: The decay of the first-moment average m.
-        beta_2: The decay of the second-moment average v.
-        epsilon: Added to sqrt(v) for stability (Keras' 1e-7).
-        amsgrad: Use the running maximum of v (AMSGrad).
 
     Example:
     >>> import pycg
@@ -28,7 +34,7 @@ class Adam(Optimizer):
     >>> [round(x, 4) for x in w.numpy().tolist()]  # first step: lr * sign(g)
     [0.9, -0.9]
     """
-    __doc__ = shared_args(__doc__)
+    __doc__ = shared_args(with_args(__doc__, _ARGS))
 
     def __init__(self, learning_rate: LearningRate = 0.001,
                  beta_1: float = 0.9, beta_2: float = 0.999,
@@ -86,15 +92,9 @@ class AdamW(Adam):
     """Adam with decoupled weight decay: before each step
     w -= w * weight_decay * lr (Keras' AdamW, weight_decay=0.004).
 
-    Args:
-        learning_rate: A non-negative float, or a schedule of the step
-            (pycg.optimizers.schedules); Keras' default, 0.001.
-        beta_1: The decay of the first-moment average m.
-        beta_2: The decay of the second-moment average v.
-        epsilon: Added to sqrt(v) for stability (Keras' 1e-7).
-        amsgrad: Use the running maximum of v (AMSGrad).
     """
-    __doc__ = shared_args(__doc__).replace("(None: none)", "(0.004)")
+    __doc__ = shared_args(__doc__.rstrip(" ") + "    Args:\n" + _ARGS).replace(
+        "(None: none)", "(0.004)")
 
     def __init__(self, learning_rate: LearningRate = 0.001,
                  weight_decay: float = 0.004, beta_1: float = 0.9,

@@ -5,12 +5,14 @@ mask-times-scale are pycg ops, so they differentiate."""
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from pycg import backends, ops
 from pycg._errors import Api, user_error
+from pycg.api._docs import with_args
 from pycg.compile.state import counter_dtype
 from pycg.ops._machinery.allocation import guard
 from pycg._errors import Shape as ShapeFact
@@ -27,7 +29,23 @@ if TYPE_CHECKING:
     from pycg.random.seed_generator import SeedGenerator
     Seed = int | SeedGenerator | None
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 
+# the `seed` argument of every draw, at the end of its Args
+_SEED = """\
+        seed: An int (the same numbers at every call), a
+            pycg.random.SeedGenerator (its state moves on at each draw) or
+            None (the global generator's next numbers).
+"""
+
+
+def _seeded(fn: _F) -> _F:
+    """fn, with _SEED at the end of its docstring's Args."""
+    fn.__doc__ = with_args(fn.__doc__ or "", _SEED)
+    return fn
+
+
+@_seeded
 def normal(shape: Shape, mean: ArrayLike = 0.0, stddev: ArrayLike = 1.0,
            dtype: DTypeLike = None, seed: Seed = None) -> Tensor:
     """Samples from a normal distribution (keras.random.normal).
@@ -38,9 +56,6 @@ def normal(shape: Shape, mean: ArrayLike = 0.0, stddev: ArrayLike = 1.0,
             broadcasts against shape).
         stddev: Its standard deviation.
         dtype: A float dtype (None: floatx, pycg.config.floatx()).
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A tensor of `shape` in `dtype`; differentiable in mean and stddev.
@@ -58,6 +73,7 @@ def normal(shape: Shape, mean: ArrayLike = 0.0, stddev: ArrayLike = 1.0,
     return ops.add(ops.multiply(z, stddev), mean)
 
 
+@_seeded
 def uniform(shape: Shape, minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0,
             dtype: DTypeLike = None, seed: Seed = None) -> Tensor:
     """Samples from [minval, maxval) (keras.random.uniform).
@@ -67,9 +83,6 @@ def uniform(shape: Shape, minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0,
         minval: The lower bound, included.
         maxval: The upper bound, excluded.
         dtype: A float dtype (None: floatx, pycg.config.floatx()).
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A tensor of `shape` in `dtype`; differentiable in minval and maxval.
@@ -92,6 +105,7 @@ def uniform(shape: Shape, minval: ArrayLike = 0.0, maxval: ArrayLike = 1.0,
     return ops.add(ops.multiply(u, width), minval)
 
 
+@_seeded
 def truncated_normal(shape: Shape, mean: ArrayLike = 0.0,
                      stddev: ArrayLike = 1.0, dtype: DTypeLike = None,
                      seed: Seed = None) -> Tensor:
@@ -103,9 +117,6 @@ def truncated_normal(shape: Shape, mean: ArrayLike = 0.0,
         mean: The distribution's mean.
         stddev: Its standard deviation (before truncation).
         dtype: A float dtype (None: floatx, pycg.config.floatx()).
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A tensor of `shape` in `dtype`; differentiable in mean and stddev.
@@ -122,6 +133,7 @@ def truncated_normal(shape: Shape, mean: ArrayLike = 0.0,
     return ops.add(ops.multiply(z, stddev), mean)
 
 
+@_seeded
 def randint(shape: Shape, minval: int, maxval: int, dtype: DTypeLike = "int32",
             seed: Seed = None) -> Tensor:
     """Integers uniform on [minval, maxval) (keras.random.randint).
@@ -131,9 +143,6 @@ def randint(shape: Shape, minval: int, maxval: int, dtype: DTypeLike = "int32",
         minval: The lowest integer, included.
         maxval: The upper bound, excluded.
         dtype: An integer dtype.
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         An integer tensor of `shape` in `dtype`.
@@ -156,6 +165,7 @@ def randint(shape: Shape, minval: int, maxval: int, dtype: DTypeLike = "int32",
     return _host(_samplers.integers, "randint", seed, shape, dtype, lo=lo, hi=hi)
 
 
+@_seeded
 def categorical(logits: ArrayLike, num_samples: int,
                 dtype: DTypeLike = "int32", seed: Seed = None) -> Tensor:
     """Class indices drawn from each row of `logits` (batch, classes), as a
@@ -165,9 +175,6 @@ def categorical(logits: ArrayLike, num_samples: int,
         logits: Unnormalised log-probabilities, (batch, classes).
         num_samples: How many draws per row.
         dtype: The integer dtype of the indices.
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A (batch, num_samples) tensor of class indices in `dtype`; not
@@ -195,15 +202,13 @@ def categorical(logits: ArrayLike, num_samples: int,
                  extra=[ops.stop_gradient(logits)])
 
 
+@_seeded
 def shuffle(x: ArrayLike, axis: int = 0, seed: Seed = None) -> Tensor:
     """`x` permuted uniformly at random along `axis` (keras.random.shuffle).
 
     Args:
         x: The tensor to shuffle.
         axis: The axis along which to permute.
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A tensor of x's shape and dtype; the gradient flows back through the
@@ -224,6 +229,7 @@ def shuffle(x: ArrayLike, axis: int = 0, seed: Seed = None) -> Tensor:
     return ops.take(x, perm, axis=int(axis))
 
 
+@_seeded
 def dropout(inputs: ArrayLike, rate: float,
             noise_shape: Sequence[int | None] | None = None,
             seed: Seed = None) -> Tensor:
@@ -236,9 +242,6 @@ def dropout(inputs: ArrayLike, rate: float,
         rate: The probability of zeroing an entry, in [0, 1].
         noise_shape: The shape of the mask, broadcast against inputs (None:
             inputs' shape; a None entry takes inputs' length there).
-        seed: An int (the same numbers at every call), a
-            pycg.random.SeedGenerator (its state moves on at each draw) or
-            None (the global generator's next numbers).
 
     Returns:
         A tensor of inputs' shape and dtype.

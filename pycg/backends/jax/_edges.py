@@ -11,138 +11,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from pycg.backends import _as_numpy, _numpy_order
 from pycg.backends.jax import linalg as _linalg
 from pycg.backends.jax import math as _math
 from pycg.backends.jax import numpy as _numpy
 from pycg.backends import kernels as _kernels
 
 
-def _complex(*xs):
-    return any(x.dtype.kind == "c" for x in xs)
-
-
-# ---- comparisons, maximum and minimum ------------------------------------------
-def _after(a, b, or_equal):
-    """a > b (a >= b) in NumPy's order of complex numbers; NaN: never."""
-    ra, ia, rb, ib = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
-    second = ia >= ib if or_equal else ia > ib
-    after = (ra > rb) | ((ra == rb) & second)
-    return after & ~(jnp.isnan(a) | jnp.isnan(b))
-
-
-def _compare(real_kernel, a_b, or_equal):
-    def kernel(x1, x2):
-        if not _complex(x1, x2):
-            return real_kernel(x1, x2)
-        a, b = (x1, x2) if a_b else (x2, x1)
-        return _after(a, b, or_equal)
-    kernel.__name__ = real_kernel.__name__
-    return kernel
-
-
-greater = _compare(jnp.greater, True, False)
-greater_equal = _compare(jnp.greater_equal, True, True)
-less = _compare(jnp.less, False, False)
-less_equal = _compare(jnp.less_equal, False, True)
-
-
-def _pick(a, b, a_wins):
-    """a where a_wins, else b; a NaN wins (NumPy's maximum and minimum)."""
-    out = jnp.where(a_wins, a, b)
-    out = jnp.where(jnp.isnan(b), b, out)
-    return jnp.where(jnp.isnan(a), a, out)
-
-
-def maximum(x1, x2):
-    if not _complex(x1, x2):
-        return jnp.maximum(x1, x2)
-    return _pick(x1, x2, _after(x1, x2, True))
-
-
-def minimum(x1, x2):
-    if not _complex(x1, x2):
-        return jnp.minimum(x1, x2)
-    return _pick(x1, x2, _after(x2, x1, True))
-
-
-# ---- extrema and sorting ----------------------------------------------------
-def _first(mask, axis):
-    return jnp.argmax(mask.astype(np.int8), axis=axis).astype(np.int32)
-
-
-def _complex_argmax(x, axis):
-    """The first index of the largest real part, and among those of the
-    largest imaginary part; the first NaN where there is one."""
-    re, im = jnp.real(x), jnp.imag(x)
-    top = re == jnp.max(re, axis=axis, keepdims=True)
-    best = jnp.max(jnp.where(top, im, -jnp.inf), axis=axis, keepdims=True)
-    out = _first(top & (im == best), axis)
-    nan = jnp.isnan(x)
-    return jnp.where(jnp.any(nan, axis=axis), _first(nan, axis), out)
-
-
-def _arg_extremum(x, axis, keepdims):
-    if axis is None:
-        out = _complex_argmax(jnp.reshape(x, -1), 0)
-        return jnp.reshape(out, (1,) * x.ndim) if keepdims else out
-    out = _complex_argmax(x, axis)
-    return jnp.expand_dims(out, axis) if keepdims else out
-
-
-def argmax(x, axis=None, keepdims=False):
-    if not _complex(x):
-        return _numpy.argmax(x, axis, keepdims)
-    return _arg_extremum(x, axis, keepdims)
-
-
-def argmin(x, axis=None, keepdims=False):
-    if not _complex(x):
-        return _numpy.argmin(x, axis, keepdims)
-    # (by parts: -x's max; -1 * x would make inf * 0 a NaN)
-    return _arg_extremum(jnp.negative(x), axis, keepdims)
-
-
-def _complex_extremum(arg, x, axis, keepdims):
-    """The element at arg's index over the axes (an int, a tuple or None):
-    those axes moved last and merged into one."""
-    axes = range(x.ndim) if axis is None else [
-        a % x.ndim for a in (axis if isinstance(axis, (tuple, list))
-                             else (axis,))]
-    kept = [a for a in range(x.ndim) if a not in axes]
-    moved = jnp.transpose(x, kept + list(axes))
-    rows = jnp.reshape(moved, moved.shape[:len(kept)] + (-1,))
-    index = jnp.expand_dims(arg(rows, -1), -1)
-    out = jnp.take_along_axis(rows, index, axis=-1)[..., 0]
-    for a in sorted(axes) if keepdims else ():
-        out = jnp.expand_dims(out, a)
-    return out
-
-
-def max(x, axis=None, keepdims=False):
-    if not _complex(x):
-        return _numpy.max(x, axis, keepdims)
-    return _complex_extremum(argmax, x, axis, keepdims)
-
-
-def min(x, axis=None, keepdims=False):
-    if not _complex(x):
-        return _numpy.min(x, axis, keepdims)
-    return _complex_extremum(argmin, x, axis, keepdims)
-
-
-def argsort(x, axis):
-    if not _complex(x):
-        return _math.argsort(x, axis)
-    # NumPy's: [R + Rj, R + nanj, nan + Rj, nan + nanj], each by real part,
-    # then imaginary part: three stable sorts, the last key first
-    re, im = jnp.real(x), jnp.imag(x)
-    nan_kind = jnp.isnan(im).astype(np.int8) + \
-        2 * jnp.isnan(re).astype(np.int8)
-    order = _math.argsort(im, axis)
-    for key in (re, nan_kind):
-        step = _math.argsort(jnp.take_along_axis(key, order, axis), axis)
-        order = jnp.take_along_axis(order, step, axis)
-    return order
+# ---- NumPy's order of complex numbers (backends/_numpy_order.py) ------------
+_order = _numpy_order.Order(
+    jnp, jnp.iscomplexobj, lambda x, dtype: x.astype(dtype),
+    ints=(np.int8, np.int32),
+    moves=(jnp.expand_dims, jnp.transpose, jnp.take_along_axis),
+    topics=(_numpy, _math))
+(greater, greater_equal, less, less_equal, maximum, minimum, argmax, argmin,
+ max, min, argsort) = _order.kernels()   # (_numpy_order.Order.NAMES)
 
 
 # ---- bools as NumPy reads them ------------------------------------------------
@@ -163,16 +46,8 @@ def _inexact(x):
     return x.astype(np.float64 if jax.config.jax_enable_x64 else np.float32)
 
 
-def det(x):
-    return _linalg.det(_inexact(x))
-
-
-def inv(x):
-    return _linalg.inv(_inexact(x))
-
-
-def slogdet(x):
-    return _linalg.slogdet(_inexact(x))
+det, inv, slogdet = (_as_numpy.on_inexact(k, _inexact) for k in (
+    _linalg.det, _linalg.inv, _linalg.slogdet))
 
 
 def cholesky(x):

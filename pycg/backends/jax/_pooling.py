@@ -1,149 +1,23 @@
 """JAX kernels of max and average pooling, channels last, padding 'valid'
 or 'same' (TensorFlow's pads), with the answers of the numpy backend's
-_pooling.py (TensorFlow's CPU kernels, edges included: NaN skipped by the
-max and its lowest finite start, the cell MaxPoolGrad picks, the first cell
-equal to y for MaxPoolGradGrad, 3-D gradients composed of the (H, W) and D
-stages). Branch-free, so that they trace inside jax.jit."""
+_pooling.py (TensorFlow's CPU kernels, edges included): the folds over
+window offsets of backends/_pool_folds.py, on jax.numpy. Branch-free, so
+that they trace inside jax.jit."""
 import jax.numpy as jnp
 
-from pycg.backends import finfo
-from pycg.backends._depth3 import depth_back, depth_first, split3
+from pycg.backends import _pool_folds, finfo
 from pycg.backends.jax import _windows as _w
 
 
-def _pool_pads(shape, size, strides, padding):
-    if padding == "valid":
-        return ((0, 0),) * len(size)
-    pads = []
-    for n, k, s in zip(shape, size, strides):
-        total = max((-(-n // s) - 1) * s + k - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
+def _full(shape, value, dtype, like):
+    return jnp.full(shape, value, dtype)
 
 
-def _grid(xp, size, strides):
-    """(the slices of xp each window offset reads, the windows' grid)."""
-    grid = _w.out_shape(xp.shape[1:-1], size, strides)
-    return list(_w.slices(size, strides, grid)), grid
+def _add_at(gp, sl, v):
+    return gp.at[sl].add(v)
 
 
-def _fold(fn, xp, size, strides):
-    out = None
-    for sl in _grid(xp, size, strides)[0]:
-        out = xp[sl] if out is None else fn(out, xp[sl])
-    return out
-
-
-def max_pool(x, size, strides, padding):
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -jnp.inf)
-    slices, grid = _grid(xp, size, strides)
-    y = jnp.full(x.shape[:1] + grid + x.shape[-1:], finfo(x.dtype).min,
-                 x.dtype)
-    for sl in slices:   # TensorFlow's max: NaN skipped, of equals the first
-        y = jnp.where(y < xp[sl], xp[sl], y)
-    return y
-
-
-def _first_equal(x, y, size, strides, padding):
-    """(pads, padded shape, [(slice, mask)]): per window offset, where that
-    offset holds the window's first cell equal to y."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -jnp.inf)
-    taken = jnp.zeros(y.shape, bool)
-    hits = []
-    for sl in _grid(xp, size, strides)[0]:
-        hit = (xp[sl] == y) & ~taken
-        taken = taken | hit
-        hits.append((sl, hit))
-    return pads, xp.shape, hits
-
-
-def _picks(x, size, strides, padding):
-    """As _first_equal, where the cells MaxPoolGrad picks are: each window's
-    first cell inside the input, replaced by each later cell greater than
-    the one held (the first maximum, but a first NaN, or a first -inf of a
-    window of -inf, is kept)."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -jnp.inf)
-    inside = _w.padded(jnp.ones((1,) + x.shape[1:-1] + (1,), bool), pads,
-                       False)
-    slices, grid = _grid(xp, size, strides)
-    held = jnp.full(x.shape[:1] + grid + x.shape[-1:], jnp.nan, x.dtype)
-    seen = jnp.zeros((1,) + grid + (1,), bool)
-    takes = []
-    for sl in slices:   # (held < v is False where either is NaN)
-        take = (inside[sl] & ~seen) | (held < xp[sl])
-        held = jnp.where(take, xp[sl], held)
-        seen = seen | inside[sl]
-        takes.append((sl, take))
-    hits, later = [], jnp.zeros(held.shape, bool)
-    for sl, take in reversed(takes):   # the last cell taken is the pick
-        hits.append((sl, take & ~later))
-        later = later | take
-    return pads, xp.shape, hits[::-1]
-
-
-# 3-D max pooling's gradients, composed as the tensorflow backend's
-def _stage2(x, size, strides, padding):
-    """The (H, W) stage: its input and output as 2-D operands, and the
-    output's 3-D shape."""
-    x2 = split3(x)
-    y2 = max_pool(x2, size[1:], strides[1:], padding)
-    return x2, y2, x.shape[:2] + y2.shape[1:]
-
-
-def max_pool_grad(x, y, dy, size, strides, padding):
-    if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dy2 = max_pool_grad(depth_first(y2.reshape(shape2)), depth_first(y),
-                            depth_first(dy), size[:1], strides[:1], padding)
-        dy2 = split3(depth_back(dy2, shape2))
-        return max_pool_grad(x2, y2, dy2, size[1:], strides[1:],
-                             padding).reshape(x.shape)
-    pads, padded, hits = _picks(x, size, strides, padding)
-    gp = jnp.zeros(padded, dy.dtype)
-    for sl, hit in hits:
-        gp = gp.at[sl].add(jnp.where(hit, dy, 0))
-    return _w.unpadded(gp, pads, x.shape)
-
-
-def max_pool_grad_grad(x, y, ddx, size, strides, padding):
-    if x.ndim == 5:
-        x2, y2, shape2 = _stage2(x, size, strides, padding)
-        dd2 = max_pool_grad_grad(x2, y2, split3(ddx), size[1:], strides[1:],
-                                 padding).reshape(shape2)
-        out = max_pool_grad_grad(depth_first(y2.reshape(shape2)),
-                                 depth_first(y), depth_first(dd2),
-                                 size[:1], strides[:1], padding)
-        return depth_back(out, y.shape)
-    pads, _, hits = _first_equal(x, y, size, strides, padding)
-    dp = _w.padded(ddx, pads)
-    out = jnp.zeros(y.shape, ddx.dtype)
-    for sl, hit in hits:
-        out = out + jnp.where(hit, dp[sl], 0)
-    return out
-
-
-def _inverse_counts(shape, size, strides, padding, dtype):
-    """1 / (cells of each window inside the input): (1, out..., 1)."""
-    one = jnp.ones((1,) + tuple(shape[1:-1]) + (1,), dtype)
-    pads = _pool_pads(shape[1:-1], size, strides, padding)
-    return 1 / _fold(jnp.add, _w.padded(one, pads), size, strides)
-
-
-def avg_pool(x, size, strides, padding):
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    total = _fold(jnp.add, _w.padded(x, pads), size, strides)
-    return total * _inverse_counts(x.shape, size, strides, padding, x.dtype)
-
-
-def avg_pool_grad(dy, shape, size, strides, padding):
-    pads = _pool_pads(shape[1:-1], size, strides, padding)
-    share = dy * _inverse_counts(shape, size, strides, padding, dy.dtype)
-    gp = jnp.zeros((shape[0],) + tuple(
-        n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
-        dy.dtype)
-    for sl in _w.slices(size, strides, dy.shape[1:-1]):
-        gp = gp.at[sl].add(share)
-    return _w.unpadded(gp, pads, shape)
+_folds = _pool_folds.Folds((_w.padded, _w.unpadded), jnp.where, _full, bool,
+                           _add_at, lambda dtype: finfo(dtype).min)
+max_pool, max_pool_grad, max_pool_grad_grad, avg_pool, avg_pool_grad = \
+    _folds.kernels()

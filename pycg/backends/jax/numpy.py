@@ -7,6 +7,7 @@ import numpy as np
 from pycg.backends.jax.core import _check_width, _traced
 from pycg.backends import _numpy_like
 from pycg.backends import kernels as _kernels
+from pycg.backends._as_numpy import real_only as _real_only
 
 # ---- elementwise ----------------------------------------------------------
 abs = jnp.abs
@@ -52,22 +53,14 @@ logical_or = jnp.logical_or
 where = jnp.where
 
 
-def _real_only(name, fn):
-    """NumPy's refusal of complex numbers where its ufunc has no complex
-    loop (JAX answers through a formula of its own)."""
-    def kernel(x, y):
-        if x.dtype.kind == "c" or y.dtype.kind == "c":
-            raise TypeError(f"ufunc '{name}' not supported for the input "
-                            f"types, and the inputs could not be safely "
-                            f"coerced to any supported types according to "
-                            f"the casting rule ''safe''")
-        return fn(x, y)
-    kernel.__name__ = name
-    return kernel
+def _complex(x):
+    return x.dtype.kind == "c"
 
 
-arctan2 = _real_only("arctan2", jnp.arctan2)
-logaddexp = _real_only("logaddexp", jnp.logaddexp)
+# NumPy's refusal of complex numbers where its ufunc has no complex loop
+# (JAX answers through a formula of its own)
+arctan2 = _real_only("arctan2", jnp.arctan2, _complex)
+logaddexp = _real_only("logaddexp", jnp.logaddexp, _complex)
 
 
 def mod(x, y):
@@ -85,19 +78,8 @@ def power(x, y):
     return jnp.power(x, y)
 
 
-def round(x, decimals=0):
-    return jnp.round(x, decimals)
-
-
-def rsqrt(x):
-    return 1 / jnp.sqrt(x)
-
-
 # ---- reductions -----------------------------------------------------------
-def _int_dtype(x):
-    # keep the input's integer type (bool: int32), as the numpy backend
-    k = x.dtype.kind
-    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+_int_dtype = _numpy_like.int_dtype
 
 
 def sum(x, axis=None, keepdims=False):
@@ -117,14 +99,8 @@ def min(x, axis=None, keepdims=False):
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-argmax = _numpy_like.argmax(jnp)
-argmin = _numpy_like.argmin(jnp)
-cumsum = _numpy_like.cumsum(jnp, _int_dtype)
-reshape = _numpy_like.reshape(jnp)
-transpose = _numpy_like.transpose(jnp)
-broadcast_to = _numpy_like.broadcast_to(jnp)
-concatenate = _numpy_like.concatenate(jnp)
-pad = _numpy_like.pad(jnp)
+(round, rsqrt, argmax, argmin, cumsum, reshape, transpose, broadcast_to,
+ concatenate, pad) = _numpy_like.numpy_kernels(jnp)   # (_numpy_like.NUMPY)
 
 
 # ---- shapes -----------------------------------------------------------------

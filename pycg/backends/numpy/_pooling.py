@@ -18,25 +18,12 @@ Average pooling sums, so NaN and inf flow as TensorFlow's AvgPool."""
 import numpy as np
 
 from pycg.backends import finfo
-from pycg.backends._depth3 import depth_back, depth_first, split3
+from pycg.backends import _depth3, _pool_folds
+from pycg.backends._grid import grid as _grid
+from pycg.backends._grid import padded_shape as _padded_shape
+from pycg.backends._grid import pool_pads as _pool_pads
+from pycg.backends._grid import slices as _slices
 from pycg.backends.numpy import _windows as _w
-
-
-def _pool_pads(shape, size, strides, padding):
-    if padding == "valid":
-        return ((0, 0),) * len(size)
-    pads = []
-    for n, k, s in zip(shape, size, strides):
-        total = max((-(-n // s) - 1) * s + k - n, 0)
-        pads.append((total // 2, total - total // 2))
-    return tuple(pads)
-
-
-def _grid(xp, size, strides):
-    """(window offsets with their slices of xp, the windows' grid)."""
-    ones = (1,) * len(size)
-    grid = _w.out_shape(xp.shape[1:-1], size, strides, ones)
-    return _w.offsets(size, strides, ones, grid), grid
 
 
 def _reduce_windows(fold, xp, size, strides):
@@ -44,7 +31,7 @@ def _reduce_windows(fold, xp, size, strides):
     (several times faster than reducing the window axes of a stride-trick
     view)."""
     out = None
-    for _, sl in _grid(xp, size, strides)[0]:
+    for sl in _grid(xp, size, strides)[0]:
         out = xp[sl].copy() if out is None else fold(out, xp[sl])
     return out
 
@@ -98,76 +85,23 @@ def _edgy(x, y):
                 <= finfo(y.dtype).min)
 
 
-def _first_equal(x, y, size, strides, padding):
-    """(pads, padded shape, [(slice, mask)]): per window offset, where that
-    offset holds the window's first cell equal to y."""
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -np.inf)
-    taken = np.zeros(y.shape, bool)
-    hits = []
-    for _, sl in _grid(xp, size, strides)[0]:
-        hit = (xp[sl] == y) & ~taken
-        taken |= hit
-        hits.append((sl, hit))
-    return pads, xp.shape, hits
+_pick = _pool_folds.Picks(_w.padded, np.where,
+                          lambda shape, v, dtype, like: np.full(shape, v,
+                                                                dtype),
+                          bool)
 
 
 def _picks(x, y, size, strides, padding):
-    """As _first_equal, where the cells MaxPoolGrad picks are."""
+    """The cells MaxPoolGrad picks (backends/_pool_folds.py): the first
+    maximum, where neither NaN nor a window of -inf decides."""
     if not _edgy(x, y):
-        return _first_equal(x, y, size, strides, padding)
-    pads = _pool_pads(x.shape[1:-1], size, strides, padding)
-    xp = _w.padded(x, pads, -np.inf)
-    inside = _w.padded(np.ones((1,) + x.shape[1:-1] + (1,), bool), pads,
-                       False)
-    offsets, grid = _grid(xp, size, strides)
-    held = np.full(x.shape[:1] + grid + x.shape[-1:], np.nan, x.dtype)
-    seen = np.zeros((1,) + grid + (1,), bool)
-    takes = []
-    for _, sl in offsets:   # (held < v is False where either is NaN)
-        take = (inside[sl] & ~seen) | (held < xp[sl])
-        np.copyto(held, xp[sl], where=take)
-        seen |= inside[sl]
-        takes.append((sl, take))
-    hits, later = [], np.zeros(held.shape, bool)
-    for sl, take in reversed(takes):   # the last cell taken is the pick
-        hits.append((sl, take & ~later))
-        later |= take
-    return pads, xp.shape, hits[::-1]
-
-
-# 3-D max pooling's gradients, composed as the tensorflow backend's
-def _stage2(x, size, strides, padding):
-    """The (H, W) stage: its input and output as 2-D operands, and the
-    output's 3-D shape."""
-    x2 = split3(x)
-    y2 = max_pool(x2, size[1:], strides[1:], padding)
-    return x2, y2, x.shape[:2] + y2.shape[1:]
-
-
-def _max_pool_grad3(x, y, dy, size, strides, padding):
-    x2, y2, shape2 = _stage2(x, size, strides, padding)
-    f2 = depth_first(y2.reshape(shape2))
-    dy2 = max_pool_grad(f2, depth_first(y), depth_first(dy), size[:1],
-                        strides[:1], padding)
-    dy2 = split3(depth_back(dy2, shape2))
-    return max_pool_grad(x2, y2, dy2, size[1:], strides[1:],
-                         padding).reshape(x.shape)
-
-
-def _max_pool_grad_grad3(x, y, ddx, size, strides, padding):
-    x2, y2, shape2 = _stage2(x, size, strides, padding)
-    dd2 = max_pool_grad_grad(x2, y2, split3(ddx), size[1:], strides[1:],
-                             padding).reshape(shape2)
-    out = max_pool_grad_grad(depth_first(y2.reshape(shape2)),
-                             depth_first(y), depth_first(dd2), size[:1],
-                             strides[:1], padding)
-    return depth_back(out, y.shape)
+        return _pick.first_equal(x, y, size, strides, padding)
+    return _pick.picks(x, size, strides, padding)
 
 
 def max_pool_grad(x, y, dy, size, strides, padding):
     if x.ndim == 5 and _edgy(x, y):
-        return _max_pool_grad3(x, y, dy, size, strides, padding)
+        return _stages.max_pool_grad(x, y, dy, size, strides, padding)
     pads, padded, hits = _picks(x, y, size, strides, padding)
     gp = np.zeros(padded, dy.dtype)
     for sl, hit in hits:
@@ -177,8 +111,9 @@ def max_pool_grad(x, y, dy, size, strides, padding):
 
 def max_pool_grad_grad(x, y, ddx, size, strides, padding):
     if x.ndim == 5 and _edgy(x, y):
-        return _max_pool_grad_grad3(x, y, ddx, size, strides, padding)
-    pads, _, hits = _first_equal(x, y, size, strides, padding)
+        return _stages.max_pool_grad_grad(x, y, ddx, size, strides,
+                                           padding)
+    pads, _, hits = _pick.first_equal(x, y, size, strides, padding)
     dp = _w.padded(ddx, pads)
     out = np.zeros(y.shape, ddx.dtype)
     for sl, hit in hits:
@@ -204,10 +139,11 @@ def avg_pool(x, size, strides, padding):
 def avg_pool_grad(dy, shape, size, strides, padding):
     pads = _pool_pads(shape[1:-1], size, strides, padding)
     share = dy * _inverse_counts(shape, size, strides, padding, dy.dtype)
-    gp = np.zeros((shape[0],) + tuple(
-        n + b + a for n, (b, a) in zip(shape[1:-1], pads)) + (shape[-1],),
-        dy.dtype)
-    ones = (1,) * len(size)
-    for _, sl in _w.offsets(size, strides, ones, dy.shape[1:-1]):
+    gp = np.zeros(_padded_shape(shape, pads), dy.dtype)
+    for sl in _slices(size, strides, dy.shape[1:-1]):
         gp[sl] += share
     return _w.unpadded(gp, pads, shape)
+
+
+# 3-D max pooling's gradients, composed as the tensorflow backend's
+_stages = _depth3.Stages(max_pool, max_pool_grad, max_pool_grad_grad)

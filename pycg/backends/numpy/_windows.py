@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import as_strided as _as_strided
 
-from pycg.backends import _numpy_like
+from pycg.backends import _grid, _numpy_like
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
@@ -17,9 +17,7 @@ padded = _numpy_like.padded(np)
 
 def unpadded(xp, pads, shape):
     """The adjoint of padded: the cells of xp that hold x's."""
-    keep = tuple(slice(b, b + n + min(a, 0))
-                 for (b, a), n in zip(pads, shape[1:-1]))
-    inner = xp[(slice(None),) + keep]
+    inner = xp[_grid.kept(pads, shape)]
     if inner.shape == tuple(shape):
         return inner
     out = np.zeros(shape, xp.dtype)

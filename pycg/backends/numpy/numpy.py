@@ -57,19 +57,8 @@ logical_or = np.logical_or
 where = np.where
 
 
-def round(x, decimals=0):
-    return np.round(x, decimals)
-
-
-def rsqrt(x):
-    return 1 / np.sqrt(x)
-
-
 # ---- reductions -----------------------------------------------------------
-def _int_dtype(x):
-    # NumPy sums int32 into int64; keep the input's integer type (bool: int32)
-    k = x.dtype.kind
-    return np.int32 if k == "b" else x.dtype if k in "iu" else None
+_int_dtype = _numpy_like.int_dtype
 
 
 def sum(x, axis=None, keepdims=False):   # (reduce: see max and min below)
@@ -89,14 +78,8 @@ min = np.minimum.reduce
 
 
 # (the same lines as the other NumPy-like backend: backends/_numpy_like.py)
-argmax = _numpy_like.argmax(np)
-argmin = _numpy_like.argmin(np)
-cumsum = _numpy_like.cumsum(np, _int_dtype)
-reshape = _numpy_like.reshape(np)
-transpose = _numpy_like.transpose(np)
-broadcast_to = _numpy_like.broadcast_to(np)
-concatenate = _numpy_like.concatenate(np)
-pad = _numpy_like.pad(np)
+(round, rsqrt, argmax, argmin, cumsum, reshape, transpose, broadcast_to,
+ concatenate, pad) = _numpy_like.numpy_kernels(np)   # (_numpy_like.NUMPY)
 
 
 # ---- shapes -----------------------------------------------------------------

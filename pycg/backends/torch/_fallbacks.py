@@ -124,6 +124,21 @@ def _refused(e):
     return TypeError(_QUOTED.sub(lambda m: _NAMES[m.group(1)], message))
 
 
+def _again(e, name, kernel, args, kwargs):
+    """The answer of kernel run again after torch refused it with `e`, or
+    that refusal (a dtype's: a TypeError)."""
+    out = _run(name, kernel, args, kwargs)
+    if out is None:
+        raise _refused(e) from None
+    return out
+
+
+def _named(run, name, kernel):
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = kernel.__doc__
+    return run
+
+
 def through(name, kernel):
     """kernel, run again where torch refuses its operands (unsigned
     dtypes, two devices); torch's refusal of a dtype a TypeError."""
@@ -131,13 +146,8 @@ def through(name, kernel):
         try:
             return kernel(*args, **kwargs)
         except (NotImplementedError, RuntimeError) as e:
-            out = _run(name, kernel, args, kwargs)
-            if out is None:
-                raise _refused(e) from None
-            return out
-    run.__name__ = run.__qualname__ = name
-    run.__doc__ = kernel.__doc__
-    return run
+            return _again(e, name, kernel, args, kwargs)
+    return _named(run, name, kernel)
 
 
 def binary(name, kernel):
@@ -146,10 +156,5 @@ def binary(name, kernel):
         try:
             return kernel(x, y)
         except (NotImplementedError, RuntimeError) as e:
-            out = _run(name, kernel, (x, y), {})
-            if out is None:
-                raise _refused(e) from None
-            return out
-    run.__name__ = run.__qualname__ = name
-    run.__doc__ = kernel.__doc__
-    return run
+            return _again(e, name, kernel, (x, y), {})
+    return _named(run, name, kernel)

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 import torch
 
-from pycg.backends import _beta, _gamma
+from pycg.backends import _beta, _gamma, _numpy_like
 from pycg.backends.torch.core import _NUMPY_DTYPES, _torch_dtype
 from pycg.backends import kernels as _kernels
 
@@ -240,14 +240,8 @@ def pad_axis(x, axis, before, after):
     return torch.nn.functional.pad(x, widths)
 
 
-def sum_to(g, shape):
-    shape = tuple(int(n) for n in shape)
-    extra = g.ndim - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        i + extra for i, n in enumerate(shape)
-        if n == 1 and g.shape[i + extra] != 1)
-    return torch.sum(g, dim=axes).reshape(shape) if axes else \
-        g.reshape(shape)
+# (the numpy and jax backends' lines: backends/_numpy_like.py)
+sum_to = _numpy_like.sum_to(torch)
 
 
 __all__ = _kernels(globals())   # (this file's kernels: see backends.kernels)

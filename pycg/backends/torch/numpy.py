@@ -9,6 +9,7 @@ from pycg.backends.torch._creation import (  # noqa: F401  (kernels)
     arange, eye, full, linspace, ones, zeros)
 from pycg.backends.torch.core import _from_numpy, owns
 from pycg.backends import kernels as _kernels
+from pycg.backends._as_numpy import real_only as _real_only
 
 # ---- elementwise ----------------------------------------------------------
 # (torch.Tensor's methods, unbound: ~0.15 us less a call than torch.exp and
@@ -52,22 +53,10 @@ def _is_bool(x):
     return x.dtype is torch.bool
 
 
-def _real_only(name, fn):
-    """NumPy's refusal of complex numbers where its ufunc has no complex
-    loop (torch's names its own dtype)."""
-    def kernel(x, y):
-        if x.is_complex() or y.is_complex():
-            raise TypeError(f"ufunc '{name}' not supported for the input "
-                            f"types, and the inputs could not be safely "
-                            f"coerced to any supported types according to "
-                            f"the casting rule ''safe''")
-        return fn(x, y)
-    kernel.__name__ = name
-    return kernel
-
-
-arctan2 = _real_only("arctan2", torch.arctan2)
-logaddexp = _real_only("logaddexp", torch.logaddexp)
+# NumPy's refusal of complex numbers where its ufunc has no complex loop
+# (torch's names its own dtype)
+arctan2 = _real_only("arctan2", torch.arctan2, torch.is_complex)
+logaddexp = _real_only("logaddexp", torch.logaddexp, torch.is_complex)
 
 
 def abs(x):
@@ -150,25 +139,33 @@ def _int_dtype(x):
     return None if x.is_floating_point() or x.is_complex() else x.dtype
 
 
-def sum(x, axis=None, keepdims=False):
-    dims = _dims(x, axis)
-    dt = _int_dtype(x)
+def _accumulating(whole, x, axis, keepdims):
+    """(dims, dtype, the answer or None) of a sum or product of x, which
+    accumulates integers in int_dtype: over no axis, x in that dtype; over
+    every axis (dims None), whole(x, dtype) in the shape keepdims asks."""
+    dims, dt = _dims(x, axis), _int_dtype(x)
     if dims == ():
-        return x if dt is None else x.to(dt)
+        return dims, dt, x if dt is None else x.to(dt)
     if dims is None:
-        out = torch.sum(x, dtype=dt)
-        return out.reshape((1,) * x.ndim) if keepdims else out
+        out = whole(x, dt)
+        return dims, dt, out.reshape((1,) * x.ndim) if keepdims else out
+    return dims, dt, None
+
+
+def sum(x, axis=None, keepdims=False):
+    dims, dt, out = _accumulating(lambda a, dt: torch.sum(a, dtype=dt), x,
+                                  axis, keepdims)
+    if out is not None:
+        return out
     return torch.sum(x, dim=dims, keepdim=keepdims, dtype=dt)
 
 
 def prod(x, axis=None, keepdims=False):
-    dims = _dims(x, axis)
-    dt = _int_dtype(x)
-    if dims == ():
-        return x if dt is None else x.to(dt)
-    if dims is None:
-        out = torch.prod(x.reshape(-1), 0, dtype=dt)
-        return out.reshape((1,) * x.ndim) if keepdims else out
+    dims, dt, out = _accumulating(
+        lambda a, dt: torch.prod(a.reshape(-1), 0, dtype=dt), x, axis,
+        keepdims)
+    if out is not None:
+        return out
     out = x if dt is None else x.to(dt)
     for d in sorted((a % x.ndim for a in dims), reverse=True):
         out = torch.prod(out, d, keepdim=keepdims)

@@ -66,17 +66,7 @@ class Capture:
                 f"pycg.ops.{self.op}: the function returned {len(leaves)} "
                 f"tensors, expected {len(dtypes)} (the structure of its "
                 f"inputs)")
-        vals = []
-        for i, o in enumerate(leaves):
-            want = None if dtypes is None else dtypes[i]
-            if isinstance(o, Tensor) and want is not None and o.dtype != want:
-                raise TypeError(
-                    f"pycg.ops.{self.op}: output {i} of the function has "
-                    f"dtype {o.dtype}, but its input had dtype {want}; "
-                    f"inside pycg.function a loop variable keeps its dtype "
-                    f"(cast it, or start from a value of dtype {o.dtype})")
-            vals.append(convert_to_tensor(o, want)._value)
-        return out, vals
+        return out, output_values(leaves, dtypes, self.op)
 
     @contextlib.contextmanager
     def _probe(self):
@@ -154,3 +144,20 @@ def as_value(x, op, name):
         except (TypeError, ValueError) as e:
             raise type(e)(f"pycg.ops.{op}: {name}: {e}") from None
     return x, x._value
+
+
+def output_values(leaves, dtypes, op):
+    """The values of a traced function's output `leaves`, each in its
+    input's dtype (`dtypes`, or None: as they are); a tensor of another
+    dtype is refused, naming the op."""
+    vals = []
+    for i, o in enumerate(leaves):
+        want = None if dtypes is None else dtypes[i]
+        if isinstance(o, Tensor) and want is not None and o.dtype != want:
+            raise TypeError(
+                f"pycg.ops.{op}: output {i} of the function has dtype "
+                f"{o.dtype}, but its input had dtype {want}; inside "
+                f"pycg.function a loop variable keeps its dtype (cast it, "
+                f"or start from a value of dtype {o.dtype})")
+        vals.append(convert_to_tensor(o, want)._value)
+    return vals
