@@ -6,7 +6,7 @@ import numpy as np
 
 import pycg
 from pycg import ops
-from support.op_topics import TopicSuite, topic_of
+from support.op_topics import TopicSuite
 
 RNG = np.random.default_rng(11)
 
@@ -45,8 +45,7 @@ class NnSecondOrderSuite(TopicSuite):
 
     @classmethod
     def cases(cls, method):
-        return [("name", [n for n in sorted(SECOND_ORDER)
-                          if topic_of(n) == cls.TOPIC], None)]
+        return cls.named(sorted(SECOND_ORDER))
 
     def test_second_order_matches_finite_differences(self, backend, name):
         fn, args = SECOND_ORDER[name]

@@ -3,6 +3,7 @@ tests/ops/test_<topic>.py beside pycg/ops/<topic>.py: a public op by the
 topic module whose `__all__` exports it (pycg/ops/_exports.py's rule), a
 private kernel with a rule of its own (no `__all__` names it) by the table
 below."""
+import importlib
 import pathlib
 import re
 
@@ -25,6 +26,18 @@ PRIVATE = {
                      "_slice_axis", "_pad_axis"), "manipulation"),
     **dict.fromkeys(("_i1", "_complex_from_pair"), "numeric"),
 }
+
+def merged(pattern, attr):
+    """One table, keyed by op name, from the `attr` dict of every module
+    tests/support/<pattern> (a name in two of them is an error)."""
+    table = {}
+    for path in sorted(pathlib.Path(__file__).parent.glob(pattern)):
+        extra = getattr(importlib.import_module(f"support.{path.stem}"), attr)
+        clash = set(extra) & set(table)
+        assert not clash, f"{path.name} repeats cases for {sorted(clash)}"
+        table.update(extra)
+    return table
+
 
 TOPICS = tuple(t.__name__.rsplit(".", 1)[1] for t in _exports._TOPICS)
 TESTS = pathlib.Path(__file__).resolve().parent.parent / "ops"
@@ -65,6 +78,11 @@ class TopicSuite:
     @classmethod
     def cases(cls, method):
         raise NotImplementedError(f"{cls.__name__}.cases")
+
+    @classmethod
+    def named(cls, names):
+        """The cases of a table keyed by op name: the topic's names."""
+        return [("name", [n for n in names if topic_of(n) == cls.TOPIC], None)]
 
     def parametrize(self, metafunc):
         for argnames, values, ids in self.cases(metafunc.function.__name__):

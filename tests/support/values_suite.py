@@ -2,22 +2,15 @@
 names), on each backend: the one table (every
 tests/support/values_cases_*.py, keyed by op name) and the suite that runs
 a topic's share of it, run in tests/ops/test_<topic>.py."""
-import importlib
-import pathlib
 
 import numpy as np
 import pytest
 
 import pycg
 from pycg import ops
-from support.op_topics import TopicSuite, topic_of
+from support.op_topics import TopicSuite, merged
 
-VALUES = {}
-for _path in sorted(pathlib.Path(__file__).parent.glob("values_cases_*.py")):
-    _extra = importlib.import_module(f"support.{_path.stem}").VALUES
-    _clash = set(_extra) & set(VALUES)
-    assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
-    VALUES.update(_extra)
+VALUES = merged("values_cases_*.py", "VALUES")
 
 
 def _assert_same(got, expected, name):
@@ -48,8 +41,7 @@ class ValuesSuite(TopicSuite):
 
     @classmethod
     def cases(cls, method):
-        return [("name", [n for n in sorted(VALUES)
-                          if topic_of(n) == cls.TOPIC], None)]
+        return cls.named(sorted(VALUES))
 
     def test_op_value_matches_numpy(self, backend, name):
         if not hasattr(ops, name):

@@ -4,8 +4,6 @@ of cases (every tests/support/vjp_cases_*.py, keyed by op name) and the
 suite that runs a topic's share of it in tests/ops/test_<topic>.py
 (tests/test_ops_vjp.py checks that the table covers every rule and public
 op, and that every case has its file)."""
-import importlib
-import pathlib
 
 import numpy as np
 import pytest
@@ -13,14 +11,9 @@ import tensorflow as tf
 
 import pycg
 from pycg import ops
-from support.op_topics import TopicSuite, of_topic, topic_of
+from support.op_topics import TopicSuite, merged, of_topic
 
-CASES = {}
-for _path in sorted(pathlib.Path(__file__).parent.glob("vjp_cases_*.py")):
-    _extra = importlib.import_module(f"support.{_path.stem}").CASES
-    _clash = set(_extra) & set(CASES)
-    assert not _clash, f"{_path.name} repeats cases for {sorted(_clash)}"
-    CASES.update(_extra)
+CASES = merged("vjp_cases_*.py", "CASES")
 
 PARAMS = [pytest.param(name, case, id=f"{name}-{k}")
           for name, cases in sorted(CASES.items())
@@ -153,8 +146,7 @@ class VjpSuite(TopicSuite):
     @classmethod
     def cases(cls, method):
         if method.startswith("test_second_order"):
-            return [("name", [n for n in SECOND_ORDER
-                              if topic_of(n) == cls.TOPIC], None)]
+            return cls.named(SECOND_ORDER)
         seeds = [("seed", [1, 2], None)] if "gradient_tape" in method else []
         return [("name, case", of_topic(PARAMS, cls.TOPIC), None)] + seeds
 
