@@ -34,9 +34,9 @@ docs: setup
 	$(PY) tools/site/build.py site
 
 # The jax backend's own tests (test_jax_backend, test_to_jax, test_to_keras,
-# test_backend_layout, test_compile_jax) always run it; the op grid runs it
-# for the finite-difference VJP cases and the edge and bool/complex
-# agreement with the other backends only (JAX dispatches and compiles each op
+# test_backend_layout, test_compile_jax) always run it; the op grid
+# (tests/ops/test_<topic>.py) runs it for the finite-difference VJP cases
+# and the edge and bool/complex agreement with the other backends only (JAX dispatches and compiles each op
 # slowly: the whole grid on jax would add about 15 minutes). The torch
 # backend's own file (test_torch_backend) runs in the first line; on torch
 # the op grid runs the finite-difference VJP cases, the edge, bool/complex
@@ -69,14 +69,17 @@ test-python: setup
 	  --ignore=tests/test_dist.py
 
 test-backends: setup
-	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_ops_vjp.py \
-	  -k finite_differences
+	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/ops \
+	  -k "TestVjp and finite_differences"
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/test_edge_agreement.py \
 	  tests/test_bool_complex_agreement.py
-	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q $(TORCH_TESTS) \
-	  -k "torch and (finite_differences or not test_ops_vjp) or keras_sweep"
+	PYCG_TEST_BACKENDS=torch $(PY) -m pytest -q $(TORCH_TESTS) -k "torch and \
+	  (TestVjp and finite_differences or not op_topic_file) or keras_sweep"
 
-TORCH_TESTS := $(addprefix tests/,test_ops_vjp.py test_edge_agreement.py \
+# (tests/ops/: the op topics' files, whose VJP suite, TestVjp, runs its
+# finite-difference cases on jax and torch; tests/ops/conftest.py gives
+# their tests the keyword op_topic_file)
+TORCH_TESTS := $(addprefix tests/,ops test_edge_agreement.py \
   test_bool_complex_agreement.py test_ops_keras_sweep.py test_optimizers.py \
   test_random.py test_saving.py test_custom_gradient_conventions.py \
   test_tape.py)

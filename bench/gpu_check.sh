@@ -16,7 +16,7 @@ PYCG_TEST_BACKENDS=jax timeout "${TESTS_S:-230}" $PY -m pytest -q -p no:cachepro
   ${PYTEST_N:+-n $PYTEST_N} -k 'not tensorflow' \
   tests/test_jax_backend.py tests/test_to_jax.py tests/test_custom_gradient_conventions.py \
   tests/test_custom_gradient_errors.py tests/test_functional.py tests/test_tape.py \
-  tests/test_numerics.py tests/test_empty_inputs.py tests/test_einsum.py \
+  tests/test_numerics.py tests/test_empty_inputs.py tests/ops/test_linalg_einsum.py \
   tests/test_empty_reductions.py tests/test_numpy_scalars.py tests/test_backend_layout.py \
   ${GPU_EXTRA_TESTS:-} >"$OUT/tests.log" 2>&1
 echo "pytest exit $?"; tail -n 25 "$OUT/tests.log"

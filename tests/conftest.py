@@ -3,9 +3,7 @@
 import importlib.util
 import os
 
-import pytest
-
-import pycg
+from support import backend_switch
 
 # PYCG_TEST_BACKENDS (comma-separated) narrows the backends the fixture
 # runs on, e.g. "numpy,tensorflow" to leave jax to a longer run
@@ -25,24 +23,8 @@ if _ONLY:
     BACKENDS = tuple(b for b in BACKENDS if b in _ONLY)
 
 
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    """Run the test under each backend, restoring the previous one after."""
-    previous = pycg.config.backend()
-    pycg.config.set_backend(request.param)
-    try:
-        yield request.param
-    finally:
-        pycg.config.set_backend(previous)
-
-
-@pytest.fixture
-def tf_backend():
-    """Run the test under the tensorflow backend, restoring the previous
-    one after (for what only TensorFlow has: graphs, unknown dimensions)."""
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+# `backend`: the test under each backend, the previous one restored after
+backend = backend_switch.params_fixture(BACKENDS, "backend")
+# `tf_backend`: under the tensorflow backend (for what only TensorFlow has:
+# graphs, unknown dimensions)
+tf_backend = backend_switch.fixture("tensorflow", name="tf_backend")

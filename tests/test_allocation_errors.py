@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-import pycg
 from pycg import ops
+from support import backend_switch
 
 HUGE = (10**6, 10**6)
 
@@ -40,14 +40,7 @@ def expect_memory_error(op, make, shape, dtype):
         make()
 
 
-@pytest.fixture
-def numpy_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+numpy_backend = backend_switch.fixture("numpy")
 
 
 def test_the_size_is_in_binary_units(numpy_backend):

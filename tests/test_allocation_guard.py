@@ -18,6 +18,7 @@ import pytest
 import pycg
 from pycg import ops
 from pycg.ops._machinery import allocation as _allocation
+from support import backend_switch
 
 HUGE = 2**40   # (elements: 4 TiB of float32, beyond any machine here)
 
@@ -130,14 +131,8 @@ def test_a_huge_draw_is_refused_by_name_before_allocating(numpy_or_tf, name):
     refused(name, DRAWS[name], "random.")
 
 
-@pytest.fixture(params=["numpy", "tensorflow"])
-def numpy_or_tf(request):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(request.param)
-    try:
-        yield request.param
-    finally:
-        pycg.config.set_backend(previous)
+numpy_or_tf = backend_switch.params_fixture(["numpy", "tensorflow"],
+                                            "numpy_or_tf")
 
 
 JAX = r"""

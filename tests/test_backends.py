@@ -12,6 +12,7 @@ import tensorflow as tf
 import pycg
 from conftest import BACKENDS
 from pycg import backends, ops
+from support import backend_switch
 
 
 def _array_type(name):
@@ -162,12 +163,8 @@ def test_default_is_numpy_without_tensorflow():
 
 # ---- tensors across a switch ------------------------------------------------
 def _made_under(name, value):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(name)
-    try:
+    with backend_switch.on(name):
         return pycg.constant(np.array(value))
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def _other(backend):

@@ -11,16 +11,10 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 
-@pytest.fixture(autouse=True)
-def numpy_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+numpy_backend = backend_switch.fixture("numpy", autouse=True)
 
 
 @pycg.custom_gradient

@@ -11,6 +11,7 @@ import pytest
 import pycg
 from pycg import ops
 from support.log1pexp_case import log1pexp
+from support import backend_switch
 
 
 def sigmoid(x):
@@ -77,9 +78,7 @@ def test_python_control_flow_on_a_traced_value_says_what_to_do(tf_backend):
 
 
 def test_numpy_backend_runs_eagerly_with_one_warning():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
+    with backend_switch.on("numpy"):
         f = pycg.function(lambda x: x * 2)
         with pytest.warns(UserWarning, match="numpy backend has no graphs"):
             assert float(f(2.0)) == 4.0
@@ -87,8 +86,6 @@ def test_numpy_backend_runs_eagerly_with_one_warning():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert float(f(3.0)) == 6.0
-    finally:
-        pycg.config.set_backend(previous)
 
 
 DISTRIBUTED = textwrap.dedent("""

@@ -14,19 +14,13 @@ from support.log1pexp_case import log1pexp
 from test_custom_gradient_conventions import (MARK, dict_style, jax_list_style,
                                               keras_style, named_style,
                                               tf_style, torch_style)
+from support import backend_switch
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-@pytest.fixture(autouse=True)
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+jax_backend = backend_switch.fixture("jax", autouse=True)
 
 
 def _plain_jax_log1pexp():
@@ -491,8 +485,8 @@ def test_variables_used_on_another_backend_between_calls_are_found_again():
 
 
 def _vjp_sample():
-    import test_ops_vjp
-    return test_ops_vjp.PARAMS[::20]
+    from support import vjp_suite
+    return vjp_suite.PARAMS[::20]
 
 
 @pytest.mark.parametrize("name, case", _vjp_sample())
@@ -500,7 +494,7 @@ def test_vjp_cases_compiled_equal_eager(name, case):
     """Every 20th case of the VJP table, tape and gradient inside
     pycg.function, against the same eagerly (all 361 pass this way:
     docs/backend-jax.md)."""
-    import test_ops_vjp as T
+    from support import vjp_suite as T
     arrays = T._arrays(case, seed=0)
     outs, cts, grads = T._pycg_vjp(case, arrays, seed=0)
 

@@ -8,6 +8,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 
 @pytest.fixture
@@ -149,18 +150,9 @@ def test_a_decorated_method_is_bound_to_its_instance(backend):
     # bound method, as on a tf.function method)
 
 
-@pytest.fixture(params=["tensorflow", "jax"])
-def compiling(request):
-    """The two backends where pycg.function compiles (tf.function,
-    jax.jit), restoring the previous backend after."""
-    if request.param == "jax":
-        pytest.importorskip("jax")
-    previous = pycg.config.backend()
-    pycg.config.set_backend(request.param)
-    try:
-        yield request.param
-    finally:
-        pycg.config.set_backend(previous)
+# the two backends where pycg.function compiles (tf.function, jax.jit)
+compiling = backend_switch.params_fixture(["tensorflow", "jax"], "compiling",
+                                          importorskip=("jax",))
 
 
 @pytest.mark.parametrize("warm", [False, True])

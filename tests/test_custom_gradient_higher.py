@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import pycg
 from pycg import ops
 from support.log1pexp_case import log1pexp
+from support import backend_switch
 
 
 def sigmoid(x):
@@ -148,9 +149,7 @@ def smooth_plain(x, y):
 @given(st.floats(-3, 3), st.floats(-3, 3),
        st.sampled_from(["numpy", "tensorflow"]))
 def test_true_custom_rule_equals_plain_autodiff(x, y, backend_name):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(backend_name)
-    try:
+    with backend_switch.on(backend_name):
         a = pycg.grad(smooth, argnums=(0, 1))(np.float64(x), np.float64(y))
         b = pycg.grad(smooth_plain, argnums=(0, 1))(np.float64(x),
                                                     np.float64(y))
@@ -160,5 +159,3 @@ def test_true_custom_rule_equals_plain_autodiff(x, y, backend_name):
         hb = pycg.hessian(lambda v: smooth_plain(v[0], v[1]))(
             np.array([x, y]))
         assert np.allclose(ha.numpy(), hb.numpy(), rtol=1e-10, atol=1e-10)
-    finally:
-        pycg.config.set_backend(previous)

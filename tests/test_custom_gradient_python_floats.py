@@ -7,6 +7,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 DTYPES = ("float16", "float32", "float64")
 
@@ -81,28 +82,20 @@ def test_a_numpy_float_keeps_its_own_dtype(backend):
 
 def test_to_tensorflow_gives_a_python_float_the_dtype_beside_it():
     tf = pytest.importorskip("tensorflow")
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
+    with backend_switch.on("tensorflow"):
         x = tf.ones(2, dtype=tf.float64)
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = pycg.to_tensorflow(_scale_rules()[0])(x, 0.1)
         assert tape.gradient(y, x).numpy().tolist() == [0.1, 0.1]
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def test_to_jax_gives_a_python_float_the_dtype_beside_it():
     jax = pytest.importorskip("jax")
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
+    with backend_switch.on("jax"):
         f = pycg.to_jax(_scale_rules()[0])
         g = jax.grad(lambda x: f(x, 0.1).sum())(jax.numpy.ones(2, "float64"))
         assert g.tolist() == [0.1, 0.1]
-    finally:
-        pycg.config.set_backend(previous)
 
 
 # ---- through pycg.to_torch, against torch.autograd.Function ----
@@ -151,9 +144,7 @@ def _grad(torch, f, dtype, *constants):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_to_torch_python_floats_match_the_autograd_function(dtype):
     torch = pytest.importorskip("torch")
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
+    with backend_switch.on("torch"):
         oracle_reverse, oracle_scale = _torch_oracles(torch)
         pairs = [(pycg.to_torch(reverse_gradient), oracle_reverse, 0.3),
                  (pycg.to_torch(_scale_rules()[0]), oracle_scale, 0.1)]
@@ -162,19 +153,13 @@ def test_to_torch_python_floats_match_the_autograd_function(dtype):
             want = _grad(torch, oracle, dtype, number)
             assert got.dtype == want.dtype
             assert got.tolist() == want.tolist()
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def test_gradient_reversal_in_float64_is_exactly_minus_lam():
     torch = pytest.importorskip("torch")
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
+    with backend_switch.on("torch"):
         g = _grad(torch, pycg.to_torch(reverse_gradient), "float64", 0.3)
         assert g.tolist() == [-0.3, -0.3]
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def test_the_widest_float_beside_it_decides_and_integers_do_not():

@@ -10,6 +10,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 jax = pytest.importorskip("jax")   # (the whole file is about JAX)
 
@@ -22,14 +23,7 @@ def run_python(code, **env):
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+jax_backend = backend_switch.fixture("jax")
 
 
 X64_OFF = "needs JAX's 64-bit mode, which is off"
@@ -142,16 +136,12 @@ def test_a_jax_array_converts_on_every_backend(backend):
 
 @pytest.mark.parametrize("name", ["numpy", "tensorflow"])
 def test_a_jax_tracer_on_another_backend_is_a_clear_error(name):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(name)
-    try:
+    with backend_switch.on(name):
         with pytest.raises(TypeError, match=(
                 f"pycg.ops.sin: a JAX tracer .* reached pycg's '{name}' "
                 f"backend, which cannot hold it; convert the pycg function "
                 f"with pycg.to_jax")):
             jax.grad(lambda x: ops.sin(x))(1.0)
-    finally:
-        pycg.config.set_backend(previous)
 
 
 FORWARDS = []
@@ -338,9 +328,7 @@ def test_optimizers_and_random_work_with_x64_off_as_with_x64():
     assert r.returncode == 0, r.stderr[-3000:]
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got["x64_before"] is False and got["x64_after"] is False
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")   # (int64 state: the reference)
-    try:
+    with backend_switch.on("numpy"):   # (int64 state: the reference)
         g = pycg.random.SeedGenerator(11)
         h = pycg.random.SeedGenerator(4)
         want = {
@@ -353,8 +341,6 @@ def test_optimizers_and_random_work_with_x64_off_as_with_x64():
                                            seed=2).numpy().tolist(),
             "compiled": [float(pycg.random.normal((1,), seed=h)[0])
                          for _ in range(2)]}
-    finally:
-        pycg.config.set_backend(previous)
     for k, v in want.items():
         np.testing.assert_allclose(got[k], v, rtol=1e-6, err_msg=k)
     assert got["state"] == ["int32", 11, 2]

@@ -24,6 +24,7 @@ import pytest
 import pycg
 from pycg import ops
 from pycg.tensor import structure
+from support import backend_switch
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -86,14 +87,7 @@ NOT_PORTED = {
 }
 
 
-@pytest.fixture(autouse=True)
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+jax_backend = backend_switch.fixture("jax", autouse=True)
 
 
 def close(got, want, tol=1e-5):

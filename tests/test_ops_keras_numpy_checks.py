@@ -9,6 +9,7 @@ import pycg
 from support.keras_inputs import (I, IDS, INFS, POS, SQ,
                           SYM, TALL, V, W, X, X3, as_numpy, compare)
 from pycg import ops
+from support import backend_switch
 
 
 # ---- where Keras' TensorFlow backend departs from NumPy, NumPy decides ------
@@ -140,15 +141,11 @@ TRACED = {
 
 @pytest.mark.parametrize("name", sorted(TRACED))
 def test_runs_traced_inside_pycg_function(name):
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
+    with backend_switch.on("tensorflow"):
         f = TRACED[name]
         x = pycg.constant(X)
         np.testing.assert_allclose(pycg.function(f)(x).numpy(),
                                    f(x).numpy(), rtol=1e-6, atol=1e-6)
-    finally:
-        pycg.config.set_backend(previous)
 
 
 def test_i0_second_derivative_at_zero_is_one_half(backend):

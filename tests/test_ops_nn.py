@@ -1,5 +1,7 @@
-"""The nn additions beyond values and first derivatives: second order,
-tracing into pycg.function, and errors that name the op and argument."""
+"""The nn additions beyond values and first derivatives: second order (the
+cases of tests/support/nn_second_order.py, each run in
+tests/ops/test_<topic>.py), tracing into pycg.function, and errors that
+name the op and argument."""
 import warnings
 
 import numpy as np
@@ -7,43 +9,16 @@ import pytest
 
 import pycg
 from pycg import ops
-
-RNG = np.random.default_rng(11)
-
-
-def f64(*shape):
-    return RNG.standard_normal(shape)
+from support.nn_second_order import SECOND_ORDER, f64
+from support.op_topics import topic_of, without_a_file
+from support import backend_switch
 
 
-# ---- second derivatives (finite differences of the first) ----------------
-SECOND_ORDER = {
-    "conv": (lambda x, k: ops.conv(x, k, strides=2, padding="same"),
-             (f64(1, 4, 2), f64(2, 2, 2))),
-    "conv_transpose": (lambda x, k: ops.conv_transpose(x, k, 2, "same"),
-                       (f64(1, 3, 2), f64(2, 2, 2))),
-    "depthwise_conv": (ops.depthwise_conv, (f64(1, 3, 3, 1),
-                                            f64(2, 2, 1, 2))),
-    "average_pool": (lambda x: ops.average_pool(x * x, 2, 1, "same"),
-                     (f64(1, 3, 2),)),
-    "layer_normalization": (ops.layer_normalization, (f64(2, 3), f64(3),
-                                                      f64(3))),
-    "sparse_categorical_crossentropy": (
-        lambda z: ops.sparse_categorical_crossentropy(np.array([1, 0]), z,
-                                                      from_logits=True),
-        (f64(2, 3),)),
-    "dot_product_attention": (ops.dot_product_attention,
-                              (f64(1, 2, 1, 2), f64(1, 2, 1, 2),
-                               f64(1, 2, 1, 2))),
-    "selu": (ops.selu, (f64(2, 3),)),
-    "ctc_loss": (lambda z: ops.ctc_loss(np.array([[1, 2]]), z, [2], [3]),
-                 (f64(1, 3, 3),)),
-}
-
-
-@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
-def test_second_order_matches_finite_differences(backend, name):
-    fn, args = SECOND_ORDER[name]
-    pycg.check_gradients(lambda *xs: ops.sum(fn(*xs)), *args, order=2)
+def test_every_second_order_case_runs_in_the_file_of_its_topic():
+    homeless = without_a_file(SECOND_ORDER, "NnSecondOrder")
+    assert not homeless, (
+        f"second-order cases whose topic has no tests/ops/test_<topic>.py: "
+        f"{[(n, topic_of(n)) for n in homeless]}")
 
 
 # ---- the same values inside pycg.function ----------------------------------
@@ -64,9 +39,7 @@ TRACED = {
 
 @pytest.mark.parametrize("name", sorted(TRACED))
 def test_traced_value_and_gradient_match_eager(name):
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
+    with backend_switch.on("tensorflow"):
         fn = TRACED[name]
 
         def value_and_grads(x, k):
@@ -85,8 +58,6 @@ def test_traced_value_and_gradient_match_eager(name):
             if g is not None:
                 np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-12,
                                            atol=1e-12)
-    finally:
-        pycg.config.set_backend(previous)
 
 
 # ---- errors name the op and the argument ---------------------------------
@@ -248,13 +219,9 @@ def test_bad_input_error_names_op_and_argument(backend, call, error, message):
 
 
 def test_ctc_decode_inside_pycg_function_says_it_needs_values():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
+    with backend_switch.on("tensorflow"):
         f = pycg.function(lambda z: ops.ctc_decode(z, np.array([3]))[0])
         with pytest.raises(TypeError, match=r"pycg\.ops\.ctc_decode: "
                            r"decoding needs values, and inside pycg\.function"
                            r" inputs has none yet"):
             f(pycg.constant(np.zeros((1, 3, 2))))
-    finally:
-        pycg.config.set_backend(previous)

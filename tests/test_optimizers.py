@@ -11,6 +11,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 keras = pytest.importorskip("keras")
@@ -172,9 +173,7 @@ def test_iterations_count_applies_and_slots_are_listed(backend):
 
 
 def test_building_before_compiling_traces_once():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("tensorflow")
-    try:
+    with backend_switch.on("tensorflow"):
         w = pycg.Variable([1.0, 2.0], name="w")
         opt = pycg.optimizers.Adam(learning_rate=0.1)
         opt.build([w])
@@ -184,8 +183,6 @@ def test_building_before_compiling_traces_once():
             opt.apply([pycg.grad(lambda v: ops.sum(v * v))(w)], [w])
         for _ in range(3):
             step(w)
-    finally:
-        pycg.config.set_backend(previous)
     assert step.trace_count == 1 and int(opt.iterations) == 3
     assert np.allclose(w.numpy(), [0.7, 1.7], atol=5e-3)  # three ~lr steps
 

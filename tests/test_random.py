@@ -9,6 +9,7 @@ import pytest
 
 import pycg
 from pycg import ops, random
+from support import backend_switch
 
 N = 20000
 DRAWS = {
@@ -24,12 +25,8 @@ DRAWS = {
 
 
 def on(backend, draw, seed):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(backend)
-    try:
+    with backend_switch.on(backend):
         return draw(seed).numpy()
-    finally:
-        pycg.config.set_backend(previous)
 
 
 @pytest.mark.parametrize("op", sorted(DRAWS))

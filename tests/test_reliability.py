@@ -10,6 +10,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 
 @pycg.custom_gradient
@@ -24,9 +25,7 @@ def rss_mb():
 
 # ---- deep graphs ---------------------------------------------------------------
 def test_gradient_of_a_100000_op_chain_has_no_recursion_limit():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
+    with backend_switch.on("numpy"):
         x = pycg.constant(np.float64(0.1))
         with pycg.GradientTape() as tape:
             tape.watch(x)
@@ -44,8 +43,6 @@ def test_gradient_of_a_100000_op_chain_has_no_recursion_limit():
                 slope *= 1.0001
                 v *= 1.0001
         assert float(g) == pytest.approx(slope, rel=1e-9)
-    finally:
-        pycg.config.set_backend(previous)
 
 
 # ---- no leaks --------------------------------------------------------------------

@@ -8,22 +8,14 @@ import threading
 import warnings
 
 import numpy as np
-import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 
-@pytest.fixture(params=["tensorflow", "jax"])
-def compiling(request):
-    if request.param == "jax":
-        pytest.importorskip("jax")
-    previous = pycg.config.backend()
-    pycg.config.set_backend(request.param)
-    try:
-        yield request.param
-    finally:
-        pycg.config.set_backend(previous)
+compiling = backend_switch.params_fixture(["tensorflow", "jax"], "compiling",
+                                          importorskip=("jax",))
 
 
 def calls(f, sizes):

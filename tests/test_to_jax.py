@@ -7,34 +7,14 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
+from support.log1pexp_case import log1pexp, triple_gradient
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-@pytest.fixture(autouse=True)
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
-
-
-@pycg.custom_gradient
-def triple_gradient(x):
-    """The identity, whose rule triples the gradient."""
-    return x + 0.0, lambda upstream: 3 * upstream
-
-
-@pycg.custom_gradient
-def log1pexp(x):
-    e = ops.exp(x)
-
-    def grad(upstream):
-        return upstream * (1 - 1 / (1 + e))
-    return ops.log(1 + e), grad
+jax_backend = backend_switch.fixture("jax", autouse=True)
 
 
 def sigmoid(x):

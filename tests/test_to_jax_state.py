@@ -12,19 +12,13 @@ import pytest
 import pycg
 from pycg import ops
 from pycg.random import seed_generator
+from support import backend_switch
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-@pytest.fixture(autouse=True)
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+jax_backend = backend_switch.fixture("jax", autouse=True)
 
 
 def _dropout(seed):

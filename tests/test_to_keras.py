@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import pycg
+from support import backend_switch
 
 HERE = os.path.dirname(__file__)
 
@@ -47,13 +48,9 @@ def test_a_keras_model_trains_through_a_pycg_rule(backend):
     # the kernel moves by -0.25 * 2/8 * 2 * 2 exactly where it was kept
     seed, counter = out["dropout"]["state"]
     assert (seed, counter) == (11, 1)
-    previous = pycg.config.backend()
-    pycg.config.set_backend("numpy")
-    try:
+    with backend_switch.on("numpy"):
         kept = pycg.random.dropout(pycg.ops.ones((8,)), 0.5, seed=(
             pycg.random.SeedGenerator(11))).numpy() != 0
-    finally:
-        pycg.config.set_backend(previous)
     assert 0 < kept.sum() < 8
     assert out["dropout"]["moves"] == np.where(kept, -0.25, 0.0).tolist()
 

@@ -1,5 +1,5 @@
 """Second order through pycg.to_tensorflow, for every case of the VJP table
-(tests/test_ops_vjp.py): a Hessian-vector product taken by two nested
+(tests/support/vjp_suite.py): a Hessian-vector product taken by two nested
 tf.GradientTapes through the converted pycg function equals central
 differences (float64) of TensorFlow's own first-order gradient of the same
 maths (the case's tf_fn), eagerly and under XLA (where XLA compiles
@@ -14,7 +14,7 @@ import tensorflow as tf
 
 import pycg
 from support.grids import every
-from test_ops_vjp import PARAMS, _arrays, _flat
+from support.vjp_suite import PARAMS, _arrays, _flat
 
 
 pytestmark = pytest.mark.usefixtures("tf_backend")

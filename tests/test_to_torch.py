@@ -11,42 +11,10 @@ from pycg import ops
 
 torch = pytest.importorskip("torch")
 
+from support.log1pexp_case import log1pexp, triple_gradient  # noqa: E402
 from support.torch_backend import torch_backend  # noqa: E402,F401 (autouse)
+from support.torch_log1pexp import TorchLog1pexp  # noqa: E402
 nn = torch.nn
-
-
-
-
-@pycg.custom_gradient
-def triple_gradient(x):
-    """The identity, whose rule triples the gradient."""
-    return x + 0.0, lambda upstream: 3 * upstream
-
-
-@pycg.custom_gradient
-def log1pexp(x):
-    e = ops.exp(x)
-
-    def grad(upstream):
-        return upstream * (1 - 1 / (1 + e))
-    return ops.log(1 + e), grad
-
-
-class TorchLog1pexp(torch.autograd.Function):
-    """The same rule, written as PyTorch asks (the oracle)."""
-
-    @staticmethod
-    def forward(x):
-        return torch.log(1 + torch.exp(x))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(inputs[0])
-
-    @staticmethod
-    def backward(ctx, upstream):
-        x, = ctx.saved_tensors
-        return upstream * (1 - 1 / (1 + torch.exp(x)))
 
 
 def f64(*values):

@@ -10,18 +10,12 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 torch = pytest.importorskip("torch")
 
 
-@pytest.fixture
-def torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+torch_backend = backend_switch.fixture("torch")
 
 
 RECORDS = re.escape(

@@ -15,27 +15,13 @@ from pycg import ops
 torch = pytest.importorskip("torch")
 
 from support.torch_backend import torch_backend  # noqa: E402,F401 (autouse)
+from support.torch_log1pexp import TorchLog1pexp  # noqa: E402
 
 
 @pycg.custom_gradient
 def softplus(x):
     e = ops.exp(x)
     return ops.log(1 + e), lambda upstream: upstream * (1 - 1 / (1 + e))
-
-
-class TorchSoftplus(torch.autograd.Function):
-    @staticmethod
-    def forward(x):
-        return torch.log(1 + torch.exp(x))
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.save_for_backward(inputs[0])
-
-    @staticmethod
-    def backward(ctx, upstream):
-        x, = ctx.saved_tensors
-        return upstream * (1 - 1 / (1 + torch.exp(x)))
 
 
 class Net(torch.nn.Module):
@@ -66,7 +52,7 @@ def test_a_module_holding_a_to_torch_function_saves_and_loads():
     torch.save(Net(pycg.to_torch(softplus)), buffer)
     buffer.seek(0)
     loaded = torch.load(buffer, weights_only=False)
-    _same(_value_and_grads(loaded), _value_and_grads(Net(TorchSoftplus.apply)))
+    _same(_value_and_grads(loaded), _value_and_grads(Net(TorchLog1pexp.apply)))
 
 
 def test_a_to_torch_function_pickles_to_a_working_function():

@@ -17,6 +17,7 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 torch = pytest.importorskip("torch")   # (the whole file is about torch)
 cuda = pytest.mark.skipif(not torch.cuda.is_available(),
@@ -30,23 +31,12 @@ def run_python(code, **env):
                           capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture
-def torch_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("torch")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+torch_backend = backend_switch.fixture("torch")
 
 
 def on(backend, fn):
-    previous = pycg.config.backend()
-    pycg.config.set_backend(backend)
-    try:
+    with backend_switch.on(backend):
         return fn()
-    finally:
-        pycg.config.set_backend(previous)
 
 
 # ---- installing and choosing the backend ----------------------------------

@@ -9,19 +9,13 @@ import pytest
 
 import pycg
 from pycg import ops
+from support import backend_switch
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-@pytest.fixture
-def jax_backend():
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
-        yield
-    finally:
-        pycg.config.set_backend(previous)
+jax_backend = backend_switch.fixture("jax")
 
 
 X = np.random.default_rng(0).standard_normal((3, 4, 5)).astype("float32")

@@ -1,7 +1,9 @@
 """log(1 + exp(x)) with the custom gradient of the README and TensorFlow's
 custom_gradient guide, shared by the tests (and bench/bench_pycg_r.py) that
 need a custom op: `log1pexp` in Python, `R_LOG1PEXP` the same rule in R
-(keras3's example, through `op_custom_gradient`) for `pycg.r.function`."""
+(keras3's example, through `op_custom_gradient`) for `pycg.r.function`;
+and `triple_gradient`, the identity whose rule triples the gradient (the
+bridges' tests)."""
 import pycg
 from pycg import ops
 
@@ -13,6 +15,12 @@ def log1pexp(x):
     def grad(upstream):
         return upstream * (1 - 1 / (1 + e))
     return ops.log(1 + e), grad
+
+
+@pycg.custom_gradient
+def triple_gradient(x):
+    """The identity, whose rule triples the gradient."""
+    return x + 0.0, lambda upstream: 3 * upstream
 
 
 R_LOG1PEXP = """

@@ -322,7 +322,7 @@ CASES = {
                  np.ones((3, 3), bool)), 0.5),
              (normal(1, 3, 2, 2), normal(1, 3, 1, 2), normal(1, 3, 1, 2),
               normal(1, 2, 3, 3)))],
-    # control flow, eager (traced: tests/test_control_flow.py)
+    # control flow, eager (traced: tests/ops/test_control_flow_traced.py)
     "cond": [Case(lambda x: ops.cond(True, lambda: ops.sin(x) * x,
                                      lambda: x),
                   lambda x: tf.sin(x) * x, (normal(2, 3),)),

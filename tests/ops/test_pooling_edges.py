@@ -17,6 +17,7 @@ import tensorflow as tf
 import pycg
 from pycg import ops
 from pycg.backends import finfo
+from support import backend_switch
 
 NAN, INF = np.nan, np.inf
 # (spatial shape, pool_size, strides): overlapping windows for 'valid',
@@ -194,9 +195,7 @@ def test_average_pool_propagates_nan_and_inf_as_tensorflow(backend, d, fmt,
 def test_max_pool_traces_inside_jax_jit():
     # the jax kernels branch on no value, so jax.jit can trace them
     jax = pytest.importorskip("jax")
-    previous = pycg.config.backend()
-    pycg.config.set_backend("jax")
-    try:
+    with backend_switch.on("jax"):
         x = np.array([NAN, 1.0, -INF, -INF, 0.0, 2.0],
                      np.float32).reshape(1, -1, 1)
         w = np.array([3.0, 5.0, 7.0], np.float32).reshape(1, -1, 1)
@@ -204,8 +203,6 @@ def test_max_pool_traces_inside_jax_jit():
         grad = jax.jit(jax.grad(pycg.to_jax(
             lambda x: ops.sum(ops.max_pool(x, 2) * w))))
         y, g = np.asarray(pool(x)), np.asarray(grad(x))
-    finally:
-        pycg.config.set_backend(previous)
     np.testing.assert_array_equal(
         y.ravel(), [1.0, np.finfo(np.float32).min, 2.0])
     np.testing.assert_array_equal(g.ravel(), [3.0, 0, 5.0, 0, 0, 7.0])

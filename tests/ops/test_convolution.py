@@ -1,0 +1,6 @@
+"""The tests of pycg/ops/convolution.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import KerasNn, NnSecondOrder, Values, Vjp, for_topic
+
+TestValues, TestKerasNn, TestVjp, TestNnSecondOrder = for_topic(
+    "convolution", Values, KerasNn, Vjp, NnSecondOrder)

@@ -1,0 +1,5 @@
+"""The tests of pycg/ops/decompositions.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import KerasNumpy, Vjp, for_topic
+
+TestKerasNumpy, TestVjp = for_topic("decompositions", KerasNumpy, Vjp)

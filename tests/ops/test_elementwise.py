@@ -1,0 +1,6 @@
+"""The tests of pycg/ops/elementwise.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import KerasNumpy, Values, Vjp, for_topic
+
+TestValues, TestKerasNumpy, TestVjp = for_topic(
+    "elementwise", Values, KerasNumpy, Vjp)

@@ -1,0 +1,6 @@
+"""The tests of pycg/ops/losses.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import KerasNn, NnSecondOrder, Values, Vjp, for_topic
+
+TestValues, TestKerasNn, TestVjp, TestNnSecondOrder = for_topic(
+    "losses", Values, KerasNn, Vjp, NnSecondOrder)

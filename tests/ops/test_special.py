@@ -1,0 +1,5 @@
+"""The tests of pycg/ops/special.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import Values, Vjp, for_topic
+
+TestValues, TestVjp = for_topic("special", Values, Vjp)

@@ -1,0 +1,5 @@
+"""The tests of pycg/ops/updates.py (the shared tables' suites:
+tests/support/op_suites.py)."""
+from support.op_suites import KerasNumpy, Vjp, for_topic
+
+TestKerasNumpy, TestVjp = for_topic("updates", KerasNumpy, Vjp)
