@@ -56,6 +56,9 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any],
         if t.shape != x.shape:
             raise ValueError(f"{who}: a tangent has shape {t.shape} but its "
                              f"primal has shape {x.shape}")
+    direct = getattr(f, "__pycg_jvp_direct__", None)
+    if direct is not None and not has_aux:   # (a custom_jvp: its rule)
+        return direct(xs, structure.unflatten(xs, ts))
     with GradientTape(persistent=True) as outer:
         with GradientTape() as inner:
             inner.watch(flat_x)

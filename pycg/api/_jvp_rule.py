@@ -1,0 +1,176 @@
+"""A custom_jvp rule called and checked (JAX's contracts, JAX's messages),
+and transposed for reverse mode: the VJP of the linear map
+t -> tangent_out, with the check that the map is linear."""
+import numpy as np
+
+from pycg import ops
+from pycg.tensor import structure
+from pycg.api.tape import GradientTape
+from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
+
+
+def differentiable(x):
+    """Whether a leaf of a custom_jvp call has a tangent (a float or
+    complex tensor); integers, flags, strings and functions have none."""
+    return isinstance(x, Tensor) and is_differentiable(x.dtype)
+
+
+def aval(x):
+    """JAX's short type of a leaf, as its messages print it: float32[2,3]."""
+    if not isinstance(x, Tensor):
+        return type(x).__name__
+    return f"{x.dtype}[{','.join(str(d) for d in x.shape)}]"
+
+
+def _avals(tree):
+    leaves = [aval(_tensor(x)) for x in structure.flatten(tree)]
+    return repr(structure.unflatten(tree, leaves)).replace("'", "")
+
+
+def _tensor(x):
+    if isinstance(x, Tensor) or x is None or callable(x):
+        return x
+    try:
+        return convert_to_tensor(x)
+    except (TypeError, ValueError):
+        return x
+
+
+def call_rule(cj, fixed, primals, tangents, out=None):
+    """(primal_out, tangent_out) of cj's rule, checked as JAX checks it:
+    a pair, both halves of one structure, each tangent of its primal's
+    shape and dtype (a number or array becomes a tensor of that dtype; an
+    output without a tangent, an integer, takes None); where `out`, f's
+    own output, is known, primal_out has its structure, shapes and
+    dtypes."""
+    pair = cj.jvp(*fixed, primals, tangents)
+    rule, name = cj.rule_name, cj.__name__
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise TypeError(
+            f"Custom JVP rule {rule} for function {name} must produce a pair "
+            f"(list or tuple of length two) representing primal and tangent "
+            f"outputs, but got {pair}.")
+    p_out, t_out = pair
+    if not structure.same_structure(p_out, t_out):
+        raise TypeError(
+            f"Custom JVP rule {rule} for function {name} must produce primal "
+            f"and tangent outputs with equal container (pytree) structures, "
+            f"but got {_skeleton(p_out)} and {_skeleton(t_out)} "
+            f"respectively.")
+    if out is not None:
+        _check_primal(rule, name, p_out, out)
+    p_leaves = [_tensor(p) for p in structure.flatten(p_out)]
+    t_leaves = [_tangent(p, t) for p, t in
+                zip(p_leaves, structure.flatten(t_out))]
+    return p_out, p_leaves, t_leaves
+
+
+def _skeleton(tree):
+    leaves = structure.flatten(tree)
+    return repr(structure.unflatten(tree, ["*"] * len(leaves))).replace(
+        "'*'", "*")
+
+
+def _check_primal(rule, name, p_out, out):
+    head = (f"Custom JVP rule {rule} for function {name} must produce a pair "
+            f"(list or tuple of length two) where the first element "
+            f"represents the primal output (equal in value to the output of "
+            f"the custom_jvp-decorated function {name}, and in particular ")
+    if not structure.same_structure(p_out, out):
+        raise TypeError(
+            head + "of the same container/pytree structure), but instead the "
+            "JVP rule output's first element had container/pytree "
+            f"structure:\n    {_avals(p_out)}\nwhile the custom_jvp-decorated "
+            f"function {name} had output container/pytree structure:\n"
+            f"    {_avals(out)}.")
+    if _avals(p_out) != _avals(out):
+        raise TypeError(
+            head + "with leaves of the same shape/dtype), but instead the JVP "
+            "rule output's first element had shapes/dtypes of:\n"
+            f"    {_avals(p_out)}\nwhile the custom_jvp-decorated function "
+            f"{name} had output shapes/dtypes of:\n    {_avals(out)}")
+
+
+def _tangent(p, t):
+    """A checked tangent of primal output p (None where p has none)."""
+    if not differentiable(p):
+        return None
+    if t is None:
+        return ops.zeros_like(p)
+    if not isinstance(t, Tensor):
+        t = convert_to_tensor(t, p.dtype)
+    if t.shape != p.shape or t.dtype != p.dtype:
+        raise TypeError(
+            f"Custom JVP rule must produce primal and tangent outputs with "
+            f"corresponding shapes and dtypes. Expected {aval(p)} (tangent "
+            f"type of {aval(p)}) but got {aval(t)}.")
+    return t
+
+
+def transpose(cj, fixed, primals, out, dys):
+    """The VJP of cj's rule at `primals` for the cotangents `dys` (one per
+    leaf of f's output `out`): the gradient of <dys, tangent_out> with
+    respect to the tangents, in primals' structure (None where a leaf has
+    no tangent). The rule runs once, at tangents of ones, under a tape
+    that watches them; that it is linear there is checked (below)."""
+    flat = structure.flatten(primals)
+    ts = [ops.ones_like(p) if differentiable(p) else None for p in flat]
+    live = [t for t in ts if t is not None]
+    with GradientTape() as tape:
+        tape.watch(live)
+        _, _, t_out = call_rule(cj, fixed, primals,
+                                structure.unflatten(primals, ts), out)
+    pairs = [(t, u) for t, u in zip(t_out, dys) if t is not None]
+    if not pairs or not live:
+        return structure.unflatten(primals, [None] * len(flat))
+    grads = iter(tape.gradient([t for t, _ in pairs], live,
+                               output_gradients=[u for _, u in pairs],
+                               unconnected_gradients="zero"))
+    gs = [next(grads) if t is not None else None for t in ts]
+    check_linear(cj, pairs, [g for g in gs if g is not None])
+    return structure.unflatten(primals, gs)
+
+
+def check_linear(cj, pairs, grads):
+    """A ValueError naming the rule where it is not linear in the
+    tangents, as far as one point can tell: at tangents s of ones, a map
+    linear in them has <u, tangent_out(s)> = <J^T u, s> = sum(J^T u)
+    (Euler's identity for degree one), which an offset (affine) or a
+    power of the tangents breaks. Real tensors with values only (not
+    inside a traced graph), finite sums, to a tolerance of the dtype's
+    precision."""
+    left = _host_sum([t * u for t, u in pairs])
+    right = _host_sum(grads)
+    if left is None or right is None:
+        return
+    (a, scale_a, eps), (b, scale_b, _) = left, right
+    if abs(a - b) <= 10 * np.sqrt(eps) * (scale_a + scale_b) + 1e-30:
+        return
+    raise ValueError(
+        f"Custom JVP rule {cj.rule_name} for function {cj.__name__} is not "
+        f"linear in its tangents: at tangents of ones, <cotangent, "
+        f"tangent_out> is {a:.6g} but <its transpose, tangents> is "
+        f"{b:.6g}. Reverse mode (pycg.grad, pycg.vjp, GradientTape) "
+        f"transposes the rule, which needs tangent_out linear in the "
+        f"tangents, as JAX requires: no term without a tangent, no product "
+        f"or power of tangents.")
+
+
+def _host_sum(tensors):
+    """(sum, sum of magnitudes, eps) of the tensors' values in float64,
+    or None where one is not real, not concrete or not finite."""
+    total = scale = 0.0
+    eps = 0.0
+    for t in tensors:
+        if np.dtype(t.dtype).kind != "f":
+            return None
+        try:
+            v = np.asarray(t.numpy(), np.float64)
+        except Exception:   # (a traced graph's or a tracer's: no values)
+            return None
+        eps = max(eps, float(np.finfo(t.dtype).eps))
+        total += float(v.sum())
+        scale += float(np.abs(v).sum())
+    if not np.isfinite(total) or not np.isfinite(scale):
+        return None
+    return total, scale, eps
