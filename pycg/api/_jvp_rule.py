@@ -1,12 +1,42 @@
 """A custom_jvp rule called and checked (JAX's contracts, JAX's messages),
 and transposed for reverse mode: the VJP of the linear map
 t -> tangent_out, with the check that the map is linear."""
+import contextlib
+import threading
+
 import numpy as np
 
 from pycg import ops
 from pycg.tensor import structure
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
+
+
+_tangent_tapes = threading.local()   # .stack: the tapes of transpose()
+
+
+def on_tangents(args):
+    """Whether a custom_jvp call's arguments hold a tangent of a rule being
+    transposed (a rule that calls a custom_jvp function on its tangents,
+    as `f(t)` for a linear f): such a call is recorded by the function's
+    own ops, which are transposed, as JAX transposes a custom_jvp call on
+    linear values (its rule again would transpose without end)."""
+    stack = getattr(_tangent_tapes, "stack", None)
+    if not stack:
+        return False
+    ids = stack[-1]._rec.ids
+    return any(isinstance(a, Tensor) and a._id in ids
+               for a in structure.flatten(args))
+
+
+@contextlib.contextmanager
+def _tangents_watched_by(tape):
+    stack = _tangent_tapes.__dict__.setdefault("stack", [])
+    stack.append(tape)
+    try:
+        yield
+    finally:
+        stack.pop()
 
 
 def differentiable(x):
@@ -116,19 +146,25 @@ def transpose(cj, fixed, primals, out, dys):
     flat = structure.flatten(primals)
     ts = [ops.ones_like(p) if differentiable(p) else None for p in flat]
     live = [t for t in ts if t is not None]
-    with GradientTape() as tape:
+    with GradientTape(persistent=True) as tape, _tangents_watched_by(tape):
         tape.watch(live)
         _, _, t_out = call_rule(cj, fixed, primals,
                                 structure.unflatten(primals, ts), out)
     pairs = [(t, u) for t, u in zip(t_out, dys) if t is not None]
     if not pairs or not live:
         return structure.unflatten(primals, [None] * len(flat))
-    grads = iter(tape.gradient([t for t, _ in pairs], live,
-                               output_gradients=[u for _, u in pairs],
-                               unconnected_gradients="zero"))
-    gs = [next(grads) if t is not None else None for t in ts]
-    check_linear(cj, pairs, [g for g in gs if g is not None])
-    return structure.unflatten(primals, gs)
+    targets = [t for t, _ in pairs]
+    grads = tape.gradient(targets, live,
+                          output_gradients=[u for _, u in pairs],
+                          unconnected_gradients="zero")
+    if not check_linear(cj, pairs, grads):   # (zero cotangents: pycg.jvp's
+        ones = [ops.ones_like(t) for t in targets]   # first VJP)
+        check_linear(cj, list(zip(targets, ones)), tape.gradient(
+            targets, live, output_gradients=ones,
+            unconnected_gradients="zero"))
+    it = iter(grads)
+    return structure.unflatten(primals, [
+        next(it) if t is not None else None for t in ts])
 
 
 def check_linear(cj, pairs, grads):
@@ -138,14 +174,18 @@ def check_linear(cj, pairs, grads):
     (Euler's identity for degree one), which an offset (affine) or a
     power of the tangents breaks. Real tensors with values only (not
     inside a traced graph), finite sums, to a tolerance of the dtype's
-    precision."""
+    precision. False, with nothing checked, where the cotangents are all
+    zero (pycg.jvp's first VJP): the caller checks with ones instead."""
+    left = _host_sum([u for _, u in pairs])
+    if left is not None and left[1] == 0:
+        return False   # (no cotangent to check with: the caller's ones)
     left = _host_sum([t * u for t, u in pairs])
     right = _host_sum(grads)
     if left is None or right is None:
-        return
+        return True
     (a, scale_a, eps), (b, scale_b, _) = left, right
     if abs(a - b) <= 10 * np.sqrt(eps) * (scale_a + scale_b) + 1e-30:
-        return
+        return True
     raise ValueError(
         f"Custom JVP rule {cj.rule_name} for function {cj.__name__} is not "
         f"linear in its tangents: at tangents of ones, <cotangent, "

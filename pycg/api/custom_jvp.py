@@ -18,8 +18,10 @@ from typing import Any
 
 from pycg import ops
 from pycg.tensor import structure
-from pycg.api._jvp_rule import call_rule, differentiable, transpose
+from pycg.api._jvp_rule import (call_rule, differentiable, on_tangents,
+                                 transpose)
 from pycg.custom.decorator import by_value, custom_gradient
+from pycg.tensor import Tensor
 
 
 class custom_jvp:
@@ -65,6 +67,7 @@ class custom_jvp:
         fun: The function.
         nondiff_argnums: Positions of arguments that are not
             differentiated.
+        nondiff_argnames: The same, by parameter name.
 
     Example:
     >>> import pycg
@@ -82,16 +85,23 @@ class custom_jvp:
     """
 
     def __init__(self, fun: Callable[..., Any],
-                 nondiff_argnums: Sequence[int] = ()) -> None:
+                 nondiff_argnums: Sequence[int] = (),
+                 nondiff_argnames: Sequence[str] = ()) -> None:
         if not callable(fun):
             raise TypeError(f"pycg.custom_jvp: expected a function, got "
                             f"{type(fun).__name__}")
         functools.update_wrapper(self, fun)
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = tuple(nondiff_argnums) + _positions(
+            fun, nondiff_argnames)
         self.jvp: Callable[..., Any] | None = None
         self.__name__ = getattr(fun, "__name__", type(fun).__name__)
         self._recorded = custom_gradient(_forward(self))
+        try:
+            self._signature: inspect.Signature | None = inspect.signature(
+                fun) if not isinstance(fun, functools.partial) else None
+        except (TypeError, ValueError):
+            self._signature = None
 
     @property
     def rule_name(self) -> str:
@@ -130,21 +140,26 @@ class custom_jvp:
         self.defjvp(jvp)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_defined()
+        args = self._positional(args, kwargs)
+        if on_tangents(args):   # (a rule's f(t), transposed: f's ops)
+            return self.fun(*args)
+        with by_value(False):   # (its rule is J itself: kept in pycg.jvp)
+            return self._recorded(*args)
+
+    def _check_defined(self):
         if self.jvp is None:
             raise AttributeError(
                 f"No JVP defined for custom_jvp function {self.__name__} "
                 f"using defjvp. Define it with @{self.__name__}.defjvp (or "
                 f"{self.__name__}.defjvps)")
-        args = self._positional(args, kwargs)
-        with by_value(False):   # (its rule is J itself: kept in pycg.jvp)
-            return self._recorded(*args)
 
     def _positional(self, args, kwargs):
         """The call's arguments by position (JAX's resolve_kwargs)."""
-        if not kwargs:
+        if self._signature is None:
             return args
         try:
-            bound = inspect.signature(self.fun).bind(*args, **kwargs)
+            bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
             if bound.kwargs:
                 raise TypeError(
@@ -168,7 +183,10 @@ class custom_jvp:
     def __pycg_jvp_direct__(self, args, tangents):
         """(output, tangent_out) by the rule itself (pycg.jvp, pycg.jacfwd):
         `tangents` one per argument, None (or a tree holding None) where
-        there is none; a float leaf without one gets zeros."""
+        there is none; a float leaf without one gets zeros, and an output
+        without a tangent (an integer) zeros of its dtype, as pycg.jvp
+        gives any function's."""
+        self._check_defined()
         fixed, primals, at = self._split(tuple(args))
         ts = tuple(t for i, t in enumerate(tangents) if i not in at)
         flat_t = []
@@ -177,7 +195,7 @@ class custom_jvp:
                           ops.zeros_like(p) if t is None else t)
         p_out, p_leaves, t_leaves = call_rule(
             self, fixed, primals, structure.unflatten(primals, flat_t))
-        t_leaves = [ops.zeros_like(p) if t is None and differentiable(p)
+        t_leaves = [ops.zeros_like(p) if t is None and isinstance(p, Tensor)
                     else t for p, t in zip(p_leaves, t_leaves)]
         return (structure.unflatten(p_out, p_leaves),
                 structure.unflatten(p_out, t_leaves))
@@ -186,6 +204,20 @@ class custom_jvp:
         if instance is None:
             return self
         return functools.partial(self, instance)
+
+
+def _positions(fun, names):
+    """The positions of fun's parameters `names` (nondiff_argnames)."""
+    if not names:
+        return ()
+    params = list(inspect.signature(fun).parameters)
+    missing = [n for n in names if n not in params]
+    if missing:
+        raise ValueError(
+            f"pycg.custom_jvp({getattr(fun, '__name__', 'f')}): "
+            f"nondiff_argnames {missing} are not among its parameters "
+            f"{params}")
+    return tuple(params.index(n) for n in names)
 
 
 def _leaves(primals, tangents):

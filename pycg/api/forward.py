@@ -13,7 +13,7 @@ from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
                                  _prepare, _skeleton, _split_aux)
 from pycg.api.tape import GradientTape
 from pycg.custom.decorator import by_value
-from pycg.tensor import convert_to_tensor
+from pycg.tensor import convert_to_tensor, is_differentiable
 
 
 @documented("f", "has_aux")
@@ -65,7 +65,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any],
             out, aux = _split_aux(f(*xs), has_aux, who)
         flat = [_as_tensor(y) for y in structure.flatten(out)]
         us = [ops.zeros_like(y) for y in flat]
-        outer.watch(us)
+        outer.watch([u for u in us if is_differentiable(u.dtype)])
         with by_value():   # (the VJP's values, transposed: not a rule's
             # own rule for its gradient, nested custom gradients)
             gs = inner.gradient(flat, flat_x, output_gradients=us)
@@ -103,6 +103,7 @@ def jacfwd(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
             for i, s in zip(nums, srcs):
                 full[i] = s
             return f(*full, **kwargs)
+        _direct(at, f, args, nums, kwargs)
         flat_src = structure.flatten(sources)
         out, aux, blocks = None, None, []
         for j, s in enumerate(flat_src):
@@ -122,6 +123,21 @@ def jacfwd(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
         jac = _assemble(out, per_leaf, argnums, sources)
         return (jac, aux) if has_aux else jac
     return wrapped
+
+
+def _direct(at, f, args, nums, kwargs):
+    """`at` (f of the sources) calls a custom_jvp f's rule directly in
+    jvp, the other arguments with no tangent."""
+    direct = getattr(f, "__pycg_jvp_direct__", None)
+    if direct is None or kwargs:
+        return
+
+    def at_direct(srcs, tangents):
+        full, full_t = list(args), [None] * len(args)
+        for i, s, t in zip(nums, srcs, tangents):
+            full[i], full_t[i] = s, t
+        return direct(full, full_t)
+    at.__pycg_jvp_direct__ = at_direct
 
 
 def _block(stacked, s):
