@@ -373,84 +373,86 @@ def test_nondiff_arg_vmap_tracer(backend):
 
 
 # ---- the contracts, JAX's messages --------------------------------------------
-def test_missing_jvp_rule_error_message(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_missing_jvp_rule_error_message(backend, m):
     """test_missing_jvp_rule_error_message"""
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def foo(x):
-            return x ** 2
-        for call in (lambda: foo(2.0), lambda: m.jvp(foo, (2.0,), (1.0,)),
-                     lambda: m.grad(foo)(2.0)):
-            with pytest.raises(AttributeError, match="No JVP defined for "
-                               "custom_jvp function foo using defjvp."):
-                call()
+    @m.custom_jvp
+    def foo(x):
+        return x ** 2
+    for call in (lambda: foo(2.0), lambda: m.jvp(foo, (2.0,), (1.0,)),
+                 lambda: m.grad(foo)(2.0)):
+        with pytest.raises(AttributeError, match="No JVP defined for "
+                           "custom_jvp function foo using defjvp."):
+            call()
 
 
-def test_jvp_rule_inconsistent_pytree_structures_error_message(backend):
+@pytest.mark.parametrize("m, shown", [(JAX, ".*"), (PYCG, re.escape(
+    "(*,) and [*, *]"))], ids=["jax", "pycg"])
+def test_jvp_rule_inconsistent_pytree_structures_error_message(backend, m, shown):
     """test_jvp_rule_inconsistent_pytree_structures_error_message (pycg
     prints the structures with * for a leaf, not as PyTreeDefs)"""
-    for m, shown in ((JAX, ".*"), (PYCG, re.escape("(*,) and [*, *]"))):
-        @m.custom_jvp
-        def f(x):
-            return (x ** 2,)
+    @m.custom_jvp
+    def f(x):
+        return (x ** 2,)
 
-        @f.defjvp
-        def foo_jvp(primals, tangents):
-            (x,), (t,) = primals, tangents
-            return f(x), [2 * x * t, x]
-        f(2.0)
-        for call in (lambda: m.jvp(f, (2.0,), (1.0,)),
-                     lambda: m.grad(lambda x: f(x)[0])(2.0)):
-            with pytest.raises(TypeError, match=re.escape(
-                    "Custom JVP rule foo_jvp for function f must produce "
-                    "primal and tangent outputs with equal container "
-                    "(pytree) structures, but got ") + shown):
-                call()
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), [2 * x * t, x]
+    f(2.0)
+    for call in (lambda: m.jvp(f, (2.0,), (1.0,)),
+                 lambda: m.grad(lambda x: f(x)[0])(2.0)):
+        with pytest.raises(TypeError, match=re.escape(
+                "Custom JVP rule foo_jvp for function f must produce "
+                "primal and tangent outputs with equal container "
+                "(pytree) structures, but got ") + shown):
+            call()
 
 
-def test_primal_tangent_aval_disagreement_error_message(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_primal_tangent_aval_disagreement_error_message(backend, m):
     """test_primal_tangent_aval_disagreement_error_message"""
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def f(x):
-            return x ** 2
+    @m.custom_jvp
+    def f(x):
+        return x ** 2
 
-        @f.defjvp
-        def foo_jvp(primals, tangents):
-            return f(primals[0]), m.np.reshape(tangents[0], (1,))
-        f(2.0)
-        x = np.float32(2.0)
-        for call in (lambda: m.jvp(f, (x,), (np.float32(1.0),)),
-                     lambda: m.grad(f)(x)):
-            with pytest.raises(TypeError, match=re.escape(
-                    "Custom JVP rule must produce primal and tangent outputs "
-                    "with corresponding shapes and dtypes. Expected "
-                    "float32[] (tangent type of float32[]) but got "
-                    "float32[1].")):
-                call()
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        return f(primals[0]), m.np.reshape(tangents[0], (1,))
+    f(2.0)
+    x = np.float32(2.0)
+    for call in (lambda: m.jvp(f, (x,), (np.float32(1.0),)),
+                 lambda: m.grad(f)(x)):
+        with pytest.raises(TypeError, match=re.escape(
+                "Custom JVP rule must produce primal and tangent outputs "
+                "with corresponding shapes and dtypes. Expected "
+                "float32[] (tangent type of float32[]) but got "
+                "float32[1].")):
+            call()
 
 
-def test_jvp_rule_doesnt_return_pair_error_message(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_jvp_rule_doesnt_return_pair_error_message(backend, m):
     """test_jvp_rule_doesnt_return_pair_error_message"""
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def f(x):
-            return x ** 2
+    @m.custom_jvp
+    def f(x):
+        return x ** 2
 
-        @f.defjvp
-        def foo_jvp(primals, tangents):
-            return tangents[0]
-        f(2.0)
-        for call in (lambda: m.jvp(f, (2.0,), (1.0,)),
-                     lambda: m.grad(f)(2.0)):
-            with pytest.raises(TypeError, match=re.escape(
-                    "Custom JVP rule foo_jvp for function f must produce a "
-                    "pair (list or tuple of length two) representing primal "
-                    "and tangent outputs, but got ")):
-                call()
+    @f.defjvp
+    def foo_jvp(primals, tangents):
+        return tangents[0]
+    f(2.0)
+    for call in (lambda: m.jvp(f, (2.0,), (1.0,)),
+                 lambda: m.grad(f)(2.0)):
+        with pytest.raises(TypeError, match=re.escape(
+                "Custom JVP rule foo_jvp for function f must produce a "
+                "pair (list or tuple of length two) representing primal "
+                "and tangent outputs, but got ")):
+            call()
 
 
-def test_jvp_rule_primal_out_type_doesnt_match_primal_error_message(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_jvp_rule_primal_out_type_doesnt_match_primal_error_message(backend, m):
     """test_jvp_rule_primal_out_type_doesnt_match_primal_error_message
     (JAX checks where the function itself ran, under lax.scan; pycg where
     it ran, reverse mode, here through ops.scan)"""
@@ -458,57 +460,56 @@ def test_jvp_rule_primal_out_type_doesnt_match_primal_error_message(backend):
             "tuple of length two) where the first element represents the "
             "primal output (equal in value to the output of the "
             "custom_jvp-decorated function f, and in particular ")
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def f(x):
-            return x
+    @m.custom_jvp
+    def f(x):
+        return x
 
-        @f.defjvp
-        def f_jvp(primals, tangents):
-            return (primals[0], primals[0]), (tangents[0], tangents[0])
-        x = np.float32(1.0)
-        call = (lambda: jax.jvp(scanned_once(m, f), (x,), (x,))) \
-            if m is JAX else (lambda: pycg.grad(scanned_once(m, f))(x))
-        with pytest.raises(TypeError, match=re.escape(
-                head.format("f_jvp") + "of the same container/pytree "
-                "structure), but instead the JVP rule output's first element "
-                "had container/pytree structure:\n    (float32[], "
-                "float32[])\nwhile the custom_jvp-decorated function f had "
-                "output container/pytree structure:\n    float32[].")):
-            call()
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        return (primals[0], primals[0]), (tangents[0], tangents[0])
+    x = np.float32(1.0)
+    call = (lambda: jax.jvp(scanned_once(m, f), (x,), (x,))) \
+        if m is JAX else (lambda: pycg.grad(scanned_once(m, f))(x))
+    with pytest.raises(TypeError, match=re.escape(
+            head.format("f_jvp") + "of the same container/pytree "
+            "structure), but instead the JVP rule output's first element "
+            "had container/pytree structure:\n    (float32[], "
+            "float32[])\nwhile the custom_jvp-decorated function f had "
+            "output container/pytree structure:\n    float32[].")):
+        call()
 
-        @f.defjvp
-        def f_jvp2(primals, tangents):
-            x, = primals
-            return m.np.zeros((3, *x.shape), x.dtype), tangents[0]
-        with pytest.raises(TypeError, match=re.escape(
-                head.format("f_jvp2") + "with leaves of the same "
-                "shape/dtype), but instead the JVP rule output's first "
-                "element had shapes/dtypes of:\n    float32[3]\nwhile the "
-                "custom_jvp-decorated function f had output shapes/dtypes "
-                "of:\n    float32[]")):
-            call()
+    @f.defjvp
+    def f_jvp2(primals, tangents):
+        x, = primals
+        return m.np.zeros((3, *x.shape), x.dtype), tangents[0]
+    with pytest.raises(TypeError, match=re.escape(
+            head.format("f_jvp2") + "with leaves of the same "
+            "shape/dtype), but instead the JVP rule output's first "
+            "element had shapes/dtypes of:\n    float32[3]\nwhile the "
+            "custom_jvp-decorated function f had output shapes/dtypes "
+            "of:\n    float32[]")):
+        call()
 
 
-def test_resolve_kwargs_error_message(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_resolve_kwargs_error_message(backend, m):
     """test_resolve_kwargs_error_message"""
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def f(x, y, *, z=None):
-            return m.np.sin(x), x + m.np.cos(y)
+    @m.custom_jvp
+    def f(x, y, *, z=None):
+        return m.np.sin(x), x + m.np.cos(y)
 
-        @f.defjvp
-        def f_jvp(primals, tangents):
-            raise AssertionError("should not be executed")
-        with pytest.raises(TypeError, match=r"The input arguments to the "
-                           r"custom_jvp-decorated function f(.*)\nmissing a "
-                           r"required argument: 'y'"):
-            f(0.5)
-        with pytest.raises(TypeError, match=r"The input arguments to the "
-                           r"custom_jvp-decorated function f(.*)\nThe "
-                           r"following keyword arguments could not be "
-                           r"resolved to positions: z"):
-            f(0.5, 0.1, z=1.0)
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        raise AssertionError("should not be executed")
+    with pytest.raises(TypeError, match=r"The input arguments to the "
+                       r"custom_jvp-decorated function f(.*)\nmissing a "
+                       r"required argument: 'y'"):
+        f(0.5)
+    with pytest.raises(TypeError, match=r"The input arguments to the "
+                       r"custom_jvp-decorated function f(.*)\nThe "
+                       r"following keyword arguments could not be "
+                       r"resolved to positions: z"):
+        f(0.5, 0.1, z=1.0)
 
 
 # ---- rules inside loops -------------------------------------------------------
@@ -697,29 +698,29 @@ def test_closure_with_vmap2(backend):
     agree(run)
 
 
-def test_float0(backend):
+@pytest.mark.parametrize("m", [JAX, PYCG], ids=["jax", "pycg"])
+def test_float0(backend, m):
     """test_float0 (pycg.jvp differentiates float arguments only, so the
     integer one is held fixed in both; its tangent out is JAX's float0
-    and pycg.jvp's zeros of the integer dtype; JAX's rule returns the constant 2. as x's tangent,
-    which is not linear in it, so here 2 * x_dot: the same at JAX's
-    tangent 1)"""
-    for m in (JAX, PYCG):
-        @m.custom_jvp
-        def f(x, y):
-            return x, y
+    and pycg.jvp's zeros of the integer dtype; JAX's rule returns the
+    constant 2. as x's tangent, which is not linear in it, so here
+    2 * x_dot: the same at JAX's tangent 1)"""
+    @m.custom_jvp
+    def f(x, y):
+        return x, y
 
-        def f_jvp(primals, tangents):
-            x, y = primals
-            return (x, y), (2.0 * tangents[0], m.zero_of_int(y))
-        f.defjvp(f_jvp)
-        out, t = m.jvp(lambda x: f(x, 3), (2.0,), (1.0,))
-        close(out[0], 2.0)
-        close(t[0], 2.0)
-        assert int(out[1]) == 3
-        if m is PYCG:
-            assert t[1].dtype == out[1].dtype and int(t[1]) == 0
-            close(pycg.jvp(f, (2.0, 3.0), (1.0, 0.0))[1], (2.0, 0.0))
-            close(pycg.grad(lambda x: f(x, 3)[0])(2.0), 2.0)
+    def f_jvp(primals, tangents):
+        x, y = primals
+        return (x, y), (2.0 * tangents[0], m.zero_of_int(y))
+    f.defjvp(f_jvp)
+    out, t = m.jvp(lambda x: f(x, 3), (2.0,), (1.0,))
+    close(out[0], 2.0)
+    close(t[0], 2.0)
+    assert int(out[1]) == 3
+    if m is PYCG:
+        assert t[1].dtype == out[1].dtype and int(t[1]) == 0
+        close(pycg.jvp(f, (2.0, 3.0), (1.0, 0.0))[1], (2.0, 0.0))
+        close(pycg.grad(lambda x: f(x, 3)[0])(2.0), 2.0)
 
 
 def test_float0_initial_style(backend):
