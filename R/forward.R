@@ -36,7 +36,7 @@
 #'
 #' # The observed information of a logistic regression, by its Hessian
 #' X <- cbind(1, c(-1, 0.5, 2, -0.3, 1.2, 0.1))
-#' y <- c(0, 1, 1, 0, 1, 0)
+#' y <- c(0, 1, 0, 0, 1, 1)
 #' nll <- function(beta) {
 #'   eta <- X %*% beta
 #'   op_sum(op_log(1 + op_exp(eta)) - y * eta)
