@@ -102,6 +102,7 @@ class custom_jvp:
                 fun) if not isinstance(fun, functools.partial) else None
         except (TypeError, ValueError):
             self._signature = None
+        self._n = _plain_count(self._signature)
 
     @property
     def rule_name(self) -> str:
@@ -156,8 +157,8 @@ class custom_jvp:
 
     def _positional(self, args, kwargs):
         """The call's arguments by position (JAX's resolve_kwargs)."""
-        if self._signature is None:
-            return args
+        if self._signature is None or not kwargs and len(args) == self._n:
+            return args   # (the common call: nothing to resolve)
         try:
             bound = self._signature.bind(*args, **kwargs)
             bound.apply_defaults()
@@ -204,6 +205,21 @@ class custom_jvp:
         if instance is None:
             return self
         return functools.partial(self, instance)
+
+
+def _plain_count(signature):
+    """How many positional arguments a call gives that binds as it is (all
+    of f's parameters, none with a default, no keyword-only); -1 where
+    every call is bound."""
+    if signature is None:
+        return -1
+    kinds = [(p.kind, p.default is p.empty)
+             for p in signature.parameters.values()]
+    plain = (inspect.Parameter.POSITIONAL_ONLY,
+             inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if all(k in plain and required for k, required in kinds):
+        return len(kinds)
+    return -1
 
 
 def _positions(fun, names):
