@@ -63,6 +63,7 @@
 #' dy_dx <- tape$gradient(y, x)
 #' naive <- pycg_grad(\(x) op_log(1 + op_exp(x)))(x)
 #' stopifnot(as.numeric(dy_dx) == 1, is.nan(as.numeric(naive)))
+#' @family custom derivative rules
 #' @export
 op_custom_gradient <- function(f) {
   label <- function_label(substitute(f), f)

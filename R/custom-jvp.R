@@ -32,8 +32,8 @@
 #'   directional derivative, of the same structure.
 #' @return A function `h(...)` that returns `f(...)`'s value and whose
 #'   derivatives are those of `jvp`. Named arguments bind by `f`'s formals.
-#' @seealso [op_custom_gradient()] for a reverse-mode (VJP) rule;
-#'   [pycg_jvp()], [pycg_jacfwd()], [pycg_hessian()].
+#' @seealso [pycg_jvp()], [pycg_jacfwd()], [pycg_hessian()].
+#' @family custom derivative rules
 #' @examplesIf pycg_available()
 #' log1pexp <- op_custom_jvp(
 #'   function(x) op_log(1 + op_exp(x)),
