@@ -268,3 +268,24 @@ def test_to_jax_and_to_torch_carry_the_rule_in_reverse_mode():
         assert float(x.grad) == 1.0
     finally:
         pycg.config.set_backend(previous)
+
+
+def test_the_rules_own_call_reuses_the_forward_in_a_first_order_vjp(backend):
+    calls = []
+
+    @pycg.custom_jvp
+    def expm1(x):
+        calls.append(1)
+        return ops.expm1(x)
+
+    @expm1.defjvp
+    def expm1_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        y = expm1(x)   # (JAX's idiom: the function on its own primals)
+        return y, t * (y + 1)
+    assert float(pycg.grad(expm1)(0.5)) == pytest.approx(np.exp(0.5))
+    assert len(calls) == 1   # (the forward's output, not computed again)
+    calls.clear()
+    assert float(pycg.grad(pycg.grad(expm1))(0.5)) == pytest.approx(
+        np.exp(0.5))   # (recording: the rule's own call, by its rule)
+    assert len(calls) > 1

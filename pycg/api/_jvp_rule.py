@@ -9,6 +9,7 @@ import numpy as np
 from pycg import ops
 from pycg.tensor import structure
 from pycg.api.tape import GradientTape
+from pycg.core.recorder import state
 from pycg.tensor import Tensor, convert_to_tensor, is_differentiable
 
 
@@ -29,14 +30,30 @@ def on_tangents(args):
                for a in structure.flatten(args))
 
 
+def known_output(cj, args):
+    """fun's output where the rule being transposed, with nothing else
+    recording, calls its own function on the very arguments of the call
+    (JAX's idiom `return f(x), ...`): the forward's output, not computed
+    again; else None."""
+    memo = getattr(_tangent_tapes, "memo", None)
+    if memo is None or memo[0] is not cj or len(args) != len(memo[1]):
+        return None
+    if all(a is b for a, b in zip(args, memo[1])):
+        return memo[2]
+    return None
+
+
 @contextlib.contextmanager
-def _tangents_watched_by(tape):
+def _tangents_watched_by(tape, memo):
     stack = _tangent_tapes.__dict__.setdefault("stack", [])
     stack.append(tape)
+    before = getattr(_tangent_tapes, "memo", None)
+    _tangent_tapes.memo = memo
     try:
         yield
     finally:
         stack.pop()
+        _tangent_tapes.memo = before
 
 
 def differentiable(x):
@@ -149,7 +166,7 @@ def _tangent(p, t):
     return t
 
 
-def transpose(cj, fixed, primals, out, dys):
+def transpose(cj, fixed, primals, out, dys, args=None):
     """The VJP of cj's rule at `primals` for the cotangents `dys` (one per
     leaf of f's output `out`): the gradient of <dys, tangent_out> with
     respect to the tangents, in primals' structure (None where a leaf has
@@ -158,7 +175,10 @@ def transpose(cj, fixed, primals, out, dys):
     flat = structure.flatten(primals)
     ts = [ops.ones_like(p) if differentiable(p) else None for p in flat]
     live = [t for t in ts if t is not None]
-    with GradientTape(persistent=True) as tape, _tangents_watched_by(tape):
+    memo = (cj, args, out) if args is not None and not state().active \
+        else None   # (a tape recording would need the rule's own f(x))
+    with GradientTape(persistent=True) as tape, \
+            _tangents_watched_by(tape, memo):
         tape.watch(live)
         _, _, t_out = call_rule(cj, fixed, primals,
                                 structure.unflatten(primals, ts), out)
@@ -189,18 +209,16 @@ def check_linear(cj, pairs, grads):
     precision. False, with nothing checked, where the cotangents are all
     zero (pycg.jvp's first VJP): the caller checks with ones instead."""
     us = _host([u for _, u in pairs])
-    if us is not None and not any(np.any(u) for u in us):
+    if us is not None and not any(u.any() for u in us):
         return False   # (no cotangent to check with: the caller's ones)
     ts, gs = _host([t for t, _ in pairs]), _host(grads)
     if us is None or ts is None or gs is None:
         return True
-    left, right = _sums([t * u for t, u in zip(ts, us)]), _sums(gs)
-    if left is None or right is None:
-        return True
-    eps = max(float(np.finfo(t.dtype).eps) for t in [*grads, *(
-        t for t, _ in pairs)])
-    (a, scale_a), (b, scale_b) = left, right
-    if abs(a - b) <= 10 * np.sqrt(eps) * (scale_a + scale_b) + 1e-30:
+    eps = max(np.finfo(v.dtype).eps for v in (*us, *ts, *gs))
+    a, scale_a = _sums([t * u for t, u in zip(ts, us)])
+    b, scale_b = _sums(gs)
+    if abs(a - b) <= 10 * np.sqrt(eps) * (scale_a + scale_b) + 1e-30 or \
+            not np.isfinite(a + b + scale_a + scale_b):
         return True
     raise ValueError(
         f"Custom JVP rule {cj.rule_name} for function {cj.__name__} is not "
@@ -213,23 +231,19 @@ def check_linear(cj, pairs, grads):
 
 
 def _host(tensors):
-    """The tensors' values in float64 (NumPy), or None where one is not
-    real or not concrete (a traced graph's, a tracer)."""
-    out = []
-    for t in tensors:
-        if np.dtype(t.dtype).kind != "f":
-            return None
-        try:
-            out.append(np.asarray(t.numpy(), np.float64))
-        except Exception:   # (a traced graph's or a tracer's: no values)
-            return None
-    return out
+    """The tensors' values (NumPy), or None where one is not real floating
+    or not concrete (a traced graph's, a tracer)."""
+    try:   # (a traced graph's or a tracer's tensor has no values)
+        out = [np.asarray(t.numpy()) for t in tensors]
+    except Exception:
+        return None
+    return out if all(v.dtype.kind == "f" for v in out) else None
 
 
 def _sums(values):
-    """(sum, sum of magnitudes) of arrays, or None where not finite."""
-    total = float(sum(v.sum() for v in values))
-    scale = float(sum(np.abs(v).sum() for v in values))
-    if not np.isfinite(total) or not np.isfinite(scale):
-        return None
-    return total, scale
+    """(sum, sum of magnitudes) of arrays, in float64."""
+    if len(values) == 1 and values[0].ndim == 0:   # (a scalar: the most)
+        v = float(values[0])
+        return v, abs(v)
+    return (float(sum(v.sum(dtype=np.float64) for v in values)),
+            float(sum(np.abs(v).sum(dtype=np.float64) for v in values)))

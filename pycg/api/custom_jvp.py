@@ -18,8 +18,8 @@ from typing import Any
 
 from pycg import ops
 from pycg.tensor import structure
-from pycg.api._jvp_rule import (call_rule, differentiable, on_tangents,
-                                 transpose)
+from pycg.api._jvp_rule import (call_rule, differentiable, known_output,
+                                 on_tangents, transpose)
 from pycg.custom.decorator import by_value, custom_gradient
 from pycg.tensor import Tensor
 
@@ -143,6 +143,9 @@ class custom_jvp:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_defined()
         args = self._positional(args, kwargs)
+        known = known_output(self, args)
+        if known is not None:   # (the rule's f(x), in a first-order VJP)
+            return known
         if on_tangents(args):   # (a rule's f(t), transposed: f's ops)
             return self.fun(*args)
         with by_value(False):   # (its rule is J itself: kept in pycg.jvp)
@@ -254,7 +257,7 @@ def _forward(cj):
         fixed, primals, at = cj._split(args)
 
         def grad_fn(*dys):
-            gs = iter(transpose(cj, fixed, primals, out, list(dys)))
+            gs = iter(transpose(cj, fixed, primals, out, list(dys), args))
             grads = tuple(None if i in at else next(gs)
                           for i in range(len(args)))
             return grads[0] if len(grads) == 1 else grads
