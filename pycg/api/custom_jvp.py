@@ -49,19 +49,34 @@ class custom_jvp:
                                         tangent: an integer)
     primal_out unlike fun's output      refused where fun ran too (reverse
     (structure, shapes, dtypes)         mode)
-    tangent_out not linear in the       a ValueError in reverse mode: at
-    tangents                            tangents of ones, <u, tangent_out>
-                                        must equal <J^T u, ones> (an
-                                        offset or a power of the tangents
-                                        breaks it); checked where values
-                                        are concrete and real (not inside
-                                        a traced graph, not complex)
+    tangent_out not linear in the       a ValueError wherever the rule is
+    tangents                            transposed (reverse mode, and
+                                        pycg.jvp of a function that calls
+                                        it): at tangents of ones,
+                                        <u, tangent_out> must equal
+                                        <J^T u, ones> (an offset or a
+                                        power of the tangents breaks it);
+                                        checked at every transposition
+                                        where values are concrete and real
+                                        floats (not inside a traced graph,
+                                        not complex, not bfloat16).
+                                        pycg.jvp(f) of the custom_jvp
+                                        function itself calls the rule as
+                                        it is, linear or not (as JAX)
     ==================================  ==================================
 
     Arguments without a tangent (integer tensors, strings, flags,
     functions) get None in ``tangents``. ``nondiff_argnums``: positions
     passed to the rule first, as ``fun_jvp(*nondiff_args, primals,
     tangents)``, with no gradient (functions, static values).
+
+    Transposing a rule costs one call of it under a tape and one backward
+    pass over it (about ten times a custom_gradient's backward for a
+    scalar rule; bench/jvp.py). In a first-order VJP, the rule's call of
+    ``fun`` on its own primals (JAX's idiom ``return f(x), ...``) returns
+    the forward's output; a call of a custom_jvp function on the tangents
+    (a linear ``f(t)``) is transposed by that function's own ops, as JAX
+    transposes it.
 
     Args:
         fun: The function.
