@@ -197,6 +197,9 @@ bench: setup
 	  printf '\n## custom_gradient calls by the way they are called '; \
 	  printf '(bench/custom_calls.py)\n\n```\n'; \
 	  $(PY) bench/custom_calls.py; printf '```\n'; \
+	  printf '\n## Forward mode: pycg.jvp, pycg.jacfwd, Hessian-vector products '; \
+	  printf '(issue 46, bench/jvp.py)\n\n```\n'; \
+	  $(PY) bench/jvp.py; $(PY) bench/jvp.py --backend jax; printf '```\n'; \
 	  printf '\n## pycg.to_torch against torch.autograd.Function (issue 44)\n\n'; \
 	  $(PY) bench/to_torch_models.py; \
 	  printf '\n## Deep graphs (issue 8)\n\n'; $(PY) bench/deep.py; \

@@ -64,6 +64,7 @@
 #'
 #' naive <- pycg_grad(\(x) op_log(1 + op_exp(x)))
 #' as.numeric(naive(x))              # op by op: NaN
+#' @family custom derivative rules
 #' @export
 op_custom_gradient <- function(f) {
   label <- function_label(substitute(f), f)

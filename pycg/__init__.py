@@ -13,6 +13,7 @@ from pycg import backends as _backends
 from pycg import config, conventions, debug, ops
 from pycg.check import check_gradients
 from pycg.custom.decorator import custom_gradient
+from pycg.api.custom_jvp import custom_jvp
 from pycg.api.forward import jacfwd, jvp
 from pycg.api.functional import (grad, hessian, jacobian, jacrev,
                                  value_and_grad, vjp)
@@ -42,6 +43,7 @@ _DTYPES = ("bfloat16", "float16", "float32", "float64", "complex64",
 __all__ = [
     "GradientTape", "Tensor", "Variable", "check_gradients", "config",
     "constant", "conventions", "convert_to_tensor", "custom_gradient",
+    "custom_jvp",
     "debug", "function",
     "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "load_variables",
     "ops", "optimize", "optimizers", "random", "save_variables",

@@ -1,6 +1,7 @@
 """Forward mode in the JAX manner: jvp by transposing the reverse rule
-(the double-VJP trick, so it works through custom gradients) and jacfwd,
-one jvp per input element, in jacobian's layout."""
+(the double-VJP trick, so it works through custom gradients; a custom_jvp
+function's own rule where f is one) and jacfwd, one linearization and a
+backward pass of it per input element, in jacobian's layout."""
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,7 +14,7 @@ from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
                                  _prepare, _skeleton, _split_aux)
 from pycg.api.tape import GradientTape
 from pycg.custom.decorator import by_value
-from pycg.tensor import convert_to_tensor
+from pycg.tensor import convert_to_tensor, is_differentiable
 
 
 @documented("f", "has_aux")
@@ -56,33 +57,48 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any],
         if t.shape != x.shape:
             raise ValueError(f"{who}: a tangent has shape {t.shape} but its "
                              f"primal has shape {x.shape}")
+    direct = getattr(f, "__pycg_jvp_direct__", None)
+    if direct is not None and not has_aux:   # (a custom_jvp: its rule)
+        return direct(xs, structure.unflatten(xs, ts))
+    out, aux, apply = _linearize(f, xs, has_aux, who)
+    result = (out, structure.unflatten(out, apply(ts)))
+    return result + (aux,) if has_aux else result
+
+
+def _linearize(f, xs, has_aux, who):
+    """(f(*xs), aux, apply): apply(flat tangents) is the flat J t, the
+    derivative of one VJP in its cotangent (that VJP kept on a persistent
+    tape, so that jacfwd's columns share one forward and one VJP: a
+    backward pass each)."""
+    flat_x = structure.flatten(xs)
     with GradientTape(persistent=True) as outer:
         with GradientTape() as inner:
             inner.watch(flat_x)
             out, aux = _split_aux(f(*xs), has_aux, who)
         flat = [_as_tensor(y) for y in structure.flatten(out)]
         us = [ops.zeros_like(y) for y in flat]
-        outer.watch(us)
+        outer.watch([u for u in us if is_differentiable(u.dtype)])
         with by_value():   # (the VJP's values, transposed: not a rule's
             # own rule for its gradient, nested custom gradients)
             gs = inner.gradient(flat, flat_x, output_gradients=us)
-    pairs = [(g, t) for g, t in zip(gs, ts) if g is not None]
-    if not pairs:
-        tangent_out = [ops.zeros_like(y) for y in flat]
-    else:
-        tangent_out = outer.gradient([g for g, _ in pairs], us,
-                                     output_gradients=[t for _, t in pairs],
-                                     unconnected_gradients="zero")
-    out = structure.unflatten(out, flat)
-    result = (out, structure.unflatten(out, tangent_out))
-    return result + (aux,) if has_aux else result
+
+    def apply(ts):
+        pairs = [(g, t) for g, t in zip(gs, ts) if g is not None]
+        if not pairs:
+            return [ops.zeros_like(y) for y in flat]
+        return outer.gradient([g for g, _ in pairs], us,
+                              output_gradients=[t for _, t in pairs],
+                              unconnected_gradients="zero")
+    return structure.unflatten(out, flat), aux, apply
 
 
 @documented("f", "argnums", "has_aux")
 def jacfwd(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
            has_aux: bool = False) -> Callable[..., Any]:
-    """The Jacobian by forward mode, one jvp per input element; the same
-    layout as jacobian (pytrees in and out) (jax.jacfwd).
+    """The Jacobian by forward mode: f and one VJP of it once, then the
+    VJP's derivative along each input element (a backward pass each; a
+    custom_jvp f's rule once per element); the same layout as jacobian
+    (pytrees in and out) (jax.jacfwd).
 
     Args:
 
@@ -100,25 +116,54 @@ def jacfwd(f: Callable[..., Any], argnums: int | Sequence[int] = 0,
             for i, s in zip(nums, srcs):
                 full[i] = s
             return f(*full, **kwargs)
+        _direct(at, f, args, nums, kwargs)
         flat_src = structure.flatten(sources)
-        out, aux, blocks = None, None, []
+        out, aux, column = _columns(at, sources, has_aux, who)
+        blocks = []
         for j, s in enumerate(flat_src):
             cols = []
             for i in range(s.size):
                 basis = np.zeros(s.size, dtype=s.dtype)
                 basis[i] = 1
                 tangents = [ops.zeros_like(x) for x in flat_src]
-                tangents[j] = basis.reshape(s.shape)
-                res = jvp(at, sources, structure.unflatten(sources, tangents),
-                          has_aux)
-                out, aux = res[0], (res[2] if has_aux else None)
-                cols.append(structure.flatten(res[1]))
+                tangents[j] = convert_to_tensor(basis.reshape(s.shape))
+                out, aux, col = column(tangents, out, aux)
+                cols.append(col)
             blocks.append([_block(ops.stack([c[k] for c in cols], axis=-1),
                                   s) for k in range(len(cols[0]))])
         per_leaf = [[b[k] for b in blocks] for k in range(len(blocks[0]))]
         jac = _assemble(out, per_leaf, argnums, sources)
         return (jac, aux) if has_aux else jac
     return wrapped
+
+
+def _columns(at, sources, has_aux, who):
+    """(out, aux, column): column(flat tangents, out, aux) -> (out, aux,
+    the flat J t): a custom_jvp's rule called for each (pycg.jvp's direct
+    path), else one linearization whose derivative each column asks."""
+    if getattr(at, "__pycg_jvp_direct__", None) is not None:
+        def by_rule(ts, out, aux):
+            res = jvp(at, sources, structure.unflatten(sources, ts), has_aux)
+            return res[0], res[2] if has_aux else None, structure.flatten(
+                res[1])
+        return None, None, by_rule
+    out, aux, apply = _linearize(at, sources, has_aux, who)
+    return out, aux, lambda ts, o, a: (o, a, apply(ts))
+
+
+def _direct(at, f, args, nums, kwargs):
+    """`at` (f of the sources) calls a custom_jvp f's rule directly in
+    jvp, the other arguments with no tangent."""
+    direct = getattr(f, "__pycg_jvp_direct__", None)
+    if direct is None or kwargs:
+        return
+
+    def at_direct(srcs, tangents):
+        full, full_t = list(args), [None] * len(args)
+        for i, s, t in zip(nums, srcs, tangents):
+            full[i], full_t[i] = s, t
+        return direct(full, full_t)
+    at.__pycg_jvp_direct__ = at_direct
 
 
 def _block(stacked, s):

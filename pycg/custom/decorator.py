@@ -87,7 +87,7 @@ _by_value = threading.local()   # .on: rules record their ops (by_value)
 
 
 @contextlib.contextmanager
-def by_value():
+def by_value(on=True):
     """``with by_value():`` a custom_gradient function called in the block,
     while a tape records, is recorded by the ops of its forward, not by its
     rule, where those ops reach its output; elsewhere (a forward that
@@ -96,9 +96,11 @@ def by_value():
     derivative of the values the rules return (a rule's gradient, itself
     a custom_gradient function, may declare another derivative in the
     cotangent, as TensorFlow's nested custom gradients do; J t is the
-    VJP's values transposed, not that)."""
+    VJP's values transposed, not that). ``by_value(False)``: calls in the
+    block are recorded by their rule again (pycg.custom_jvp's calls: a
+    forward rule is J itself, and is kept)."""
     before = getattr(_by_value, "on", False)
-    _by_value.on = True
+    _by_value.on = on
     try:
         yield
     finally:
