@@ -51,10 +51,12 @@
 op_custom_jvp <- function(f, jvp) {
   label <- function_label(substitute(f), f)
   if (!is.function(f))
-    stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
+    stop("op_custom_jvp(): `f` must be an R function, not ", describe_r(f),
+         call. = FALSE)
   if (!is.function(jvp))
-    stop("`jvp` must be an R function(primals, tangents) returning ",
-         "tuple(value, tangent), not ", describe_r(jvp), call. = FALSE)
+    stop("op_custom_jvp(): `jvp` must be an R function(primals, tangents) ",
+         "returning tuple(value, tangent), not ", describe_r(jvp),
+         call. = FALSE)
   rule_label <- if (is.symbol(substitute(jvp)))
     as.character(substitute(jvp)) else paste0(call_name(label), "_jvp")
   py_f <- r_callable(f, label, signature = py_signature(f))

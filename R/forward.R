@@ -79,8 +79,8 @@ forward_transform <- function(transform, f, label, argnums, has_aux) {
   py_f <- forward_callable(f, label, who, scalar = transform == "hessian")
   if (!is.numeric(argnums) || !length(argnums) || anyNA(argnums) ||
       any(argnums < 1) || any(argnums != trunc(argnums)))
-    stop("`argnums` must be 1-based argument positions, e.g. 1 or 1:2",
-         call. = FALSE)
+    stop(who, "(): `argnums` must be 1-based argument positions, e.g. 1 or ",
+         "1:2, not ", describe_r(argnums), call. = FALSE)
   nums <- as_int(argnums - 1L)
   if (length(argnums) > 1L) nums <- as.list(nums)
   transformed <- guard(core_call(transform, py_f, argnums = nums,
@@ -98,7 +98,8 @@ forward_transform <- function(transform, f, label, argnums, has_aux) {
 # op_custom_jvp() (so that its rule is called as it is), else f.
 forward_callable <- function(f, label, who, scalar = FALSE) {
   if (!is.function(f))
-    stop("`f` must be an R function, not ", describe_r(f), call. = FALSE)
+    stop(who, "(): `f` must be an R function, not ", describe_r(f),
+         call. = FALSE)
   attr(f, "pycg_custom_jvp") %||%
     r_callable(f, label, signature = py_signature(f),
                post = if (scalar) differentiable_result(who, label) else

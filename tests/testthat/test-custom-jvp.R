@@ -95,9 +95,10 @@ test_each_backend("a rule not linear in its tangents is an error", {
 
 test_that("op_custom_jvp refuses what is not a function", {
   skip_if_no_pycg()
-  expect_error(op_custom_jvp(3, identity), "`f` must be an R function")
+  expect_error(op_custom_jvp(3, identity),
+               "^op_custom_jvp\\(\\): `f` must be an R function, not ")
   expect_error(op_custom_jvp(identity, 3),
-               "`jvp` must be an R function\\(primals, tangents\\)")
+               "^op_custom_jvp\\(\\): `jvp` must be an R function\\(primals, tangents\\)")
   expect_error(pycg_jvp(log1pexp, 1, 1),
                "`primals` and `tangents` must be lists")
 })
@@ -112,4 +113,12 @@ test_that("an error in the rule names the function", {
                "in the JVP rule of identity_map: no rule here")
   expect_error(pycg_grad(bad)(1),
                "in the JVP rule of identity_map: no rule here")
+})
+
+test_that("pycg_jacfwd() and pycg_hessian() refuse what is not a function or a position, by name", {
+  skip_if_no_pycg()
+  expect_error(pycg_jacfwd(3), "^pycg_jacfwd\\(\\): `f` must be an R function, not ")
+  expect_error(pycg_hessian("f"), "^pycg_hessian\\(\\): `f` must be an R function, not ")
+  expect_error(pycg_jacfwd(function(x) x, argnums = 0),
+               "^pycg_jacfwd\\(\\): `argnums` must be 1-based argument positions")
 })
