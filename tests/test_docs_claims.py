@@ -64,6 +64,18 @@ def test_the_first_python_rule_prints_what_its_comments_say():
     assert outputs == [["1.0", "nan"]] * len(codes)
 
 
+def test_the_readmes_forward_rule_prints_what_its_comments_say():
+    # (the README's "Forward rules" block: pycg.custom_jvp's tangent and its
+    # transposed gradient of log1pexp at 100 in float32, the slope 1)
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Forward rules\n", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "pycg.custom_jvp" in code
+    assert doc_examples.promised(code, "python") == ["1.0", "1.0"]
+    out = _run([sys.executable, "-c", code])
+    assert doc_examples.printed(out) == ["1.0", "1.0"]
+
+
 def test_the_first_r_rule_prints_what_its_comments_say():
     codes = [doc_examples.first_rule(p, "r") for p in FIRST_RULE_PAGES]
     for code in codes:
