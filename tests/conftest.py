@@ -5,6 +5,12 @@ import os
 
 from support import backend_switch
 
+# The scripts other tests run in a fresh interpreter (tests/support/
+# *_script.py: two JAX devices, a Keras fit, torch DDP) are not test
+# modules: --doctest-modules would import them, which runs them here, in
+# this process's devices and backends.
+collect_ignore_glob = ["support/*_script.py"]
+
 # PYCG_TEST_BACKENDS (comma-separated) narrows the backends the fixture
 # runs on, e.g. "numpy,tensorflow" to leave jax to a longer run
 _ONLY = [b for b in os.environ.get("PYCG_TEST_BACKENDS", "").split(",") if b]
