@@ -253,3 +253,26 @@ def test_a_backend_that_is_not_installed_names_the_troubleshooting_guide():
     out = _run([sys.executable, "-c", code])
     assert "the 'torch' backend needs PyTorch" in out
     assert "docs/troubleshooting.md" in out
+
+
+@pytest.mark.parametrize("api, module", [
+    ("to_tensorflow", "tensorflow"), ("to_jax", "jax"), ("to_torch", "torch"),
+    ("to_keras", "keras")])
+def test_a_bridge_whose_framework_is_not_installed_names_the_guide(api,
+                                                                   module):
+    code = (f"import sys; sys.modules[{module!r}] = None\n"
+            "import pycg\n"
+            "try:\n"
+            f"    pycg.{api}(lambda x: x)\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    out = " ".join(_run([sys.executable, "-c", code]).split())
+    assert out.startswith(f"pycg.{api}(<lambda>): "), out
+    assert "is not installed" in out and \
+        out.endswith("(installing it: docs/troubleshooting.md)"), out
+
+
+def test_pycg_r_without_rpy2_names_the_guide():
+    from pycg.r import _session
+    assert "docs/troubleshooting.md" in _session._INSTALL_HINT
+    assert (ROOT / "docs/troubleshooting.md").read_text().count("rpy2") > 2

@@ -279,7 +279,8 @@ def test_to_jax_without_jax_says_what_to_install():
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("pycg.to_jax(step): JAX is not installed (")
     assert r.stdout.rstrip().endswith("); pip install 'pycg-autodiff[jax]' "
-                                      "(or jax)")
+                                      "(or jax) (installing it: "
+                                      "docs/troubleshooting.md)")
 
 
 X64_OFF_STATE = r"""

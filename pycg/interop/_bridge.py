@@ -73,7 +73,8 @@ def framework(spec, name):
             importlib.import_module(spec.module)
     except ImportError as e:
         raise ImportError(
-            f"pycg.{spec.api}({name}): {spec.install.format(e=e)}") from None
+            f"pycg.{spec.api}({name}): {spec.install.format(e=e)} (installing "
+            f"it: docs/troubleshooting.md)") from None
     _imports.check_origin(spec.module)
     return module
 

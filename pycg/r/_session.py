@@ -42,7 +42,8 @@ LOCK = threading.RLock()
 _INSTALL_HINT = (
     "pycg.r needs R with the R packages reticulate and pycg, and the Python "
     "package rpy2 (pip install 'pycg-autodiff[r]'); in a checkout of pycg, `make "
-    "test` installs them all")
+    "test` installs them all (rpy2 and R versions that work together: "
+    "docs/troubleshooting.md)")
 
 _received = []  # [dispatcher, exit], handed over by R at start-up
 HOSTING_R = False  # True once this Python has embedded R (pycg.r)
