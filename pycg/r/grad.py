@@ -1,13 +1,14 @@
-"""pycg_grad() and pycg_value_and_grad()'s Python half (R/functional.R):
-pycg.value_and_grad of an R function, its records replayed
-(pycg/r/replay.py), with R's warning where a finite value has a gradient
-holding NaN, and R arrays out where R's optim() wants them."""
+"""The Python half of the R package's gradients (R/functional.R,
+R/optim.R): pycg_grad() and pycg_value_and_grad() are pycg.value_and_grad
+of an R function, its records replayed (pycg/r/replay.py), with R's warning
+where a finite value has a gradient holding NaN, and R arrays out where
+R's optim() wants them; `objective` is pycg_optim_objective()'s call."""
 import warnings
 
 import numpy as np
 
 import pycg
-from pycg.optimize import nan_gradient_message
+from pycg.optimize import NaNGradientError, nan_gradient_message
 from pycg.r import codec
 from pycg.r.envelope import ARRAY_KEY as R_ARRAY
 from pycg.r import replay as _replay
@@ -58,3 +59,18 @@ def _warn_nan_gradient(name, value, grads):
                                    [np.asarray(g.numpy()) for g in leaves])
     if problem:
         warnings.warn(problem, RuntimeWarning, stacklevel=3)
+
+
+def objective(fun, x):
+    """fun(x) for R's optim() and nlminb(), fun a
+    pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
+    triple). R calls it by its entry, "r.grad.objective"
+    (pycg/r/entries.py), so that an older pycg fails only there, with a
+    message naming it."""
+    try:
+        value, grad = fun(np.asarray(
+            x.numpy() if isinstance(x, Tensor) else x,
+            dtype=np.float64).reshape(-1))
+    except NaNGradientError as e:   # (R names its own function)
+        raise FloatingPointError(e.problem) from None
+    return value, codec.to_r(grad)

@@ -27,7 +27,6 @@ from pycg.r.base import (arith, replace, rmath, semantics, square, subset,
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
-from pycg.optimize import NaNGradientError
 from pycg.tensor import Tensor
 from pycg.tensor.convert import as_dtype
 
@@ -253,18 +252,3 @@ def r_signature(params):
 
 
 r_subset = _guarded(subset.subset)
-
-
-def r_objective(fun, x):
-    """fun(x) for R's optim() and nlminb(), fun a
-    pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
-    triple). R calls it through call_core("r.interop.r_objective", ...)
-    (pycg/r/entries.py), so that an older pycg fails only here, with a
-    message naming it."""
-    try:
-        value, grad = fun(np.asarray(
-            x.numpy() if isinstance(x, Tensor) else x,
-            dtype=np.float64).reshape(-1))
-    except NaNGradientError as e:   # (R names its own function)
-        raise FloatingPointError(e.problem) from None
-    return value, codec.to_r(grad)
