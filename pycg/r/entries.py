@@ -14,36 +14,34 @@ The functions R holds directly (R/python.R's interop(): the ops, the
 operators, conversions) are interop's own `_guarded` functions.
 """
 import pycg
-from pycg import config, debug, optimize, random
-from pycg.compile import function
 from pycg.r import grad
 from pycg.r.base import (covariance, linalg, na, replace, semantics, special,
                          square, stats, summary)
-from pycg.random import seed_generator
 
 ENTRIES = {
-    # pycg's public API
+    # pycg's public API, by its path
     "GradientTape": pycg.GradientTape,
     "Variable": pycg.Variable,
     "check_gradients": pycg.check_gradients,
-    "config.backend": config.backend,
-    "config.floatx": config.floatx,
-    "config.set_backend": config.set_backend,
-    "config.set_floatx": config.set_floatx,
+    "config.backend": pycg.config.backend,
+    "config.floatx": pycg.config.floatx,
+    "config.set_backend": pycg.config.set_backend,
+    "config.set_floatx": pycg.config.set_floatx,
     "custom_gradient": pycg.custom_gradient,
-    "debug.check_numerics": debug.check_numerics,
-    "function": function,
+    "debug.check_numerics": pycg.debug.check_numerics,
+    "function": pycg.function,
     "load_variables": pycg.load_variables,
-    "optimize.scipy_objective": optimize.scipy_objective,
-    "random.SeedGenerator": random.SeedGenerator,
-    "random.categorical": random.categorical,
-    "random.dropout": random.dropout,
-    "random.normal": random.normal,
-    "random.randint": random.randint,
-    "random.seed_generator.seed_global": seed_generator.seed_global,
-    "random.shuffle": random.shuffle,
-    "random.truncated_normal": random.truncated_normal,
-    "random.uniform": random.uniform,
+    "optimize.scipy_objective": pycg.optimize.scipy_objective,
+    "random.SeedGenerator": pycg.random.SeedGenerator,
+    "random.categorical": pycg.random.categorical,
+    "random.dropout": pycg.random.dropout,
+    "random.normal": pycg.random.normal,
+    "random.randint": pycg.random.randint,
+    "random.seed_generator.seed_global":
+        pycg.random.seed_generator.seed_global,
+    "random.shuffle": pycg.random.shuffle,
+    "random.truncated_normal": pycg.random.truncated_normal,
+    "random.uniform": pycg.random.uniform,
     "save_variables": pycg.save_variables,
     "to_jax": pycg.to_jax,
     "to_keras": pycg.to_keras,
