@@ -50,7 +50,10 @@ op_call_index <- function(.op, ...) {
   py_call(interop()$call_op_index, .op, ...)
 }
 
-# pycg.<name>(...), e.g. core_call("config.backend").
+# The Python function that pycg/r/entries.py lists as `.name`, of `...`:
+# pycg's public API by its path ("config.backend"), or the R package's own
+# ("r.linalg.matprod": R's meaning on tensors, pycg/r/base/). A name not
+# listed there is an R error naming it.
 core_call <- function(.name, ...) {
   py_call(interop()$call_core, .name, ...)
 }

@@ -100,7 +100,7 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
     function_reads(f)
   # (pycg.value_and_grad, warning where a finite value has a NaN gradient,
   # replayed without R where a record of f is sound: pycg/r/replay.py)
-  run <- core_call("r.na.checked_value_and_grad", py_f,
+  run <- core_call("r.grad.checked_value_and_grad", py_f,
                    argnums = argnums, has_aux = isTRUE(has_aux),
                    value = transform == "value_and_grad",
                    replay = attr(reads, "why_not") %||% TRUE)
@@ -131,7 +131,7 @@ transform_r_function <- function(transform, f, label, argnums, has_aux) {
 
 is_python <- function(x) inherits(x, "python.builtin.object")
 
-# The arrays of a result that Python sent as R data (pycg/r/na.py
+# The arrays of a result that Python sent as R data (pycg/r/grad.py
 # run_r), a 1-d one as an R vector.
 r_arrays <- function(x) {
   if (!is.list(x)) return(x)

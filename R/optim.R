@@ -46,7 +46,7 @@ pycg_optim_objective <- function(f, dtype = "float64") {
            "vector, not ", describe_input(par), call. = FALSE)
     par <- as.double(par)
     if (!identical(par, cache$par)) {
-      res <- py_call(interop()$call_core, "r.interop.r_objective", fun,
+      res <- py_call(interop()$call_core, "r.grad.objective", fun,
                      r_array(par),
                      .caller = list(name = "pycg_optim_objective",
                                     args = names(formals(f))))

@@ -52,7 +52,7 @@ optimizer_sgd <- function(learning_rate = 0.01, momentum = 0, nesterov = FALSE,
                           weight_decay = NULL, clipnorm = NULL,
                           clipvalue = NULL, global_clipnorm = NULL,
                           name = NULL, ...) {
-  new_optimizer("SGD", environment(), ...)
+  new_optimizer("optimizers.SGD", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -62,7 +62,7 @@ optimizer_adam <- function(learning_rate = 0.001, beta_1 = 0.9, beta_2 = 0.999,
                            weight_decay = NULL, clipnorm = NULL,
                            clipvalue = NULL, global_clipnorm = NULL,
                            name = NULL, ...) {
-  new_optimizer("Adam", environment(), ...)
+  new_optimizer("optimizers.Adam", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -72,7 +72,7 @@ optimizer_adamw <- function(learning_rate = 0.001, weight_decay = 0.004,
                             amsgrad = FALSE, clipnorm = NULL,
                             clipvalue = NULL, global_clipnorm = NULL,
                             name = NULL, ...) {
-  new_optimizer("AdamW", environment(), ...)
+  new_optimizer("optimizers.AdamW", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -82,7 +82,7 @@ optimizer_rmsprop <- function(learning_rate = 0.001, rho = 0.9, momentum = 0,
                               weight_decay = NULL, clipnorm = NULL,
                               clipvalue = NULL, global_clipnorm = NULL,
                               name = NULL, ...) {
-  new_optimizer("RMSprop", environment(), ...)
+  new_optimizer("optimizers.RMSprop", environment(), ...)
 }
 
 #' @rdname optimizers
@@ -92,17 +92,18 @@ optimizer_adagrad <- function(learning_rate = 0.001,
                               weight_decay = NULL, clipnorm = NULL,
                               clipvalue = NULL, global_clipnorm = NULL,
                               name = NULL, ...) {
-  new_optimizer("Adagrad", environment(), ...)
+  new_optimizer("optimizers.Adagrad", environment(), ...)
 }
 
-# pycg.optimizers.<class>(...) with the R function's arguments (`args`, its
+# The optimizer the entry `entry` makes (pycg.optimizers.<class>(...),
+# pycg/r/entries.py) with the R function's arguments (`args`, its
 # environment) and `...`: an NA becomes NaN, which Python refuses by the
 # argument's name (reticulate would pass a logical NA as True).
-new_optimizer <- function(class, args, ...) {
+new_optimizer <- function(entry, args, ...) {
   args <- lapply(as.list(args), function(x)
     if (is.atomic(x) && length(x) == 1L && !is.character(x) && is.na(x))
       NaN else x)
-  do.call(core_call, c(list(paste0("optimizers.", class)), args, list(...)))
+  do.call(core_call, c(list(entry), args, list(...)))
 }
 
 # The R function an optimizer's error names: optimizer_sgd() for

@@ -1,5 +1,5 @@
 # R's indexing of tensors: `[`, `[[` and their assignments (documented in
-# ?tensor-methods). Values placed by `[<-` go through pycg/r/replace.py
+# ?tensor-methods). Values placed by `[<-` go through pycg/r/base/replace.py
 # (R's types, recycling and NA).
 
 #' @rdname tensor-methods

@@ -53,10 +53,6 @@
 #' pycg_grad(function(a) log(det(a)))(a)   # t(solve(a))
 NULL
 
-# A Python result of pycg/r/linalg.py or square.py, by name.
-r_linalg <- function(name, ...) core_call(paste0("r.linalg.", name), ...)
-r_square <- function(name, ...) core_call(paste0("r.square.", name), ...)
-
 # ---- products -------------------------------------------------------------------
 
 # An operand of %*%, crossprod(), tcrossprod(), outer() or kronecker() as
@@ -80,8 +76,8 @@ describe_product <- function(x) {
 }
 
 matrixOps.pycg.tensor.Tensor <- function(x, y) {
-  r_linalg("matprod", "matmul", as_product(x, "%*%", "x"),
-           as_product(y, "%*%", "y"))
+  core_call("r.linalg.matprod", "matmul", as_product(x, "%*%", "x"),
+            as_product(y, "%*%", "y"))
 }
 
 # R >= 4.3 dispatches %*% on the matrixOps group; before that, pycg's own %*%
@@ -91,8 +87,8 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
 #' @rdname tensor-linalg
 `%*%` <- function(x, y) {
   if (is_tensor(x) || is_tensor(y))
-    r_linalg("matprod", "matmul", as_product(x, "%*%", "x"),
-             as_product(y, "%*%", "y"))
+    core_call("r.linalg.matprod", "matmul", as_product(x, "%*%", "x"),
+              as_product(y, "%*%", "y"))
   else
     masked("%*%")(x, y)
 }
@@ -100,34 +96,38 @@ matrixOps.pycg.tensor.Tensor <- function(x, y) {
 #' @rdname tensor-linalg
 #' @export
 setMethod("crossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  r_linalg("matprod", "crossprod", as_product(x, "crossprod()", "x"),
-           as_product(y, "crossprod()", "y"))
+  core_call("r.linalg.matprod", "crossprod",
+            as_product(x, "crossprod()", "x"),
+            as_product(y, "crossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("crossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  r_linalg("matprod", "crossprod", as_product(x, "crossprod()", "x"),
-           as_product(y, "crossprod()", "y"))
+  core_call("r.linalg.matprod", "crossprod",
+            as_product(x, "crossprod()", "x"),
+            as_product(y, "crossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("tcrossprod", "pycg.tensor.Tensor", function(x, y = NULL) {
-  r_linalg("matprod", "tcrossprod", as_product(x, "tcrossprod()", "x"),
-           as_product(y, "tcrossprod()", "y"))
+  core_call("r.linalg.matprod", "tcrossprod",
+            as_product(x, "tcrossprod()", "x"),
+            as_product(y, "tcrossprod()", "y"))
 })
 
 #' @rdname tensor-linalg
 #' @export
 setMethod("tcrossprod", c("ANY", "pycg.tensor.Tensor"), function(x, y = NULL) {
-  r_linalg("matprod", "tcrossprod", as_product(x, "tcrossprod()", "x"),
-           as_product(y, "tcrossprod()", "y"))
+  core_call("r.linalg.matprod", "tcrossprod",
+            as_product(x, "tcrossprod()", "x"),
+            as_product(y, "tcrossprod()", "y"))
 })
 
 # R's t(): a vector is a one-row matrix; more than two axes stop.
 r_transpose <- function(x) {
-  na_through(x, function(t) r_linalg("transpose", t))
+  na_through(x, function(t) core_call("r.linalg.transpose", t))
 }
 
 # outer(X, Y, FUN) as base R computes it: FUN of the paired elements
@@ -142,15 +142,16 @@ tensor_outer <- function(X, Y, FUN = "*", ...) {
     dim(out) <- dims
     return(out)
   }
-  r_linalg("with_r_dims", out, as.list(dims))
+  core_call("r.linalg.with_r_dims", out, as.list(dims))
 }
 
 # list(FUN(X', Y'), the dims of outer()'s result): X' and Y' are outer()'s
 # pairs of elements (R's rep()).
 paired <- function(X, Y, FUN, who, ...) {
   product <- is.character(FUN) && identical(FUN, "*")
-  parts <- r_linalg("outer_operands", as_product(na_as_nan(X), who, "X"),
-                    as_product(na_as_nan(Y), who, "Y"), product)
+  parts <- core_call("r.linalg.outer_operands",
+                     as_product(na_as_nan(X), who, "X"),
+                     as_product(na_as_nan(Y), who, "Y"), product)
   list(match.fun(FUN)(parts[[1L]], parts[[2L]], ...), parts[[3L]])
 }
 
@@ -177,10 +178,10 @@ setMethod("%o%", c("ANY", "pycg.tensor.Tensor"),
           function(X, Y) tensor_outer(X, Y))
 
 # base R's .kronecker(): outer()'s pairs, its axes interleaved, then dims
-# dX * dY (pycg/r/linalg.py).
+# dX * dY (pycg/r/base/linalg.py).
 tensor_kronecker <- function(X, Y, FUN = "*", ...) {
   values <- paired(X, Y, FUN, "kronecker()", ...)[[1L]]
-  r_linalg("kronecker_layout", as_py(values), as_py(X), as_py(Y))
+  core_call("r.linalg.kronecker_layout", as_py(values), as_py(X), as_py(Y))
 }
 
 #' @rdname tensor-linalg
@@ -200,7 +201,7 @@ setMethod("kronecker", c("ANY", "pycg.tensor.Tensor"),
 # ---- solving and factorising ------------------------------------------------------
 
 tensor_solve <- function(a, b, tol = .Machine$double.eps, ...) {
-  r_square("solve", as_py(a), if (!missing(b)) as_py(b), as_py(tol))
+  core_call("r.square.solve", as_py(a), if (!missing(b)) as_py(b), as_py(tol))
 }
 
 #' @rdname tensor-linalg
@@ -217,7 +218,7 @@ chol.pycg.tensor.Tensor <- function(x, pivot = FALSE, LINPACK = FALSE, ...) {
   if (!isFALSE(pivot))
     stop("chol() of a tensor: pivot = TRUE is not taken; use ",
          "chol(as.array(x), pivot = TRUE) for base R's answer", call. = FALSE)
-  r_square("chol", x)
+  core_call("r.square.chol", x)
 }
 
 #' @rdname tensor-linalg
@@ -227,7 +228,7 @@ setMethod("chol2inv", "pycg.tensor.Tensor",
   if (!is.numeric(size) || length(size) != 1L || is.na(size))
     stop("chol2inv(): 'size' argument must be a positive integer",
          call. = FALSE)
-  r_square("chol2inv", x, as.integer(size))
+  core_call("r.square.chol2inv", x, as.integer(size))
 })
 
 #' @rdname tensor-linalg
@@ -235,7 +236,7 @@ setMethod("chol2inv", "pycg.tensor.Tensor",
 determinant.pycg.tensor.Tensor <- function(x, logarithm = TRUE, ...) {
   if (!isTRUE(logarithm) && !isFALSE(logarithm))
     stop("determinant(): `logarithm` must be TRUE or FALSE", call. = FALSE)
-  parts <- r_square("determinant", x, logarithm)
+  parts <- core_call("r.square.determinant", x, logarithm)
   modulus <- parts[[1L]]
   attr(modulus, "logarithm") <- logarithm
   sign <- tryCatch(as.integer(tensor_to_r(parts[[2L]])),
@@ -245,13 +246,14 @@ determinant.pycg.tensor.Tensor <- function(x, logarithm = TRUE, ...) {
 
 #' @rdname tensor-linalg
 #' @export
-setMethod("det", "pycg.tensor.Tensor", function(x, ...) r_square("det", x))
+setMethod("det", "pycg.tensor.Tensor",
+          function(x, ...) core_call("r.square.det", x))
 
 tensor_backsolve <- function(r, x, k = ncol(r), upper.tri = TRUE,
                              transpose = FALSE) {
   k <- if (missing(k)) NULL else as_int(k)
-  r_square("backsolve", as_py(r), as_py(x), k, as_flag(upper.tri),
-           as_flag(transpose))
+  core_call("r.square.backsolve", as_py(r), as_py(x), k, as_flag(upper.tri),
+            as_flag(transpose))
 }
 
 #' @rdname tensor-linalg
@@ -265,8 +267,8 @@ setMethod("backsolve", c("ANY", "pycg.tensor.Tensor"), tensor_backsolve)
 tensor_forwardsolve <- function(l, x, k = ncol(l), upper.tri = FALSE,
                                 transpose = FALSE) {
   k <- if (missing(k)) NULL else as_int(k)
-  r_square("backsolve", as_py(l), as_py(x), k, as_flag(upper.tri),
-           as_flag(transpose))
+  core_call("r.square.backsolve", as_py(l), as_py(x), k, as_flag(upper.tri),
+            as_flag(transpose))
 }
 
 #' @rdname tensor-linalg
@@ -284,5 +286,5 @@ setMethod("norm", "pycg.tensor.Tensor", function(x, type, ...) {
   if (!is.character(type) || !length(type) || is.na(type[1L]))
     stop("norm(): `type` must be one of \"O\", \"I\", \"F\", \"M\", \"2\"",
          call. = FALSE)
-  r_linalg("norm", x, type[1L])
+  core_call("r.linalg.norm", x, type[1L])
 })

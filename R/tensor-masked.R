@@ -88,7 +88,7 @@ r_proportions <- function(x, margin = NULL) {
 }
 
 # is.double(), is.integer() or is.logical(): R's type of a tensor (that of
-# the R value it converts to: pycg/r/semantics.py r_type()).
+# the R value it converts to: pycg/r/base/semantics.py r_type()).
 r_is_type <- function(type) {
   base_is <- get(paste0("is.", type), envir = baseenv())
   code <- match(type, c("logical", "integer", "double", "complex")) - 1L

@@ -254,7 +254,7 @@ r_logical_if_scalar <- function(out) {
 #' @export
 Math.pycg.tensor.Tensor <- function(x, ...) {
   if (.Generic %in% r_special_math)
-    return(special_call(.Generic, na_as_nan(x)))
+    return(core_call("r.special.math_group", .Generic, na_as_nan(x)))
   args <- list(...)
   digits <- if (.Generic %in% c("round", "signif", "log") && length(args))
     args[[1L]]
@@ -270,7 +270,7 @@ Math.pycg.tensor.Tensor <- function(x, ...) {
   with_na(py_call(interop()$r_math, .Generic, x, na_of(x), digits))
 }
 
-# Math generics computed in pycg/r/rmath.py without an op of their name.
+# Math generics computed in pycg/r/base/rmath.py without an op of their name.
 r_math_generics <- c("round", "signif", "sinpi", "cospi", "tanpi", "cumsum",
                      "cumprod", "cummax", "cummin")
 

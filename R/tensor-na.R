@@ -1,4 +1,5 @@
-# R's NA through the operators on tensors (pycg/r/na.py is the Python half).
+# R's NA through the operators on tensors (pycg/r/base/na.py is the Python
+# half).
 #
 # A boolean tensor has no NA: NaN > 0 is FALSE in a tensor. R's comparison
 # and logical operators on tensors therefore keep, beside a result that has
@@ -12,7 +13,7 @@ na_of <- function(x) {
   if (is_tensor(x)) attr(x, "pycg_na", exact = TRUE)
 }
 
-# A result of pycg/r/na.py: a tensor, or list(tensor, its NA mask).
+# A result of pycg/r/base/na.py: a tensor, or list(tensor, its NA mask).
 with_na <- function(res) {
   if (is_tensor(res)) return(res)
   out <- res[[1L]]
@@ -53,7 +54,7 @@ r_is_nan <- function(x) {
 
 # One operand of R's operators (and of the Summary group, pmax(), ...) as
 # list(value, na, weak): a tensor with its NA mask, or R data for
-# pycg/r/semantics.py, NA kept (an integer NA as its bits, R's
+# pycg/r/base/semantics.py, NA kept (an integer NA as its bits, R's
 # NA_integer_; a logical one as FALSE and a mask), weak = 1 for R data
 # (which takes a float tensor's dtype beside it).
 r_operand <- function(x, what) {

@@ -11,7 +11,7 @@
 #' `atan2()` generic: pycg gives them S4 methods for tensors (on either
 #' argument), which library(pycg) lists as masking base's; every other
 #' value keeps base R's function. R's rules live in one place, the Python
-#' module `pycg.r.special`: NaN for a negative argument of `beta()` and
+#' module `pycg.r.base.special`: NaN for a negative argument of `beta()` and
 #' `lbeta()`, `gamma()` NaN at 0 and 0 below -170.57, `psigamma()` NaN where
 #' R's algorithm gives up (digamma below 1e-304, trigamma below 1e-152),
 #' `deriv` rounded, at most 100. `psigamma()` takes one `deriv` for the
@@ -39,17 +39,14 @@
 #' pycg_grad(loglik)(c(1, 0.5))
 NULL
 
-# The Math generics that pycg.r.special computes (Math.pycg.tensor.Tensor
+# The Math generics that pycg.r.base.special computes (Math.pycg.tensor.Tensor
 # sends them there).
 r_special_math <- c("lgamma", "gamma", "digamma", "trigamma")
 
-special_call <- function(name, ...) {
-  core_call(paste0("r.special.", name), ...)
-}
-
-special_pair <- function(name) {
-  force(name)
-  function(a, b) special_call(name, as_py(na_as_nan(a)), as_py(na_as_nan(b)))
+# A method of two arguments calling the entry `entry` (pycg/r/entries.py).
+special_pair <- function(entry) {
+  force(entry)
+  function(a, b) core_call(entry, as_py(na_as_nan(a)), as_py(na_as_nan(b)))
 }
 
 #' @rdname tensor-special
@@ -58,44 +55,48 @@ setMethod("psigamma", "pycg.tensor.Tensor", function(x, deriv = 0L) {
   if (!is.numeric(deriv) || length(deriv) != 1L || is.na(deriv))
     stop("`deriv` must be one whole number from 0 to 100 for a tensor `x`; ",
          "got ", describe_value(deriv), call. = FALSE)
-  special_call("psigamma", as_py(na_as_nan(x)), as.double(deriv))
+  core_call("r.special.psigamma", as_py(na_as_nan(x)), as.double(deriv))
 })
 
 #' @rdname tensor-special
 #' @export
-setMethod("beta", c("pycg.tensor.Tensor", "ANY"), special_pair("beta"))
+setMethod("beta", c("pycg.tensor.Tensor", "ANY"),
+          special_pair("r.special.beta"))
 
 #' @rdname tensor-special
 #' @export
-setMethod("beta", c("ANY", "pycg.tensor.Tensor"), special_pair("beta"))
+setMethod("beta", c("ANY", "pycg.tensor.Tensor"),
+          special_pair("r.special.beta"))
 
 #' @rdname tensor-special
 #' @export
-setMethod("lbeta", c("pycg.tensor.Tensor", "ANY"), special_pair("lbeta"))
+setMethod("lbeta", c("pycg.tensor.Tensor", "ANY"),
+          special_pair("r.special.lbeta"))
 
 #' @rdname tensor-special
 #' @export
-setMethod("lbeta", c("ANY", "pycg.tensor.Tensor"), special_pair("lbeta"))
+setMethod("lbeta", c("ANY", "pycg.tensor.Tensor"),
+          special_pair("r.special.lbeta"))
 
 #' @rdname tensor-special
 #' @export
 setMethod("choose", c("pycg.tensor.Tensor", "ANY"), function(n, k)
-  special_call("choose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
+  core_call("r.special.choose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
 
 #' @rdname tensor-special
 #' @export
 setMethod("choose", c("ANY", "pycg.tensor.Tensor"), function(n, k)
-  special_call("choose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
+  core_call("r.special.choose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
 
 #' @rdname tensor-special
 #' @export
 setMethod("lchoose", c("pycg.tensor.Tensor", "ANY"), function(n, k)
-  special_call("lchoose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
+  core_call("r.special.lchoose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
 
 #' @rdname tensor-special
 #' @export
 setMethod("lchoose", c("ANY", "pycg.tensor.Tensor"), function(n, k)
-  special_call("lchoose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
+  core_call("r.special.lchoose", as_py(na_as_nan(n)), as_py(na_as_nan(k))))
 
 #' @rdname tensor-special
 #' @export

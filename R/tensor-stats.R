@@ -63,9 +63,9 @@
 #' cor(m)
 NULL
 
-r_stats <- function(name, ...) core_call(paste0("r.stats.", name), ...)
 
-# ---- var(), cov(), cor(), sd(): base R's stats/src/cov.c (pycg/r/covariance.py)
+# ---- var(), cov(), cor(), sd(): base R's stats/src/cov.c
+# (pycg/r/base/covariance.py)
 
 #' @rdname tensor-stats
 #' @importFrom stats sd
@@ -128,7 +128,7 @@ setMethod("cov", c("ANY", "pycg.tensor.Tensor"), tensor_cov)
 #' @rawNamespace S3method(stats::median, pycg.tensor.Tensor)
 median.pycg.tensor.Tensor <- function(x, na.rm = FALSE, ...) {
   check_na_rm(na.rm)
-  with_na(r_stats("median", na_as_nan(x), na.rm))
+  with_na(core_call("r.stats.median", na_as_nan(x), na.rm))
 }
 
 check_na_rm <- function(na.rm) {
@@ -146,7 +146,7 @@ scale.pycg.tensor.Tensor <- function(x, center = TRUE, scale = TRUE) {
       stop("scale(): `", what, "` must be TRUE, FALSE or one number per ",
            "column of `x`", call. = FALSE)
   }
-  parts <- r_stats("scale", na_as_nan(x), as_py(center), as_py(scale))
+  parts <- core_call("r.stats.scale", na_as_nan(x), as_py(center), as_py(scale))
   out <- parts[[1L]]
   if (!is.null(parts[[2L]])) attr(out, "scaled:center") <- parts[[2L]]
   if (!is.null(parts[[3L]])) attr(out, "scaled:scale") <- parts[[3L]]
@@ -170,7 +170,7 @@ setMethod("cor", c("ANY", "pycg.tensor.Tensor"), tensor_cor)
 # ---- ifelse() --------------------------------------------------------------------
 
 # ifelse() with a tensor among test, yes and no: R's rules in
-# pycg/r/replace.py (r_ifelse()); character values give base R's answer.
+# pycg/r/base/replace.py (r_ifelse()); character values give base R's answer.
 tensor_ifelse <- function(test, yes, no) {
   numbers <- function(v) is_tensor(v) || ((is.numeric(v) || is.logical(v)) &&
                                             !is.object(v))
@@ -216,7 +216,7 @@ setMethod("apply", "pycg.tensor.Tensor",
     stop("apply(): 'MARGIN' does not match dim(X) (", length(d), " axes); ",
          "give axes by number (tensors have no dimnames)", call. = FALSE)
   if (!prod(d[MARGIN])) return(apply_empty(X, MARGIN, FUN, ...))
-  results <- lapply(r_stats("slices", X, as_int(MARGIN - 1L)),
+  results <- lapply(core_call("r.stats.slices", X, as_int(MARGIN - 1L)),
                     function(s) FUN(s, ...))
   lens <- vapply(results, length, 1L)
   if (!isTRUE(simplify) || !length(results) || any(lens != lens[1L]) ||
@@ -232,7 +232,8 @@ setMethod("apply", "pycg.tensor.Tensor",
     out <- unlist(results)
     return(if (length(dims) > 1L) array(out, dims) else out)
   }
-  r_stats("combine", lapply(results, as_py), as.list(as.integer(dims)))
+  core_call("r.stats.combine", lapply(results, as_py),
+            as.list(as.integer(dims)))
 })
 
 # apply() over an empty margin, as base R: FUN of one slice of zeros (of
@@ -263,8 +264,8 @@ rowsum.pycg.tensor.Tensor <- function(x, group, reorder = TRUE,
   if (anyNA(group)) warning("missing values for 'group'", call. = FALSE)
   groups <- unique(group)
   if (reorder) groups <- sort(groups, na.last = TRUE, method = "quick")
-  r_stats("rowsum", na_as_nan(x), as_py(array(match(group, groups) - 1L)),
-          length(groups), na.rm)
+  core_call("r.stats.rowsum", na_as_nan(x),
+            as_py(array(match(group, groups) - 1L)), length(groups), na.rm)
 }
 
 #' @rdname tensor-stats

@@ -149,6 +149,15 @@ def test_the_core_reaches_no_other_layer_than_the_values():
     assert {m for m in reached if _layer(m) != 2} == set()
 
 
+def test_base_r_on_tensors_knows_neither_r_nor_reticulate():
+    # pycg/r/base/ (R's meaning on tensors) imports nothing else of pycg.r:
+    # not the R package's door (interop, envelope), not the rpy2 side
+    base = {m for m in MODULES if m.startswith("pycg.r.base")}
+    assert len(base) > 10
+    reached = set().union(*(GRAPH[m] for m in base)) - base
+    assert {m for m in reached if m.startswith("pycg.r")} == set()
+
+
 def _bound_names(path):
     """Top-level names a file binds, with the module each import names."""
     bound = {}

@@ -8,11 +8,11 @@ import threading
 import numpy as np
 
 import pycg
-from pycg.r import interop, na, replay
+from pycg.r import grad, interop, replay
 
 
 def _vg(f, value=True):
-    return na.checked_value_and_grad(f, 0, False, value, replay=True)
+    return grad.checked_value_and_grad(f, 0, False, value, replay=True)
 
 
 def _float(t):
@@ -146,7 +146,7 @@ def test_a_failing_call_keeps_no_record(backend):
 
 def test_r_says_no_record_and_why(backend):
     f = _Counted(lambda p: interop.call_op("sum", p))
-    vg = na.checked_value_and_grad(f, 0, False, True,
+    vg = grad.checked_value_and_grad(f, 0, False, True,
                                    replay="it reads the R environment `e`")
     for _ in range(2):
         vg(pycg.convert_to_tensor(np.array([1.0])))

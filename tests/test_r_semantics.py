@@ -1,4 +1,4 @@
-"""pycg/r/semantics.py and the R-facing arithmetic built on it, against base
+"""pycg/r/base/semantics.py and the R-facing arithmetic built on it, against base
 R itself: an Rscript run (base R only, no pycg) computes the oracle, bit
 for bit where R's answer is exact (R's %%, %/%, round(), signif()), and the
 shape rules are base R's (arithmetic.c). The R package's conformance suite
@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import pycg
-from pycg.r import arith, codec, rmath, semantics as rs, summary
+from pycg.r import codec
+from pycg.r.base import arith, rmath, semantics as rs, summary
 from support.r_bridge_helpers import require_r
 
 X = [5.5, -5.5, 7.0, -7.0, 0.3, 1e-300, 2.675, 5.015, 0.15, -0.15, 1e20,
@@ -114,7 +115,7 @@ def test_shapes_follow_base_r(a, b, shape, warning):
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         if isinstance(shape, str):
-            with pytest.raises(rs.RError, match=shape.replace("[", r"\[")):
+            with pytest.raises(rs.BaseRError, match=shape.replace("[", r"\[")):
                 rs.layout(e1, e2, what="+")
         else:
             assert rs.layout(e1, e2, what="+") == shape

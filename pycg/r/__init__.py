@@ -55,8 +55,9 @@ pycg.r has started R, call R only through pycg.r, not through rpy2 directly:
 why, and how the process still exits cleanly, is told in
 pycg/r/_session.py. Importing pycg.r starts nothing: R starts on the first
 call. The package also holds the Python half of the R package
-(pycg/r/interop.py, which R reaches through reticulate), and the one array
-codec both directions share (pycg/r/codec.py).
+(pycg/r/interop.py, which R reaches through reticulate, and base R's
+meaning on tensors, pycg/r/base/), and the one array codec both directions
+share (pycg/r/codec.py).
 """
 import os
 from typing import Any

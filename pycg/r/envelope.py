@@ -21,7 +21,7 @@ import weakref
 import pycg
 from pycg._errors import Arg, user_error
 from pycg.r import codec
-from pycg.r.na import symbolic
+from pycg.r.base.na import symbolic
 from pycg.tensor import Tensor
 
 ARRAY_KEY = "__pycg_r_array__"

@@ -7,7 +7,9 @@ codec.to_r's `(bytearray, shape, kind)`.
 
 Every function R calls here is `_guarded`: it decodes its arguments and
 returns a `Failure` instead of raising, so R re-raises a short R error. Ops
-are named by strings: each Python object R passes costs an S3 dispatch.
+are named by strings: each Python object R passes costs an S3 dispatch;
+the other functions R calls by name (core_call() in R/calls.R) are the
+table of pycg/r/entries.py. R's meaning on tensors is pycg/r/base/.
 """
 import functools
 import traceback
@@ -19,13 +21,12 @@ import pycg
 from pycg.core import recorder
 from pycg._errors import facts_of
 from pycg.core.backward import strong_zeros
-from pycg.r import (_hosted, _interrupts, arith, codec,  # noqa: F401
-                    covariance, envelope, linalg, na, replace, replay,
-                    rmath, semantics, special, square, stats, summary)
+from pycg.r import _hosted, _interrupts, codec, entries, envelope, replay
+from pycg.r.base import (arith, replace, rmath, semantics, square, subset,
+                         summary)
 from pycg.r.conditions import RCallbackError, RCallbackInterrupt
 from pycg.r._session import LOCK as _R_LOCK  # R is single-threaded
 from pycg.custom.signature import make_signature
-from pycg.optimize import NaNGradientError
 from pycg.tensor import Tensor
 from pycg.tensor.convert import as_dtype
 
@@ -112,9 +113,10 @@ def call_op_index(name, /, *args, **kwargs):
 
 @_guarded
 def call_core(name, /, *args, **kwargs):
-    """pycg.<name>(*args, **kwargs); `name` may be dotted, e.g.
-    "config.backend"."""
-    return functools.reduce(getattr, name.split("."), pycg)(*args, **kwargs)
+    """The function pycg/r/entries.py lists as `name` (e.g.
+    "config.backend", "r.linalg.matprod"), of *args and **kwargs; a name
+    not listed there is refused."""
+    return entries.lookup(name)(*args, **kwargs)
 
 
 # the methods of a tensor that hand its values over as Python numbers or
@@ -249,73 +251,4 @@ def r_signature(params):
     return make_signature(params, "pycg (R formals)")
 
 
-@_guarded
-def r_subset(x, index, drop):
-    """x[i, j, ...] with R's rules: 1-based positive indices select,
-    negative ones exclude, logical ones mask (recycled), NULL (a missing
-    index) keeps the whole extent; one index on an array indexes it in
-    column-major order; `drop` removes every extent of length 1."""
-    ops = pycg.ops
-    x = pycg.convert_to_tensor(x)
-    if len(index) == 1 and x.ndim != 1:
-        if index[0] is None:
-            return x
-        x = semantics.r_ravel(x)
-    elif len(index) != x.ndim:
-        raise IndexError(
-            f"pycg: incorrect number of dimensions: {len(index)} indices for "
-            f"a tensor of {x.ndim} dimensions")
-    for axis, i in enumerate(index):
-        if i is not None:
-            x = ops.take(x, _r_positions(i, x.shape[axis], axis), axis=axis)
-    if drop and 1 in x.shape:
-        x = ops.reshape(x, tuple(d for d in x.shape if d != 1))
-    return x
-
-
-def _r_positions(i, extent, axis):
-    if na.symbolic(i):   # (an R constant is a constant of the graph)
-        i = na.static_value(i)
-    if i is None:
-        raise IndexError(
-            "`[`: the index is a tensor being traced (inside pycg_function), "
-            "whose values, and so the length of x[i], are not known yet; "
-            "use op_where(i, x, 0) to keep the shape, or take x[i] outside "
-            "pycg_function")
-    a = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
-    a = a.reshape(-1, order="F")  # an R matrix of indices reads by column
-    if a.dtype == bool:
-        if a.size > extent:
-            raise IndexError(
-                f"pycg: logical index of length {a.size} for an extent of "
-                f"{extent} (dimension {axis + 1})")
-        return np.flatnonzero(np.resize(a, extent) if a.size else a)
-    if a.dtype.kind not in "iuf":
-        raise IndexError(f"pycg: indices must be numbers or logicals, "
-                         f"got {a.dtype}")
-    a = np.trunc(a).astype(np.int64)
-    if (a > extent).any():
-        raise IndexError(
-            f"pycg: subscript out of bounds: index {a.max()} for an extent "
-            f"of {extent} (dimension {axis + 1})")
-    if (a >= 0).all():
-        return a[a != 0] - 1
-    if (a <= 0).all():
-        keep = np.ones(extent, dtype=bool)
-        keep[-a[(a != 0) & (a >= -extent)] - 1] = False
-        return np.flatnonzero(keep)
-    raise IndexError("pycg: can't mix positive and negative subscripts")
-
-
-def r_objective(fun, x):
-    """fun(x) for R's optim() and nlminb(), fun a
-    pycg.optimize.scipy_objective: (value, the gradient as codec.to_r's
-    triple). R calls it through call_core("r.interop.r_objective", ...),
-    so that an older pycg fails only here, with a message naming it."""
-    try:
-        value, grad = fun(np.asarray(
-            x.numpy() if isinstance(x, Tensor) else x,
-            dtype=np.float64).reshape(-1))
-    except NaNGradientError as e:   # (R names its own function)
-        raise FloatingPointError(e.problem) from None
-    return value, codec.to_r(grad)
+r_subset = _guarded(subset.subset)

@@ -27,6 +27,13 @@ test_each_backend <- function(desc, code) {
 
 tensor <- function(x, dtype = "float64") op_convert_to_tensor(x, dtype = dtype)
 
+# Whether a pycg tape records in Python now (none may be left recording
+# after an error): asked of pycg.core.recorder itself, which the R package
+# has no door to (pycg/r/entries.py).
+py_recording <- function() {
+  reticulate::import("pycg.core.recorder")$is_recording()
+}
+
 # Central finite differences of an R function f: R array -> R number.
 fd_grad <- function(f, x, h = 1e-6) {
   g <- x

@@ -16,7 +16,7 @@ bad_inputs <- list(
                       says = "no integer or logical NA; use a double vector"))
 
 still_usable <- function() {
-  expect_false(pycg:::core_call("core.recorder.is_recording"))
+  expect_false(py_recording())
   expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
                c(2, 4))
 }
@@ -53,7 +53,7 @@ test_each_backend("bad input inside a tape leaves nothing recording", {
       tape$watch(x)
       y <- x * op_exp(bad$value)
     }), "op_exp", info = case)
-    expect_false(pycg:::core_call("core.recorder.is_recording"))
+    expect_false(py_recording())
   }
   with(gradient_tape(persistent = TRUE) %as% tape, {
     tape$watch(x)

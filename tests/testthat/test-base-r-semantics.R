@@ -1,4 +1,4 @@
-# Base R's semantics where R values meet tensors (pycg/r/semantics.py and
+# Base R's semantics where R values meet tensors (pycg/r/base/semantics.py and
 # ?tensor-methods): each expectation is base R's answer on the same R data.
 # (The conformance suite, test-conformance-*.R, covers the whole grid.)
 

@@ -19,7 +19,7 @@ test_each_backend("setTimeLimit() stops a runaway R rule under pycg_grad()", {
   expect_match(conditionMessage(err),
                "in the gradient of spin: reached elapsed time limit")
   expect_lt(proc.time()[["elapsed"]] - started, 10)  # not the loop's end
-  expect_false(pycg:::core_call("core.recorder.is_recording"))
+  expect_false(py_recording())
   expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
                c(2, 4))
 })
@@ -38,7 +38,7 @@ test_each_backend("setTimeLimit() stops a runaway forward and function", {
     }, error = identity)
     setTimeLimit()
     expect_match(conditionMessage(err), "reached elapsed time limit")
-    expect_false(pycg:::core_call("core.recorder.is_recording"))
+    expect_false(py_recording())
   }
   expect_equal(as.numeric(pycg_grad(function(x) op_sum(x^2))(c(1, 2))),
                c(2, 4))
@@ -62,7 +62,7 @@ test_that("SIGINT stops a looping rule and reaches the prompt", {
     sprintf("writeLines(as.character(Sys.getpid()), '%s')", pid_file),
     "withCallingHandlers(df(c(1, 2)), interrupt = function(e) {",
     "  cat(sprintf('returned at %.6f\\n', as.numeric(Sys.time())))",
-    "  cat('recording:', pycg:::core_call('core.recorder.is_recording'), '\\n')",
+    "  cat('recording:', reticulate::import('pycg.core.recorder')$is_recording(), '\\n')",
     "})",
     "cat('not reached\\n')"), script)
   lib <- paste(.libPaths(), collapse = .Platform$path.sep)
@@ -127,7 +127,7 @@ test_each_backend("time limits at random points leave no tape recording", {
         conditionMessage(e)
     })
     outcomes <- c(outcomes, outcome)
-    expect_false(pycg:::core_call("core.recorder.is_recording"))
+    expect_false(py_recording())
   }
   message("time limits (", config_backend(), "): ",
           paste(names(table(outcomes)), table(outcomes), collapse = ", "))

@@ -13,7 +13,7 @@ test_that("there is an op_<name> for every name in pycg.ops.__all__", {
 
 test_that("the R and Python packages have the same version", {
   skip_if_no_pycg()
-  py_version <- pycg:::core_call("__version__.__str__")
+  py_version <- reticulate::import("pycg")$`__version__`
   expect_identical(py_version, as.character(utils::packageVersion("pycg")))
 })
 

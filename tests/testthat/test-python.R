@@ -328,3 +328,14 @@ test_that("R's LD_LIBRARY_PATH is what breaks ssl in a Python started from R", {
   skip_if(ssl() == 0L, "this python3 imports ssl under R's LD_LIBRARY_PATH")
   expect_identical(pycg:::with_clean_library_path(ssl()), 0L)
 })
+
+test_that("a name the R package may not call in Python is an R error naming it", {
+  skip_if_no_pycg()
+  # (pycg.core.recorder.is_recording exists: the table, not the path, says)
+  expect_error(pycg:::core_call("core.recorder.is_recording"),
+               paste("the R package called 'core.recorder.is_recording',",
+                     "which is not among the Python functions it may call",
+                     "(pycg/r/entries.py)"), fixed = TRUE)
+  expect_false(py_recording())
+  expect_identical(pycg:::core_call("config.backend"), config_backend())
+})

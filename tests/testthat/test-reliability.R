@@ -73,7 +73,7 @@ test_each_backend("a time limit during R-driven gradients leaves R usable", {
     }, error = function(e) "stopped")
     setTimeLimit()
     stopped <- stopped + identical(outcome, "stopped")
-    expect_false(pycg:::core_call("core.recorder.is_recording"))
+    expect_false(py_recording())
     expect_equal(as.numeric(step(slow)), c(1, 1))
     expect_equal(as.numeric(step(function(x) x * x)), c(2, 4))
   }

@@ -1,5 +1,5 @@
 # Base R's special functions on tensors (R/tensor-special.R, with R's rules
-# in pycg.r.special) against base R on the same data: values, warnings,
+# in pycg.r.base.special) against base R on the same data: values, warnings,
 # gradients against base R's own derivatives and finite differences, and
 # the likelihoods a statistician writes with them.
 

@@ -1,6 +1,6 @@
 """Values placed into tensors by R's rules, for the R package: `x[i] <- value`
 (`[<-` and `[[<-`) and ifelse(test, yes, no); types and NA by
-pycg/r/semantics.py.
+pycg/r/base/semantics.py.
 
 As in base R: the result has the higher R type of x and the value
 (x[1] <- 9L makes a logical x integer, x[1] <- 1.5 an integer x double),
@@ -16,10 +16,10 @@ over recycled positions).
 import numpy as np
 
 import pycg
-from pycg.r import semantics as rs
-from pycg.r.arith import truth
-from pycg.r.na import symbolic, with_mask
-from pycg.r.semantics import LOGICAL, ops
+from pycg.r.base import semantics as rs
+from pycg.r.base.arith import truth
+from pycg.r.base.na import symbolic, with_mask
+from pycg.r.base.semantics import LOGICAL, ops
 
 
 def replace(x, positions, value, x_na=None, value_na=None, weak=True,
@@ -31,9 +31,9 @@ def replace(x, positions, value, x_na=None, value_na=None, weak=True,
     positions = np.asarray(positions, dtype=np.int64).reshape(-1)
     k, m = len(positions), rs.length(value)
     if k and not m:
-        raise rs.RError("`[<-`: replacement has length zero")
+        raise rs.BaseRError("`[<-`: replacement has length zero")
     if k % max(m, 1) and array:
-        raise rs.RError("`[<-`: number of items to replace is not a multiple "
+        raise rs.BaseRError("`[<-`: number of items to replace is not a multiple "
                         "of replacement length")
     top = max(rs.r_type(x), rs.r_type(value))
     dtype = rs.result_dtype(top, [x, value], (False, weak))

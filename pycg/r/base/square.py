@@ -7,9 +7,9 @@ import numpy as np
 
 import pycg
 from pycg import backends
-from pycg.r.linalg import describe
-from pycg.r.na import symbolic
-from pycg.r.semantics import DOUBLE, as_double, r_ravel, r_type
+from pycg.r.base.linalg import describe
+from pycg.r.base.na import symbolic
+from pycg.r.base.semantics import DOUBLE, as_double, r_ravel, r_type
 from pycg.tensor import Tensor
 
 ops = pycg.ops

@@ -1,5 +1,5 @@
 """R's Summary group (sum, prod, max, min, range, any, all) and pmax()/pmin()
-on tensors, for the R package: types and NA by pycg/r/semantics.py,
+on tensors, for the R package: types and NA by pycg/r/base/semantics.py,
 values as base R's summary.c computes them.
 
 As in R: sum() of integers or logicals is integer, or double where the
@@ -15,10 +15,10 @@ argument's dims where it is that long, and skip NAs with na.rm = TRUE.
 import numpy as np
 
 import pycg
-from pycg.r import semantics as rs
-from pycg.r.arith import truth
-from pycg.r.na import symbolic, with_mask
-from pycg.r.semantics import (COMPLEX, DOUBLE, INTEGER, INT_NA, INT_MAX,
+from pycg.r.base import semantics as rs
+from pycg.r.base.arith import truth
+from pycg.r.base.na import symbolic, with_mask
+from pycg.r.base.semantics import (COMPLEX, DOUBLE, INTEGER, INT_NA, INT_MAX,
                               NA_REAL, ops)
 
 
@@ -29,7 +29,7 @@ def summary(generic, parts, masks, na_rm):
         return _logical(generic, parts, masks, na_rm)
     top = max([rs.r_type(p) for p in parts] + [INTEGER])
     if top == COMPLEX and generic in ("max", "min", "range"):
-        raise rs.RError(f"`{generic}`: invalid 'type' (complex) of argument")
+        raise rs.BaseRError(f"`{generic}`: invalid 'type' (complex) of argument")
     if generic == "prod":
         top = max(top, DOUBLE)
     dtype = rs.result_dtype(top, parts)

@@ -1,5 +1,5 @@
 """R's Math group on tensors (the R package's Math method): types and NA by
-pycg/r/semantics.py, values as base R computes them.
+pycg/r/base/semantics.py, values as base R computes them.
 
 As in R: abs() of integers or logicals is integer, cumsum(), cummax() and
 cummin() of them integer (NA from an NA or an overflow on, with R's
@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from pycg.r import semantics as rs
-from pycg.r.na import symbolic
-from pycg.r.semantics import DOUBLE, INTEGER, INT_NA, INT_MAX, ops
+from pycg.r.base import semantics as rs
+from pycg.r.base.na import symbolic
+from pycg.r.base.semantics import DOUBLE, INTEGER, INT_NA, INT_MAX, ops
 from pycg.tensor import Tensor
 
 NAMES = {"ceiling": "ceil", "acos": "arccos", "asin": "arcsin",

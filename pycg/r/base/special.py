@@ -17,7 +17,7 @@ import math
 import warnings
 
 import pycg
-from pycg.r.na import symbolic
+from pycg.r.base.na import symbolic
 
 ops = pycg.ops
 ELIM = 2.302 * (1021 * math.log10(2) - 3.0)   # (R's dpsifn)
@@ -63,6 +63,20 @@ def digamma(x):
 
 def trigamma(x):
     return psigamma(x, 1)
+
+
+def math_group(generic, x):
+    """R's Math group generic named `generic` (one of MATH) of a tensor
+    (R/tensor-methods.R's Math method sends these four here)."""
+    fn = MATH.get(generic)
+    if fn is None:
+        raise ValueError(f"pycg: R's special functions of a tensor are "
+                         f"{', '.join(MATH)}, not {generic!r}")
+    return fn(x)
+
+
+MATH = {"lgamma": lgamma, "gamma": gamma, "digamma": digamma,
+        "trigamma": trigamma}
 
 
 def beta(a, b):

@@ -1,5 +1,5 @@
 """R's operators on tensors (the Ops group of the R package): shapes, types
-and NA by pycg/r/semantics.py, values as base R computes them.
+and NA by pycg/r/base/semantics.py, values as base R computes them.
 
 Arithmetic (`+ - * / ^ %% %/%`) is integer where both sides are integer or
 logical (`/` and `^` always double), with R's integer rules: a result
@@ -9,13 +9,13 @@ arithmetic.c: `^` is R_pow() ((-1.5)^Inf is NaN, 0^-1 Inf), `%%` and `%/%`
 R's myfmod() and myfloor(), which compute x - floor(x / y) * y in extended
 precision (here exactly, in two doubles), so 5.5 %% 0.1 is 0.0999...97 and
 5.5 %/% 0.1 is 54, as in R. Comparisons and `&`/`|` give logical results
-with R's NA (a mask, pycg/r/na.py) by R's three-valued logic.
+with R's NA (a mask, pycg/r/base/na.py) by R's three-valued logic.
 """
 import numpy as np
 
-from pycg.r import semantics as rs
-from pycg.r.na import symbolic, with_mask
-from pycg.r.semantics import (COMPLEX, DOUBLE, INTEGER, LOGICAL, INT_NA,
+from pycg.r.base import semantics as rs
+from pycg.r.base.na import symbolic, with_mask
+from pycg.r.base.semantics import (COMPLEX, DOUBLE, INTEGER, LOGICAL, INT_NA,
                               INT_MAX, ops)
 
 ARITH = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide",
@@ -42,13 +42,13 @@ def operator(generic, e1, e2, na1=None, na2=None, weak=0):
     top = max(rs.r_type(e1), rs.r_type(e2))
     if generic in COMPARE:
         if top == COMPLEX and generic not in ("==", "!="):
-            raise rs.RError(f"`{generic}`: invalid comparison with complex "
+            raise rs.BaseRError(f"`{generic}`: invalid comparison with complex "
                             f"values")
         top = max(top, INTEGER)
     else:
         top = max(top, DOUBLE if generic in ("/", "^") else INTEGER)
         if top == COMPLEX and generic in ("%%", "%/%"):
-            raise rs.RError(f"`{generic}`: invalid operation on complex "
+            raise rs.BaseRError(f"`{generic}`: invalid operation on complex "
                             f"numbers")
     dtype = rs.result_dtype(top, operands, (weak & 1, weak & 2))
     a, b = (rs.recycle(rs.coerce(e, top, dtype, na), shape)

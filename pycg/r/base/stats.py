@@ -1,16 +1,16 @@
 """Base R's statistics on tensors, for the R package (R/tensor-stats.R):
 median() and scale() with base R's values, shapes, types and NA,
-recorded on tapes (ifelse() is R's rule in pycg/r/replace.py).
+recorded on tapes (ifelse() is R's rule in pycg/r/base/replace.py).
 
 A tensor has no integer NA: R reads the int32 value -2**31 back as
-NA_integer_ (pycg/r/arith.py), so an integer NA is written as that value; a
-logical NA travels as R's NA mask (pycg/r/na.py).
+NA_integer_ (pycg/r/base/arith.py), so an integer NA is written as that value; a
+logical NA travels as R's NA mask (pycg/r/base/na.py).
 """
 import numpy as np
 
 import pycg
-from pycg.r.na import symbolic
-from pycg.r.semantics import (INT_MAX, INT_NA, INTEGER, as_double,
+from pycg.r.base.na import symbolic
+from pycg.r.base.semantics import (INT_MAX, INT_NA, INTEGER, as_double,
                              from_r_order, r_ravel, r_type)
 
 ops = pycg.ops

@@ -3,26 +3,21 @@
 A bool tensor has no NA, so a logical result of R's operators (`x > 0`
 where x holds NA, `NA & TRUE`) carries a mask beside it: a boolean tensor
 of its shape, True where R's answer is NA. The functions that make such
-results (pycg/r/arith.py, pycg/r/summary.py) return the result alone where
+results (pycg/r/base/arith.py, pycg/r/base/summary.py) return the result alone where
 no element is NA (the usual case, and the quick one through reticulate),
 else (result, mask); R keeps the mask on its handle of the result
 (R/tensor-na.R). While tracing (pycg.function, or JAX's tracers) a mask
 cannot be read, and there is none.
 
-Doubles and integers hold their NA in their bits (pycg/r/semantics.py).
+Doubles and integers hold their NA in their bits (pycg/r/base/semantics.py).
 """
-import warnings
-
 import numpy as np
 
 import pycg
-from pycg.optimize import nan_gradient_message
 from pycg.ops._machinery.traced import is_symbolic, tracing
 from pycg.ops._machinery.traced import static_value as traced_static_value
-from pycg.r import codec
-from pycg.r import replay as _replay
-from pycg.r import semantics as rs
-from pycg.tensor import Tensor, structure
+from pycg.r.base import semantics as rs
+from pycg.tensor import Tensor
 from pycg.tensor.convert import jax_tracer
 
 ops = pycg.ops
@@ -82,51 +77,3 @@ def symbolic(x):
     pycg.function, or a JAX tracer), which has no value yet."""
     return isinstance(x, Tensor) and (tracing() and is_symbolic(x) or
                                       jax_tracer(x._value))
-
-
-def checked_value_and_grad(f, argnums, has_aux, value, replay=None):
-    """pycg.value_and_grad(f, argnums, has_aux) for the R package's
-    pycg_value_and_grad() (`value` True) and pycg_grad() (False: what
-    pycg.grad returns), warning where a finite value has a gradient holding
-    NaN (pycg.optimize.nan_gradient_message). `replay`: None, or True to
-    replay records of f (pycg/r/replay.py), or R's reason to keep none.
-    The function returned has the Replayed (or value_and_grad) as its
-    `replayed`."""
-    def transform(g):
-        return pycg.value_and_grad(g, argnums=argnums, has_aux=has_aux)
-
-    vg = transform(f) if replay is None else _replay.Replayed(
-        f, transform, why_not=None if replay is True else replay)
-    name = getattr(f, "__name__", "f")
-
-    def run(*args, **kwargs):
-        out, grads = vg(*args, **kwargs)
-        _warn_nan_gradient(name, out[0] if has_aux else out, grads)
-        if value:
-            return out, grads
-        return (grads, out[1]) if has_aux else grads
-
-    def run_r(*args, **kwargs):   # (R data in: R arrays out, as R's own
-        # gradient functions give optim())
-        out = run(*args, **kwargs)
-        return structure.unflatten(out, [_r_array(x) for x in
-                                         structure.flatten(out)])
-    run.replayed, run.r_values = vg, run_r
-    return run
-
-
-def _r_array(x):
-    return {R_ARRAY: codec.to_r(x)} if isinstance(x, Tensor) else x
-
-
-R_ARRAY = "__pycg_r_array__"
-
-
-def _warn_nan_gradient(name, value, grads):
-    leaves = [g for g in structure.flatten(grads) if isinstance(g, Tensor)]
-    if symbolic(value) or any(symbolic(g) for g in leaves):
-        return
-    problem = nan_gradient_message(name, float(np.asarray(value.numpy())),
-                                   [np.asarray(g.numpy()) for g in leaves])
-    if problem:
-        warnings.warn(problem, RuntimeWarning, stacklevel=3)

@@ -1,7 +1,7 @@
 """Base R's semantics where R values meet tensors: the one place that decides
 the shape, type and NA of a result, as R's arithmetic.c does for R's
-vectors. The R package's operators (pycg/r/arith.py), its Math and Summary
-groups, pmax()/pmin() (pycg/r/rmath.py, pycg/r/summary.py), ifelse()'s values
+vectors. The R package's operators (pycg/r/base/arith.py), its Math and Summary
+groups, pmax()/pmin() (pycg/r/base/rmath.py, pycg/r/base/summary.py), ifelse()'s values
 and `[<-`'s value all go through it.
 
 Shapes. A tensor stands for the R value it converts to: a tensor of 0 or 1
@@ -31,7 +31,7 @@ data crosses with its bits (pycg/r/codec.py), arithmetic carries the
 payload along as R's own does (R documents that NA and NaN may swap where
 both are involved), and the Math group keeps x where x is NaN, as R does.
 An integer NA is -2**31, R's bit pattern of NA_integer_. A logical NA has
-no room in a bool tensor: a mask beside it (pycg/r/na.py).
+no room in a bool tensor: a mask beside it (pycg/r/base/na.py).
 """
 import math
 import warnings
@@ -57,8 +57,11 @@ WAY_OUT = ("op_add(), op_multiply(), op_maximum() and the other op_*() "
            "functions broadcast as NumPy does")
 
 
-class RError(ValueError):
-    """An error base R would raise, in its words."""
+class BaseRError(ValueError):
+    """An error base R would raise, in its words, raised by pycg's base R
+    on tensors (the R package's operators and functions): R shows it as an
+    R error. Not `pycg.r.RError`, an error that R code itself signalled
+    (pycg/r/conditions.py)."""
 
 
 def quiet(fn):
@@ -110,7 +113,7 @@ def layout(e1, e2, arith=True, what="op"):
                                       tuple(a.shape) == tuple(b.shape)):
             return tuple(a.shape)
     if any(d is None for e in (e1, e2) for d in e.shape):
-        raise RError(f"`{what}`: R's recycling needs the shapes of both "
+        raise BaseRError(f"`{what}`: R's recycling needs the shapes of both "
                      f"tensors, and this trace has unknown dims "
                      f"{tuple(e1.shape)} and {tuple(e2.shape)}; {WAY_OUT}")
     n1, n2 = length(e1), length(e2)
@@ -126,7 +129,7 @@ def layout(e1, e2, arith=True, what="op"):
             d2 = None
     if d1 is not None and d2 is not None:
         if d1 != d2:
-            raise RError(f"`{what}`: non-conformable arrays: dims "
+            raise BaseRError(f"`{what}`: non-conformable arrays: dims "
                          f"{r_dims(d1)} and {r_dims(d2)} (R's operators "
                          f"follow base R; {WAY_OUT})")
         shape = d1
@@ -141,7 +144,7 @@ def layout(e1, e2, arith=True, what="op"):
         warn(NOT_MULTIPLE)
     if shape is not None:
         if math.prod(shape) != n:
-            raise RError(f"`{what}`: dims [product {math.prod(shape)}] do "
+            raise BaseRError(f"`{what}`: dims [product {math.prod(shape)}] do "
                          f"not match the length of object [{n}] (R's "
                          f"operators follow base R; {WAY_OUT})")
         return shape

@@ -3,7 +3,7 @@
 column as R's matrix product reads it, t() of a vector a row), R's types (a
 product of integers or logicals is double) and base R's errors in its own
 words, every result recorded on tapes. Solving and factorising square
-matrices is in pycg/r/square.py.
+matrices is in pycg/r/base/square.py.
 
 In R a tensor of two axes is a matrix; one of any other number of axes is,
 to these functions, the vector of its elements in R's (column-major) order.
@@ -11,8 +11,8 @@ to these functions, the vector of its elements in R's (column-major) order.
 import numpy as np
 
 import pycg
-from pycg.r.na import symbolic
-from pycg.r.semantics import as_double, from_r_order, r_ravel
+from pycg.r.base.na import symbolic
+from pycg.r.base.semantics import as_double, from_r_order, r_ravel
 
 ops = pycg.ops
 

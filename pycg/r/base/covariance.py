@@ -16,8 +16,8 @@ import warnings
 import numpy as np
 
 import pycg
-from pycg.r.na import symbolic
-from pycg.r.semantics import NA_REAL, RError, as_double, r_ravel
+from pycg.r.base.na import symbolic
+from pycg.r.base.semantics import NA_REAL, BaseRError, as_double, r_ravel
 
 ops = pycg.ops
 
@@ -27,12 +27,12 @@ def covariance(x, y=None, who="cov", use="everything"):
     x = as_double(x)
     y = None if y is None else as_double(y)
     if who in ("cov", "cor") and y is None and x.ndim != 2:
-        raise RError(f"{who}(): supply both 'x' and 'y' or a matrix-like 'x'")
+        raise BaseRError(f"{who}(): supply both 'x' and 'y' or a matrix-like 'x'")
     matrix = x.ndim == 2 or (y is not None and y.ndim == 2)
     xs = _columns(x)
     ys = xs if y is None else _columns(y)
     if ys.shape[0] != xs.shape[0]:
-        raise RError(f"{who}(): incompatible dimensions")
+        raise BaseRError(f"{who}(): incompatible dimensions")
     if use != "everything":
         xs, ys = _complete(xs, ys, y is None, who, use)
     out = _moments(xs, ys, y is None, who == "cor")
@@ -52,20 +52,20 @@ def _columns(v):
 def _complete(xs, ys, alone, who, use):
     """The rows of xs (and ys) without NA, or base R's error for `use`."""
     if symbolic(xs) or symbolic(ys):
-        raise RError(f"{who}(): use = \"{use}\" leaves out rows by their "
+        raise BaseRError(f"{who}(): use = \"{use}\" leaves out rows by their "
                      "values, which a traced tensor does not have yet; use "
                      "\"everything\" inside pycg_function()")
     if use != "na.or.complete" and not xs.shape[0] * xs.shape[1]:
-        raise RError(f"{who}(): 'x' is empty" if use == "all.obs" else
+        raise BaseRError(f"{who}(): 'x' is empty" if use == "all.obs" else
                      f"{who}(): no complete element pairs")
     values = [np.asarray(xs.numpy())] + ([] if alone else
                                          [np.asarray(ys.numpy())])
     keep = ~np.any(np.concatenate([np.isnan(v) for v in values], axis=1),
                    axis=1)
     if use == "all.obs" and not keep.all():
-        raise RError(f"{who}(): missing observations in cov/cor")
+        raise BaseRError(f"{who}(): missing observations in cov/cor")
     if use == "complete.obs" and not keep.any():
-        raise RError(f"{who}(): no complete element pairs")
+        raise BaseRError(f"{who}(): no complete element pairs")
     rows = np.flatnonzero(keep)
     xs = ops.take(xs, rows, axis=0)
     return xs, xs if alone else ops.take(ys, rows, axis=0)
