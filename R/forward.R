@@ -52,10 +52,10 @@ pycg_jvp <- function(f, primals, tangents, has_aux = FALSE) {
          "one element per argument of `f`", call. = FALSE)
   plain <- !any(vapply(c(primals, tangents), is_python, NA))
   caller <- list(name = "pycg_jvp", args = names(formals(f)))
-  out <- py_apply(interop()$call_core,
-                  list("jvp", py_f, r_arguments(unname(primals), caller),
-                       r_arguments(unname(tangents), caller),
-                       has_aux = isTRUE(has_aux)), caller)
+  args <- c(list("jvp", py_f, r_arguments(unname(primals), caller),
+                 r_arguments(unname(tangents), caller)),
+            has_aux = isTRUE(has_aux))
+  out <- py_apply(interop()$call_core, args, caller)
   if (plain) r_values(out) else out
 }
 
@@ -83,8 +83,9 @@ forward_transform <- function(transform, f, label, argnums, has_aux) {
          "1:2, not ", describe_r(argnums), call. = FALSE)
   nums <- as_int(argnums - 1L)
   if (length(argnums) > 1L) nums <- as.list(nums)
-  transformed <- guard(core_call(transform, py_f, argnums = nums,
-                                 has_aux = isTRUE(has_aux)))
+  transformed <- guard(if (transform == "jacfwd")
+    core_call("jacfwd", py_f, argnums = nums, has_aux = isTRUE(has_aux)) else
+    core_call("hessian", py_f, argnums = nums, has_aux = isTRUE(has_aux)))
   caller <- list(name = who, args = names(formals(f)))
   function(...) {
     args <- list(...)

@@ -289,3 +289,25 @@ def test_the_rules_own_call_reuses_the_forward_in_a_first_order_vjp(backend):
     assert float(pycg.grad(pycg.grad(expm1))(0.5)) == pytest.approx(
         np.exp(0.5))   # (recording: the rule's own call, by its rule)
     assert len(calls) > 1
+
+
+def test_threads_transposing_rules_at_once_get_their_own_gradients(backend):
+    # (each thread's tapes of the rule it transposes are its own:
+    # pycg.api._jvp_rule's thread-local stack)
+    import threading
+    xs = [np.linspace(-2.0, 2.0, 5) + k for k in range(6)]
+    got, go = {}, threading.Barrier(len(xs))
+
+    def work(k):
+        go.wait()
+        for _ in range(5):
+            got[k] = pycg.grad(lambda x: ops.sum(log1pexp(x)))(
+                pycg.constant(xs[k], "float64")).numpy()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(len(xs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, x in enumerate(xs):
+        np.testing.assert_allclose(got[k], sigmoid(x), rtol=1e-12)

@@ -69,3 +69,23 @@ def test_jvp_in_the_residuals_is_the_map_s_own_derivative():
     assert float(jax.jvp(lambda r: _map(r, 3.0), (2.0,), (1.0,))[1]) == 3.0
     g = jax.grad(lambda r: jax.grad(lambda t: _map(r, t))(5.0))(2.0)
     assert float(g) == 7.0
+
+
+def test_threads_making_the_primitive_at_once_get_one():
+    import subprocess
+    import sys
+    code = (
+        "import threading\nimport jax\n"
+        "from pycg.interop import _jax_linear_call as lc\n"
+        "got, go = [], threading.Barrier(8)\n"
+        "def first():\n"
+        "    go.wait()\n"
+        "    got.append(lc._primitive())\n"
+        "ts = [threading.Thread(target=first) for _ in range(8)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "assert len(got) == 8 and len({id(p) for p in got}) == 1\n"
+        "assert lc._PRIMITIVE == [got[0]]\n"
+        "print('one')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "one", run.stderr

@@ -23,6 +23,7 @@ It reads jax.extend.core.Primitive and the rule tables of
 jax.interpreters.ad, batching and mlir: a JAX that moves them fails here,
 loudly, by name, and so does tests/test_to_jax_linear_call.py."""
 import sys
+import threading
 
 _API = ("jax.extend.core.Primitive, jax.interpreters.ad (primitive_jvps, "
         "primitive_transposes, Zero, is_undefined_primal), "
@@ -30,6 +31,7 @@ _API = ("jax.extend.core.Primitive, jax.interpreters.ad (primitive_jvps, "
         "jax.interpreters.mlir (register_lowering, lower_fun)")
 
 _PRIMITIVE = []   # [the primitive], made on the first forward rule
+_LOCK = threading.Lock()   # (held while it is made: one primitive)
 
 
 def linear(forward, transpose, res, lin):
@@ -43,7 +45,9 @@ def linear(forward, transpose, res, lin):
 
 def _primitive():
     if not _PRIMITIVE:
-        _PRIMITIVE.append(_register())
+        with _LOCK:
+            if not _PRIMITIVE:
+                _PRIMITIVE.append(_register())
     return _PRIMITIVE[0]
 
 
