@@ -145,7 +145,7 @@ test_that("library(pycg) says which base functions it masks", {
                                     "log", "mapply", "margin.table",
                                     "marginSums", "match", "matrix", "pmax",
                                     "pmin", "prop.table", "proportions",
-                                    "sweep"))
+                                    "storage.mode<-", "sweep", "unclass"))
   expect_match(res$output, paste0("masked from .package:stats.:\\s+",
                                   "mahalanobis"))
 })

@@ -124,7 +124,7 @@ test_that("a Keras model on the JAX backend trains through an R rule", {
     "        np$array(list(list(0)), 'float32'), epochs = 1L,",
     "        batch_size = 1L, verbose = 0L)",
     "  cat('backend', keras$backend$backend(), 'moved',",
-    "      as.numeric(op_convert_to_tensor(m$get_weights()[[1]])) - 1,",
+    "      as.numeric(m$get_weights()[[1]]) - 1,",   # (R arrays: R/keras-arrays.R)
     "      '\\n')",
     "}"), env = "KERAS_BACKEND=jax")
   expect_identical(res$status, 0L, info = res$output)
