@@ -104,4 +104,5 @@ def test_library_pycg_and_a_first_op_print_nothing_in_r():
         "colSums", "rowMeans", "colMeans", "c", "drop", "log", "%in%",
         "is.double",
         "is.integer", "is.logical", "mapply", "match", "marginSums",
-        "margin.table", "proportions", "prop.table"}
+        "margin.table", "proportions", "prop.table", "unclass",
+        "storage.mode<-"}

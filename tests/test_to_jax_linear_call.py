@@ -43,7 +43,10 @@ def _transpose(r, ct):
 
 
 def _map(r, t):
-    return lc.linear(_forward, _transpose, [r], [t])[0]
+    r, t = jnp.asarray(r), jnp.asarray(t)
+    out = jnp.result_type(r, t)
+    return lc.linear(_forward, _transpose, [r], [t],
+                     [(jnp.broadcast_shapes(r.shape, t.shape), out)])[0]
 
 
 def test_value_transpose_and_transpose_of_transpose():

@@ -814,8 +814,8 @@ def test_function_returns_input_functorch():
     """test_function_returns_input[grad] (functorch's
     test_function_returns_input, its torch.func.grad half): an identity
     rule over a clone, under grad and grad of grad; the jvp half is
-    torch's refusal for a Function without a jvp rule, for pycg's as for
-    the test's Function without one"""
+    torch's refusal for the test's Function without a jvp rule, and pycg's
+    forward mode for its own"""
     class A(Function):
         @staticmethod
         def forward(x):
@@ -839,9 +839,15 @@ def test_function_returns_input_functorch():
         for transform in (func.grad, lambda h: func.grad(func.grad(h))):
             same(transform(lambda x: pycg.to_torch(a)(x.clone()) ** 3)(a_),
                  transform(lambda x: A.apply(x.clone()) ** 3)(a_))
-    for apply in (pycg.to_torch(a), A.apply):
-        with pytest.raises(RuntimeError, match="jvp"):
-            func.jvp(lambda x, apply=apply: apply(x.clone()), (a_,), (a_,))
+    # torch refuses the jvp of a Function without a jvp rule; pycg's Function
+    # has one (issue 46: the rule's VJP transposed), the identity's t
+    with pytest.raises(RuntimeError, match="jvp"):
+        func.jvp(lambda x: A.apply(x.clone()), (a_,), (a_,))
+    t = torch.tensor(0.5)
+    out, tangent = func.jvp(lambda x: pycg.to_torch(a)(x.clone()) ** 3,
+                            (a_.detach(),), (t,))
+    same(out, a_.detach() ** 3)
+    same(tangent, 3 * a_.detach() ** 2 * t)
 
 
 def test_needs_input_grads():

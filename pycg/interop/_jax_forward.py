@@ -35,7 +35,10 @@ def tangents(call, xs, ts, outs, initial):
     maps = _Maps(call, len(xs), moving, floats)
     res = [jax.numpy.asarray(x) for x in xs] + list(initial)
     lin = [_as_dtype(ts[i], xs[i], jax) for i in moving]
-    for i, t in zip(floats, linear(maps.forward, maps.transpose, res, lin)):
+    shapes = [(jax.numpy.shape(outs[i]), jax.numpy.result_type(outs[i]))
+              for i in floats]
+    for i, t in zip(floats, linear(maps.forward, maps.transpose, res, lin,
+                                   shapes)):
         touts[i] = t
     return touts
 

@@ -34,13 +34,20 @@ _PRIMITIVE = []   # [the primitive], made on the first forward rule
 _LOCK = threading.Lock()   # (held while it is made: one primitive)
 
 
-def linear(forward, transpose, res, lin):
-    """forward(*res, *lin) (a list), whose transpose in `lin` is
-    transpose(*res, *cts)."""
+def linear(forward, transpose, res, lin, out_avals):
+    """forward(*res, *lin) (a list of arrays of `out_avals`: (shape, dtype)
+    pairs), whose transpose in `lin` is transpose(*res, *cts). (The shapes
+    are given, not found by tracing the maps: a rule may branch in Python
+    on its inputs' values, which an abstract trace cannot.)"""
     p, jnp = _primitive(), sys.modules["jax"].numpy
     res, lin = [jnp.asarray(a) for a in res], [jnp.asarray(a) for a in lin]
-    return p.bind(*res, *lin, forward=forward,
-                             transpose=transpose, num_res=len(res))
+    return p.bind(*res, *lin, forward=forward, transpose=transpose,
+                  num_res=len(res), out_avals=_avals(out_avals))
+
+
+def _avals(pairs):
+    import numpy as np
+    return tuple((tuple(int(n) for n in s), np.dtype(d)) for s, d in pairs)
 
 
 def _primitive():
@@ -76,14 +83,11 @@ def _register():
     p = Primitive("pycg_linear_map")
     p.multiple_results = True
 
-    def impl(*args, forward, transpose, num_res):
+    def impl(*args, forward, transpose, num_res, out_avals):
         return list(forward(*map(jax.numpy.asarray, args)))
 
-    def abstract(*avals, forward, transpose, num_res):
-        shapes = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in avals]
-        return [jax.core.ShapedArray(o.shape, o.dtype)
-                for o in jax.eval_shape(lambda *a: list(forward(*a)),
-                                        *shapes)]
+    def abstract(*avals, forward, transpose, num_res, out_avals):
+        return [jax.core.ShapedArray(s, d) for s, d in out_avals]
 
     p.def_impl(impl)
     p.def_abstract_eval(abstract)
@@ -95,8 +99,9 @@ def _register():
 
 
 def _jvp_rule(jax, p, ad):
-    def jvp(primals, tangents, *, forward, transpose, num_res):
-        params = dict(forward=forward, transpose=transpose, num_res=num_res)
+    def jvp(primals, tangents, *, forward, transpose, num_res, out_avals):
+        params = dict(forward=forward, transpose=transpose, num_res=num_res,
+                      out_avals=out_avals)
         res, lin = primals[:num_res], primals[num_res:]
         dres, dlin = tangents[:num_res], tangents[num_res:]
         out = p.bind(*primals, **params)
@@ -118,28 +123,23 @@ def _jvp_rule(jax, p, ad):
 
 
 def _transpose_rule(jax, p, ad):
-    def transpose_rule(cts, *args, forward, transpose, num_res):
+    def transpose_rule(cts, *args, forward, transpose, num_res, out_avals):
         res, lin = args[:num_res], args[num_res:]
         if any(ad.is_undefined_primal(r) for r in res):
             raise NotImplementedError(
                 "pycg.to_jax: a transpose in the residuals of the rule's "
                 "linear map (the rule's inputs)")
-        outs = jax.eval_shape(
-            lambda *a: list(forward(*a)),
-            *[jax.ShapeDtypeStruct(jax.numpy.shape(x),
-                                   jax.numpy.result_type(x)) for x in res],
-            *[jax.ShapeDtypeStruct(x.aval.shape, x.aval.dtype)
-              for x in lin])
-        cts = [jax.numpy.zeros(o.shape, o.dtype) if type(c) is ad.Zero
-               else c for c, o in zip(cts, outs)]
+        cts = [jax.numpy.zeros(s, d) if type(c) is ad.Zero else c
+               for c, (s, d) in zip(cts, out_avals)]
+        lin_avals = _avals((x.aval.shape, x.aval.dtype) for x in lin)
         got = p.bind(*res, *cts, forward=transpose, transpose=forward,
-                     num_res=num_res)
+                     num_res=num_res, out_avals=lin_avals)
         return [None] * num_res + list(got)
     return transpose_rule
 
 
 def _batch_rule(jax, p, batching):
-    def batch(args, dims, *, forward, transpose, num_res):
+    def batch(args, dims, *, forward, transpose, num_res, out_avals):
         size = next(a.shape[d] for a, d in zip(args, dims)
                     if d is not None)
         res, lin = list(args[:num_res]), list(args[num_res:])
@@ -150,16 +150,20 @@ def _batch_rule(jax, p, batching):
         lin = [jax.numpy.broadcast_to(a, (size,) + jax.numpy.shape(a))
                if d is None else jax.numpy.moveaxis(a, d, 0)
                for a, d in zip(lin, dims[num_res:])]
-        axes = rdims + [0] * len(lin)
-        bf = _vmapped(jax, forward, axes)
-        bt = _vmapped(jax, transpose, axes)
-        out = p.bind(*res, *lin, forward=bf, transpose=bt, num_res=num_res)
+        bf = _vmapped(jax, forward, rdims)
+        bt = _vmapped(jax, transpose, rdims)
+        out = p.bind(*res, *lin, forward=bf, transpose=bt, num_res=num_res,
+                     out_avals=tuple(((size,) + s, d) for s, d in out_avals))
         return out, [0] * len(out)
     return batch
 
 
-def _vmapped(jax, fun, axes):
+def _vmapped(jax, fun, rdims):
+    """fun over a batch: the residuals' axes `rdims`, every linear argument
+    (the tangents, or the cotangents once transposed: as many as the map's
+    outputs) batched on axis 0."""
     def batched(*args):
+        axes = list(rdims) + [0] * (len(args) - len(rdims))
         return list(jax.vmap(lambda *a: list(fun(*a)), in_axes=axes,
                              out_axes=0)(*args))
     return batched

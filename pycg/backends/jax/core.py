@@ -28,8 +28,12 @@ _WIDE = frozenset(np.dtype(d) for d in ("float64", "int64", "uint64",
 # jax.jit or jax.grad traces, where jnp.zeros(()) is the trace's tracer, and
 # a tracer's type here would let _cached() keep tracers that outlive their
 # trace)
-with jax.ensure_compile_time_eval():
-    types = frozenset((type(jnp.zeros(())),))
+def _array_types():
+    with jax.ensure_compile_time_eval():
+        return frozenset((type(jnp.zeros(())),))
+
+
+types = _array_types()
 float_types = frozenset()   # (an array's type says nothing of its dtype)
 weak_caches = {}
 dtype_key = operator.attrgetter("dtype")
