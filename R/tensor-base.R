@@ -63,6 +63,14 @@
 #'   dispatches them (nor those above) on a tensor, so pycg gives its own, as
 #'   for `c()`: each sends every call without a tensor to base R's
 #'   (library(pycg) lists them as masked).
+#' * `unclass()` and `storage.mode<-` of a tensor give its values as an R
+#'   array, as `as.array()` does (the storage mode then changed as base R
+#'   changes an array's). Off a tape that is base R's answer; where a
+#'   recording tape differentiates through the tensor, they stop with an
+#'   error naming the call, since the R numbers would leave the tape and
+#'   drop a term of the gradient (use [op_stop_gradient()] first to mean
+#'   it). pycg gives its own as for `c()` (library(pycg) lists them as
+#'   masked).
 #' * `head()` and `tail()`: the first or last `n` elements of a vector, rows
 #'   of a matrix or array; a negative `n` all but the last or first `-n`.
 #' * order: `sort()`, `rev()` (on R's column-major order of the elements),
@@ -111,7 +119,7 @@
 #' @param nrow,ncol,names For `diag()` of a base R value: as in base R.
 #' @return Tensors, or R values as described above.
 #' @name tensor-base
-#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply matrix array sweep mahalanobis
+#' @aliases c log drop marginSums margin.table proportions prop.table is.double is.integer is.logical match %in% mapply matrix array sweep mahalanobis unclass storage.mode<-
 #' @examplesIf pycg_available()
 #' x <- op_convert_to_tensor(c(3, NA, 1))
 #' is.na(x)
