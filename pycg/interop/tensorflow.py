@@ -7,7 +7,9 @@ themselves (no copy), on a pycg tape; the gradient, given to
 pycg's backward runs TensorFlow kernels on TensorFlow values, so a
 ``tf.GradientTape`` around it records them (in a graph, ``tf.gradients``
 follows them): second derivatives work wherever pycg's rule is itself
-differentiable.
+differentiable. Where a tf.autodiff.ForwardAccumulator watches the inputs,
+the call is recorded by _tf_forward instead, with pycg's jvp as its
+tangents.
 """
 import contextlib
 import functools
@@ -21,7 +23,7 @@ from pycg.tensor import structure
 from pycg.core import forward as core_forward
 from pycg.backends._tf_import import import_tensorflow
 from pycg.custom.bind import name_of
-from pycg.interop import _bridge
+from pycg.interop import _bridge, _tf_forward
 from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
 from pycg.tensor import Tensor, is_float
@@ -67,6 +69,15 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     ...     y = tf_log1pexp(x)
     >>> float(tape.gradient(y, x))
     1.0
+
+    Under TensorFlow's forward mode (``tf.autodiff.ForwardAccumulator``,
+    around or inside ``tf.function``, around a ``tf.GradientTape`` for
+    Hessian-vector products) the tangents of the outputs are pycg's
+    forward mode of `f` (``pycg.jvp``): a ``pycg.custom_gradient`` rule
+    transposed, a ``pycg.custom_jvp`` rule as it stands
+    (pycg/interop/_tf_forward.py). Around a ``tf.function`` TensorFlow
+    transposes the function's gradient, pycg's rule, itself, which is the
+    same J @ t for a rule linear in its upstream gradient.
 
     Variables that `f` reads without taking them as arguments (a closed-over
     ``pycg.Variable``) are constants to TensorFlow: pass the weights to train
@@ -134,7 +145,8 @@ def _on_tensorflow(f, name, args, kwargs, rule_call):
     def unflatten(values):
         return structure.unflatten((args, kwargs), values)
 
-    @tf.custom_gradient
+    result = []   # (f's output, once f has run: its structure)
+
     def forward(*xs):
         ins = [Tensor(x) for x in xs]
         call = _bridge.substituted(leaves, slots, ins, unflatten)
@@ -159,9 +171,41 @@ def _on_tensorflow(f, name, args, kwargs, rule_call):
             # pycg as a constant: it has no gradient here
             return (gs, [None] * len(variables)) if variables else gs
 
-        return structure.unflatten(out, [o._value for o in outs]), grad
+        result.append(out)
+        return [o._value for o in outs], grad
 
-    return forward(*xs)
+    if _tf_forward.watched(xs):   # (a tf.autodiff.ForwardAccumulator)
+        def tangents(ts):
+            with backends.using("tensorflow"):   # (TensorFlow calls it)
+                return _tangents(f, name, (leaves, slots, unflatten), xs, ts)
+        ys = _tf_forward.call(name, forward, xs, tangents, tf)
+    else:
+        ys = tf.custom_gradient(forward)(*xs)
+    return structure.unflatten(result[-1], list(ys))
+
+
+def _tangents(f, name, call, xs, ts):
+    """The tangents of f's flat outputs, for the tangents `ts` of the
+    inputs `xs` (None for an integer input): J @ t by pycg's forward mode
+    (_bridge.jvp), f run again at `xs`."""
+    leaves, slots, unflatten = call
+    moving = [i for i, (x, t) in enumerate(zip(xs, ts))
+              if t is not None and x.dtype.is_floating]
+    ins = [Tensor(x) for x in xs]
+    if not moving:   # (an integer input watched: TensorFlow warns)
+        return None
+
+    def flat(*moved):
+        full = list(ins)
+        for i, v in zip(moving, moved):
+            full[i] = v
+        args, kwargs = _bridge.substituted(leaves, slots, full, unflatten)
+        return structure.flatten(f(*args, **kwargs))
+    with _shapes_hint(name, xs, "forward-mode tangent"):
+        outs, touts = _bridge.jvp(flat, [ins[i] for i in moving],
+                                  [Tensor(ts[i]) for i in moving])
+    return [t._value if t is not None and is_float(o.dtype) else None
+            for o, t in zip(outs, touts)]
 
 
 def _variables_in_rule_call(name):
