@@ -12,7 +12,7 @@ export RETICULATE_PYTHON := $(PY)
 export PYCG_PYTHON := $(PY)
 export TF_CPP_MIN_LOG_LEVEL := 3
 
-.PHONY: demo docs test test-python test-backends test-r test-testthat test-site lint bench \
+.PHONY: demo docs test test-python test-python-main test-processes test-backends test-r test-testthat test-site lint bench \
         soak setup check-r check-r-nopython dist test-dist
 
 # The demo, the vignettes knitted afresh (tools/render-docs.R), and the
@@ -53,20 +53,34 @@ docs: setup
 # each step of the R leg prints its seconds. The jax and torch lines
 # (test-backends, about 2 minutes) take the core the R leg frees (it ends
 # minutes before the numpy/tensorflow line: 469 s against 727 s on a clean
-# clone at load 2).
+# clone at load 2). The Python files whose tests each start fresh
+# interpreters or R (PROCESS_TESTS: the R bridge, exits, interrupts, quiet
+# start-ups, guarded imports; about 200 s) run as their own leg, after the
+# jax and torch lines on that core, so that both cores end near the same
+# time (the numpy/tensorflow line took 1254 s against the R leg's 686 s in
+# CI at 8baf7f7's parent); make test-python runs both Python legs.
 test: setup lint
-	$(MAKE) --no-print-directory -j2 timed-test-python timed-test-r \
-	  timed-test-backends
+	$(MAKE) --no-print-directory -j2 timed-test-python-main timed-test-r \
+	  timed-test-backends timed-test-processes
+
+PROCESS_TESTS := $(addprefix tests/,test_r_bridge.py test_r_exit.py \
+  test_interrupt_soak.py test_interrupt_whole.py test_quiet.py \
+  test_imports_guarded.py)
+
+test-python: test-python-main test-processes
+
+test-processes: setup
+	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q $(PROCESS_TESTS)
 
 timed-%:
 	@start=$$(date +%s); $(MAKE) --no-print-directory $*; status=$$?; \
 	  echo "make $*: $$(( $$(date +%s) - start )) s (exit $$status)"; \
 	  exit $$status
 
-test-python: setup
+test-python-main: setup
 	PYCG_TEST_BACKENDS=numpy,tensorflow $(PY) -m pytest -q tests pycg \
 	  --ignore=tests/test_site.py --ignore=tests/test_r_testthat.py \
-	  --ignore=tests/test_dist.py
+	  --ignore=tests/test_dist.py $(addprefix --ignore=,$(PROCESS_TESTS))
 
 test-backends: setup
 	PYCG_TEST_BACKENDS=jax $(PY) -m pytest -q tests/ops \

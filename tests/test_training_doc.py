@@ -1,6 +1,7 @@
 """docs/training.md runs: every ```python block, in order, in one namespace,
-on each backend, in a fresh interpreter per backend (run by
-tests/test_quickstart.py's runner, so `# raises:` marks work the same)."""
+on each backend (make soak; make test: tensorflow), in a fresh interpreter
+per backend (run by tests/test_quickstart.py's runner, so `# raises:`
+marks work the same)."""
 import os
 import subprocess
 import sys
@@ -8,12 +9,16 @@ import sys
 import pytest
 
 import test_quickstart
+from support import grids
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))), "docs", "training.md")
 
 
-@pytest.mark.parametrize("backend", ["numpy", "tensorflow"])
+# make test runs the walkthrough on the default backend (tensorflow), make
+# soak on both (tests/support/grids.py): each run is a fresh interpreter
+# training Keras and pycg models, about 30 s.
+@pytest.mark.parametrize("backend", grids.every(["tensorflow", "numpy"], 2))
 def test_every_training_walkthrough_block_runs(backend):
     pytest.importorskip("tensorflow")  # the page compares with Keras
     pytest.importorskip("keras")
