@@ -5,7 +5,7 @@ numpy and tensorflow backends, timed for today's pycg and for git revision
 REV's (its pycg/ exported into a temporary folder), in alternating fresh
 interpreters, so that both sides see the same machine load.
 
-    .venv/bin/python bench/revisions.py REV [--rounds 5]
+    .venv/bin/python bench/revisions.py REV [--rounds 5] [--backends numpy]
 
 Prints each row's median CPU microseconds per call on both sides and the
 ratio today / REV (below 1: today is faster).
@@ -59,8 +59,8 @@ def cpu_us(fn, n):
 
 s = pycg.constant(0.3)
 v = pycg.constant(np.linspace(-2, 2, 8).astype("float32"))
-print(json.dumps({"chain": cpu_us(lambda: step(chain, s), 30),
-                  "custom call": cpu_us(lambda: step(log1pexp, v), 300)}))
+print(json.dumps({"chain": cpu_us(lambda: step(chain, s), 100),
+                  "custom call": cpu_us(lambda: step(log1pexp, v), 1000)}))
 """
 
 
@@ -81,6 +81,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rev")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--backends", default="numpy,tensorflow")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as before:
         _export(args.rev, before)
@@ -88,7 +89,7 @@ def main():
               f"CPU us per call, median of {args.rounds} alternating rounds")
         print(f"{'backend':<11} {'row':<12} {'today':>9} {'before':>9} "
               f"{'ratio':>6}")
-        for backend in ("numpy", "tensorflow"):
+        for backend in args.backends.split(","):
             today, then = [], []
             for _ in range(args.rounds):
                 today.append(_side(ROOT, backend))
