@@ -22,7 +22,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # One side's timings, run in a fresh interpreter whose sys.path starts at
-# the pycg it is given.
+# the pycg it is given. Its own log1pexp and chain (those of bench/chain.py
+# and bench/jvp.py import what an older pycg may lack, pycg.custom_jvp).
 _CHILD = r"""
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
