@@ -1,5 +1,5 @@
 """pycg: custom gradients in every published convention, with a tape-based
-reverse-mode autodiff on the kernels of its backends (`numpy`,
+autodiff (reverse and forward mode) on the kernels of its backends (`numpy`,
 `tensorflow`, `jax` and `torch`).
 
 help(pycg.custom_gradient) shows the calling conventions it accepts;
