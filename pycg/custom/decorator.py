@@ -83,7 +83,11 @@ from pycg.tensor import Tensor
 from pycg.tensor.convert import jax_tracer
 
 
-_by_value = threading.local()   # .on: rules record their ops (by_value)
+class _ByValue(threading.local):
+    on = False   # (a class default: the hot path's read never misses)
+
+
+_by_value = _ByValue()   # .on: rules record their ops (by_value)
 
 
 @contextlib.contextmanager
@@ -99,7 +103,7 @@ def by_value(on=True):
     VJP's values transposed, not that). ``by_value(False)``: calls in the
     block are recorded by their rule again (pycg.custom_jvp's calls: a
     forward rule is J itself, and is kept)."""
-    before = getattr(_by_value, "on", False)
+    before = _by_value.on
     _by_value.on = on
     try:
         yield
@@ -171,7 +175,7 @@ def custom_gradient(f: Callable[..., Any]) -> Callable[..., Any]:  # noqa: C901
             x, args, kwargs = None, inputs.call_args, inputs.call_kwargs
         if not active:   # nothing records: f's output is all that matters
             return _split_result(plan.name, f(*args, **kwargs))[0]
-        if inputs is None and getattr(_by_value, "on", False):
+        if inputs is None and _by_value.on:
             done = _record_by_value(f, plan, x if xs is None else None, xs,
                                     args, kwargs, s)
             if done is not None:
