@@ -58,7 +58,7 @@ docs: setup
 # start-ups, guarded imports; about 200 s) run as their own leg, after the
 # jax and torch lines on that core, so that both cores end near the same
 # time (the numpy/tensorflow line took 1254 s against the R leg's 686 s in
-# CI at 8baf7f7's parent); make test-python runs both Python legs.
+# CI at bd52a43); make test-python runs both Python legs.
 test: setup lint
 	$(MAKE) --no-print-directory -j2 timed-test-python-main timed-test-r \
 	  timed-test-backends timed-test-processes

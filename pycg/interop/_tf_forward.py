@@ -87,8 +87,7 @@ def call(name, forward, xs, tangents, tf):
     tf.custom_gradient takes it) as one op whose gradient is `grad` and
     whose output tangents, for an accumulator's tangents `ts` of `xs`, are
     `tangents(ts)` (a flat list, None where an output has none; None for
-none at all); returns
-    the op's flat outputs."""
+    none at all); returns the op's flat outputs."""
     _, stop_recording, record_operation = internals()
     if tf.executing_eagerly():
         results, grad = forward(*xs)

@@ -191,9 +191,9 @@ def _tangents(f, name, call, xs, ts):
     leaves, slots, unflatten = call
     moving = [i for i, (x, t) in enumerate(zip(xs, ts))
               if t is not None and x.dtype.is_floating]
-    ins = [Tensor(x) for x in xs]
     if not moving:   # (an integer input watched: TensorFlow warns)
         return None
+    ins = [Tensor(x) for x in xs]
 
     def flat(*moved):
         full = list(ins)
