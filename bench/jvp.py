@@ -10,7 +10,8 @@ Rows, each a ratio to its reference (targets from issue 46):
    custom-gradient log1pexp alternating): pycg.jvp against pycg.grad
    (target at most 1.0x), and JAX's eager jax.jvp against its eager
    jax.grad (its jax.custom_jvp log1pexp) for comparison; the same chain
-   with a pycg.custom_jvp log1pexp;
+   with the built-in ops.softplus (every op with a tangent rule) and with
+   a pycg.custom_jvp log1pexp;
 2. pycg.jacfwd of an n-input function (a 10-op elementwise chain of the
    same ops on a vector of n, n = 1, 10, 100) against jax.jacfwd without
    jit (target at most 2x at n = 100 on numpy) and against n calls of
@@ -84,9 +85,12 @@ def chain_rows(jax_parts):
     x = pycg.constant(np.float32(0.5))
     one = pycg.constant(np.float32(1.0))
     f, fj = chain(N_CHAIN), chain(N_CHAIN, log1pexp_jvp)
+    fb = chain(N_CHAIN, ops.softplus)
     rows = {
         "chain: pycg.grad": lambda: pycg.grad(f)(x),
         "chain: pycg.jvp": lambda: pycg.jvp(f, (x,), (one,))[1],
+        "chain built-in: pycg.grad": lambda: pycg.grad(fb)(x),
+        "chain built-in: pycg.jvp": lambda: pycg.jvp(fb, (x,), (one,))[1],
         "chain custom_jvp: pycg.grad": lambda: pycg.grad(fj)(x),
         "chain custom_jvp: pycg.jvp": lambda: pycg.jvp(fj, (x,), (one,))[1],
     }
@@ -98,6 +102,7 @@ def chain_rows(jax_parts):
         rows["chain: jax.jvp (eager)"] = lambda: jax.jvp(g, (xj,), (oj,))[1]
     return rows, [
         ("chain: pycg.jvp", "chain: pycg.grad", "<= 1.0"),
+        ("chain built-in: pycg.jvp", "chain built-in: pycg.grad", ""),
         ("chain custom_jvp: pycg.jvp", "chain custom_jvp: pycg.grad", ""),
         ("chain custom_jvp: pycg.grad", "chain: pycg.grad", ""),
         ("chain: jax.jvp (eager)", "chain: jax.grad (eager)", "")]

@@ -207,7 +207,7 @@ def test_a_rule_not_linear_in_its_tangents_is_refused_in_reverse_mode(
                rf"in its tangents: at tangents of ones")
     for call in (lambda: pycg.grad(f)(3.0),
                  lambda: pycg.vjp(f, 3.0)[1](pycg.constant(1.0)),
-                 lambda: pycg.jvp(lambda x: f(x) + 0.0, (3.0,), (1.0,))):
+                 lambda: pycg.grad(lambda x: f(x) + 0.0)(3.0)):
         with pytest.raises(ValueError, match=pattern):
             call()
         assert not state().active   # (nothing left recording)
@@ -218,6 +218,34 @@ def test_forward_mode_of_the_function_itself_calls_the_rule_as_jax(backend):
     # JAX's jvp of a custom_jvp function never transposes: a rule need not
     # be linear there (here t**2 at t = 3 gives 9)
     assert float(pycg.jvp(_squared(), (2.0,), (3.0,))[1]) == 9.0
+
+
+def test_forward_mode_of_a_larger_function_carries_the_rule_as_jax(backend):
+    # pycg.jvp carries tangents: a custom_jvp call inside f gets its rule
+    # as it is, linear or not, as in jax.jvp (t**2 + 0 at t = 3: 9;
+    # 2 x t + 1 at x = 2, t = 3: 13; then cos, a built-in op's tangent)
+    jax = pytest.importorskip("jax")
+    for make, x, t in ((_squared, 2.0, 3.0), (_offset, 2.0, 3.0)):
+        f, twin = make(), _jax_twin(make)
+        want = jax.jvp(lambda y, twin=twin: jax.numpy.cos(twin(y)),
+                       (x,), (t,))[1]
+        got = pycg.jvp(lambda y, f=f: ops.cos(f(y) + 0.0), (x,), (t,))[1]
+        assert float(got) == pytest.approx(float(want), rel=1e-6)
+
+
+def _jax_twin(make):
+    """The rule of `make` written as jax.custom_jvp (the live oracle)."""
+    import jax
+
+    @jax.custom_jvp
+    def f(x):
+        return x * x
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), t * t if make is _squared else 2 * x * t + 1.0
+    return f
 
 
 # ---- errors ---------------------------------------------------------------

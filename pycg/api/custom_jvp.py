@@ -8,8 +8,9 @@ that every place a custom gradient goes, a custom_jvp function goes too:
 GradientTape, pycg.grad/vjp/jacobian/hessian, pycg.function on every
 backend, ops.cond/while_loop/scan, pycg.to_tensorflow/to_jax/to_torch's
 reverse mode. pycg.jvp and pycg.jacfwd of a custom_jvp function call its
-rule directly; inside a larger function, pycg.jvp's double VJP transposes
-the transposed rule, which is the rule again.
+rule directly, and so does a pycg.jvp of a larger function that calls it
+(pycg.core.tangents: the call's tangent is the rule's, linear or not, as
+in jax.jvp).
 """
 import functools
 import inspect
@@ -50,9 +51,9 @@ class custom_jvp:
     primal_out unlike fun's output      refused where fun ran too (reverse
     (structure, shapes, dtypes)         mode)
     tangent_out not linear in the       a ValueError wherever the rule is
-    tangents                            transposed (reverse mode, and
-                                        pycg.jvp of a function that calls
-                                        it): at tangents of ones,
+    tangents                            transposed (reverse mode: tapes,
+                                        pycg.grad, pycg.vjp, jacfwd's
+                                        linearization): at tangents of ones,
                                         <u, tangent_out> must equal
                                         <J^T u, ones> (an offset or a
                                         power of the tangents breaks it);
@@ -60,9 +61,10 @@ class custom_jvp:
                                         where values are concrete and real
                                         floats (not inside a traced graph,
                                         not complex, not bfloat16).
-                                        pycg.jvp(f) of the custom_jvp
-                                        function itself calls the rule as
-                                        it is, linear or not (as JAX)
+                                        pycg.jvp calls the rule as it
+                                        is, linear or not (as JAX), of the
+                                        function itself or of a larger
+                                        function that calls it
     ==================================  ==================================
 
     Arguments without a tangent (integer tensors, strings, flags,
@@ -276,6 +278,26 @@ def _forward(cj):
             grads = tuple(None if i in at else next(gs)
                           for i in range(len(args)))
             return grads[0] if len(grads) == 1 else grads
+        grad_fn.__pycg_tangent__ = lambda ins, ts, outs: _by_rule(
+            cj, args, ins, ts, outs)
         return out, grad_fn
     forward.__name__ = forward.__qualname__ = cj.__name__
     return forward
+
+
+def _by_rule(cj, args, ins, ts, outs):
+    """The tangents of a recorded call's outputs `outs` by cj's rule (a
+    pycg.jvp that carries tangents: pycg.core.tangents), from the tangents
+    `ts` of its recorded inputs `ins`, found by identity among the call's
+    arguments."""
+    by_id = {x._id: t for x, t in zip(ins, ts) if t is not None}
+    tangents = [structure.unflatten(a, [
+        by_id.get(leaf._id) if isinstance(leaf, Tensor) else None
+        for leaf in structure.flatten(a)]) for a in args]
+    _, t_out = cj.__pycg_jvp_direct__(args, tangents)
+    flat = structure.flatten(t_out)
+    if len(flat) != len(outs):
+        raise RuntimeError(
+            f"pycg.custom_jvp({cj.__name__}): its rule gave {len(flat)} "
+            f"tangents for {len(outs)} outputs")
+    return flat

@@ -1,6 +1,8 @@
-"""Forward mode in the JAX manner: jvp by transposing the reverse rule
-(the double-VJP trick, so it works through custom gradients; a custom_jvp
-function's own rule where f is one) and jacfwd, one linearization and a
+"""Forward mode in the JAX manner: jvp, one pass of f carrying tangents
+beside the primals (pycg.core.tangents: each op's tangent rule, a
+custom_jvp call's rule, a custom_gradient rule's VJP transposed; a
+custom_jvp function's own rule where f is one), and jacfwd, one
+linearization (a VJP and its transpose, the double-VJP trick) and a
 backward pass of it per input element, in jacobian's layout."""
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -13,6 +15,8 @@ from pycg.api._docs import documented
 from pycg.api.functional import (_as_tensor, _assemble, _diff_arg, _name,
                                  _prepare, _skeleton, _split_aux)
 from pycg.api.tape import GradientTape
+from pycg.core.recorder import pop, push
+from pycg.core.tangents import ForwardTrace
 from pycg.custom.decorator import by_value
 from pycg.tensor import convert_to_tensor, is_differentiable
 
@@ -20,9 +24,11 @@ from pycg.tensor import convert_to_tensor, is_differentiable
 @documented("f", "has_aux")
 def jvp(f: Callable[..., Any], primals: Sequence[Any],
         tangents: Sequence[Any], has_aux: bool = False) -> tuple[Any, ...]:
-    """(f(*primals), J @ tangents): forward mode by transposing the reverse
-    rule (the double-VJP trick), so it works through custom gradients
-    (jax.jvp).
+    """(f(*primals), J @ tangents): forward mode, f run once with each
+    tensor's tangent carried beside it (jax.jvp). Each op brings its
+    tangent rule; a custom_jvp call its rule as it stands; a
+    custom_gradient rule, and any op without a tangent rule, its VJP
+    transposed where it runs (its linearisation at a zero gradient).
 
     Args:
         primals: The point: a tuple or list of f's arguments.
@@ -60,9 +66,25 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any],
     direct = getattr(f, "__pycg_jvp_direct__", None)
     if direct is not None and not has_aux:   # (a custom_jvp: its rule)
         return direct(xs, structure.unflatten(xs, ts))
-    out, aux, apply = _linearize(f, xs, has_aux, who)
-    result = (out, structure.unflatten(out, apply(ts)))
+    out, aux, touts = _carried(f, xs, flat_x, ts, has_aux, who)
+    result = (out, structure.unflatten(out, touts))
     return result + (aux,) if has_aux else result
+
+
+def _carried(f, xs, flat_x, ts, has_aux, who):
+    """(f(*xs), aux, the flat tangents of its output): f run once, each op
+    carrying its outputs' tangents beside them (pycg.core.tangents)."""
+    trace = ForwardTrace()
+    for x, t in zip(flat_x, ts):
+        trace.seed(x, t)
+    try:
+        push(trace)
+        out, aux = _split_aux(f(*xs), has_aux, who)
+    finally:
+        pop(trace)
+    flat = [_as_tensor(y) for y in structure.flatten(out)]
+    return structure.unflatten(out, flat), aux, [trace.tangent(y)
+                                                 for y in flat]
 
 
 def _linearize(f, xs, has_aux, who):

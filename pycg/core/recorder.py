@@ -38,13 +38,15 @@ class Rule:
     gradient at a position comes from the upstream at that position alone
     (before broadcasting is undone; set by register_array_ops)."""
 
-    __slots__ = ("name", "fns", "broadcast", "_one", "direct", "elementwise")
+    __slots__ = ("name", "fns", "broadcast", "_one", "direct", "elementwise",
+                 "forward")
 
     def __init__(self, name, fns, broadcast=False):
         self.name, self.fns, self.broadcast = name, tuple(fns), broadcast
         self._one = self.fns[0] if len(self.fns) == 1 else None
         self.direct = None   # see register_array_ops
         self.elementwise = False
+        self.forward = None   # its way in forward mode (pycg.core.tangents)
 
     def __call__(self, ups, ins, outs, params, live):
         g, out = ups[0], outs[0]

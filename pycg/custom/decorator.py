@@ -73,6 +73,7 @@ from pycg import backends
 from pycg.tensor import structure
 from pycg._errors import Api, user_error
 from pycg.core import forward as core_forward
+from pycg.core import tangents as core_tangents
 from pycg.core.forward import drop, forward
 from pycg.core.recorder import record, record_one, state
 from pycg.custom.bind import Signature, bind_inputs, name_of
@@ -88,6 +89,7 @@ class _ByValue(threading.local):
 
 
 _by_value = _ByValue()   # .on: rules record their ops (by_value)
+core_tangents.register(by_value=_by_value)   # (a rule's VJP transposed)
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ import tensorflow as tf
 
 import pycg
 from pycg import ops
+from support.grids import every
 from support.op_topics import TopicSuite, merged, of_topic
 
 CASES = merged("vjp_cases_*.py", "CASES")
@@ -148,7 +149,10 @@ class VjpSuite(TopicSuite):
         if method.startswith("test_second_order"):
             return cls.named(SECOND_ORDER)
         seeds = [("seed", [1, 2], None)] if "gradient_tape" in method else []
-        return [("name, case", of_topic(PARAMS, cls.TOPIC), None)] + seeds
+        params = of_topic(PARAMS, cls.TOPIC)
+        if method.startswith("test_jvp"):   # (every other case; make soak:
+            params = every(params, 2)        # all)
+        return [("name, case", params, None)] + seeds
 
     def test_vjp_matches_finite_differences(self, backend, name, case):
         arrays = _arrays(case, seed=0)
@@ -171,6 +175,40 @@ class VjpSuite(TopicSuite):
             np.testing.assert_allclose(
                 g, tf.convert_to_tensor(t).numpy(), rtol=1e-6, atol=1e-7,
                 err_msg=f"{name}: gradient of input {i}")
+
+    def test_jvp_matches_finite_differences_and_the_vjp(self, backend,
+                                                        name, case):
+        """pycg.jvp carries tangents (pycg.core.tangents: the op's tangent
+        rule, its VJP on the tangent, or its VJP transposed): J t against
+        central differences along t, and <u, J t> against <J^T u, t>
+        with the tape's VJP (the dot-product test)."""
+        arrays = _arrays(case, seed=6)
+        rng = np.random.default_rng(7)
+        ts = [rng.standard_normal(a.shape) for a in arrays]
+        xs = [pycg.constant(a) for a in arrays]
+        outs, touts = pycg.jvp(lambda *v: _flat(case.fn(*v)), xs,
+                               [pycg.constant(t) for t in ts])
+        _, us, grads = _pycg_vjp(case, arrays, seed=6)
+
+        def along(h):
+            return [o.numpy() for o in _flat(case.fn(*[
+                pycg.constant(a + h * t) for a, t in zip(arrays, ts)]))]
+        hi, lo = along(case.eps), along(-case.eps)
+        for k, (o, t_out, a, b) in enumerate(zip(outs, touts, hi, lo)):
+            assert t_out.dtype == o.dtype and t_out.shape == o.shape, \
+                f"{name}: output {k}'s tangent"
+            np.testing.assert_allclose(
+                t_out.numpy(), (a - b) / (2 * case.eps), rtol=case.rtol,
+                atol=case.atol, err_msg=f"{name}: tangent of output {k}")
+        # (real cotangents: for a complex output, the real part pairs)
+        left = sum(float(np.real(np.sum(u * t.numpy())))
+                   for u, t in zip(us, touts))
+        right = sum(float(np.real(np.sum(g * t))) for g, t in zip(grads, ts))
+        scale = sum(float(np.sum(np.abs(u * t.numpy())))
+                    for u, t in zip(us, touts)) + 1.0
+        eps = max(np.finfo(o.numpy().dtype).eps for o in outs)
+        assert abs(left - right) <= 1e4 * eps * scale, \
+            f"{name}: <u, J t> = {left} but <J^T u, t> = {right}"
 
     def test_second_order_matches_finite_differences(self, backend, name):
         _second_order_fd(_first(name))
