@@ -11,7 +11,8 @@ The steps, in order:
   hint); the framework's `build(f, name, module)` makes the function.
 - `substituted`: the call's leaves with the framework's inputs replaced by
   the pycg tensors that wrap them, back in the call's structure.
-- `recorded`: f run on a watched tape (its floating inputs watched).
+- `recorded`: f run on a watched tape (its floating and complex inputs
+  watched).
 - `vjp`: pycg's backward of that tape, the output gradients given.
 - `jvp`: the forward hook: f's outputs and their tangents (J t) from
   pycg's public forward mode (`pycg.jvp`), so that whatever pycg's forward
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from pycg import _imports
 from pycg.api.forward import jvp as pycg_jvp
 from pycg.custom.bind import name_of
-from pycg.tensor import is_float
+from pycg.tensor import is_differentiable
 
 WHAT = ("a function written with pycg (pycg.ops, a pycg.custom_gradient "
         "rule, or an R rule from pycg.r)")
@@ -89,11 +90,12 @@ def substituted(leaves, slots, ins, unflatten):
 
 
 def recorded(tape, f, call, ins):
-    """f(*args, **kwargs) of `call` on `tape`, its floating `ins`
-    watched."""
+    """f(*args, **kwargs) of `call` on `tape`, its floating and complex
+    `ins` watched (pycg's complex gradients are TensorFlow's and PyTorch's
+    convention; pycg.to_jax conjugates at its border)."""
     with tape:
         for t in ins:
-            if is_float(t.dtype):
+            if is_differentiable(t.dtype):
                 tape.watch(t)
         args, kwargs = call
         return f(*args, **kwargs)

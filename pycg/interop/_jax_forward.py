@@ -18,7 +18,7 @@ from pycg.api.tape import GradientTape
 from pycg.interop import _bridge
 from pycg.interop import _jax_state as _state
 from pycg.interop._jax_linear_call import linear
-from pycg.tensor import Tensor, is_float
+from pycg.tensor import Tensor, is_differentiable, is_float
 
 
 def tangents(call, xs, ts, outs, initial):
@@ -94,10 +94,13 @@ class _Maps:
             tape = GradientTape(persistent=True)
             ins, outs = _run(call, xs, initial, tape)
             ups = [Tensor(jax.numpy.zeros(o.shape, o.dtype)) for o in outs]
-            for i, c in zip(self.floats, cts):
-                ups[i] = Tensor(jax.numpy.asarray(c, outs[i].dtype))
+            for i, c in zip(self.floats, cts):   # (JAX's transpose of a
+                # complex map is pycg's VJP, TensorFlow's convention,
+                # conjugated on the way in and out)
+                ups[i] = Tensor(jax.numpy.conj(jax.numpy.asarray(
+                    c, outs[i].dtype)))
             gs = _bridge.vjp(tape, outs, ins, ups)
-            return [_value_or_zeros(gs[i], ins[i], jax)
+            return [jax.numpy.conj(_value_or_zeros(gs[i], ins[i], jax))
                     for i in self.moving]
 
 
@@ -108,8 +111,9 @@ def _value_or_zeros(t, like, jax):
 
 
 def floating(x):
-    return is_float(np.dtype(x.dtype)) if hasattr(x, "dtype") else \
-        isinstance(x, float)
+    """Whether a leaf has tangents: a float or complex array or number."""
+    return is_differentiable(np.dtype(x.dtype)) if hasattr(x, "dtype") \
+        else isinstance(x, (float, complex))
 
 
 def _float0(t, jax):

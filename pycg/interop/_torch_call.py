@@ -12,7 +12,7 @@ from pycg.core import recorder as core
 from pycg.custom import kept_dtypes
 from pycg.interop import _bridge
 from pycg.interop._outputs import checked
-from pycg.tensor import Tensor, is_float, structure
+from pycg.tensor import Tensor, is_differentiable, structure
 
 
 class _Call:
@@ -55,14 +55,14 @@ class _Call:
             "a torch tensor")
         if self.structure is None:
             self.structure = out
-            self.floats = [is_float(o.dtype) for o in outs]
+            self.floats = [is_differentiable(o.dtype) for o in outs]
         return outs
 
     def forward(self, xs, keep):
         # (inputs detached: pycg sees no tensor that requires grad)
         tape = _Direct()
         ins = [Tensor(x.detach()) for x in xs]
-        self.infloats = [is_float(t.dtype) for t in ins]
+        self.infloats = [is_differentiable(t.dtype) for t in ins]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
         made = tuple([_fresh(o._value) for o in outs])
@@ -103,7 +103,7 @@ class _Call:
         mode (_bridge.jvp: whatever pycg's jvp knows of f's rules)."""
         ins = [Tensor(x.detach()) for x in xs]
         moving = [i for i, (x, t) in enumerate(zip(ins, tangents))
-                  if t is not None and is_float(x.dtype)]
+                  if t is not None and is_differentiable(x.dtype)]
 
         def flat(*moved):
             full = list(ins)
@@ -145,7 +145,7 @@ class _Call:
         given = [j for j, (dy, floating) in enumerate(zip(dys, self.floats))
                  if floating and dy is not None]
         wanted = [i for i, (x, n) in enumerate(zip(xs, needs))
-                  if n and is_float(Tensor(x).dtype)]
+                  if n and is_differentiable(Tensor(x).dtype)]
         if not given or not wanted:
             return (None,) * len(xs)
         vjp = _Vjp(self, needs, keep, given, wanted)
@@ -235,7 +235,7 @@ class _Tape:
         core.push(rec)
         try:
             for t in ins:
-                if is_float(t.dtype):
+                if is_differentiable(t.dtype):
                     rec.track(t)
             return f(*args, **kwargs) if kwargs else f(*args)
         finally:

@@ -45,7 +45,9 @@ def to_jax(f: Callable[..., Any]) -> Callable[..., Any]:
     and `f` reads it as a JAX array (a copy where that is another backend).
 
     Arrays in the arguments (JAX and NumPy arrays, pycg tensors, Python
-    floats, in any JAX pytree) are inputs, differentiable where floating;
+    floats, in any JAX pytree) are inputs, differentiable where floating
+    or complex (a complex gradient in JAX's convention: pycg's, which is
+    TensorFlow's, conjugated at the border; jax.grad of Re(z * z) is 2z);
     other leaves (ints, bools, strings) pass through unchanged. `f`
     returns a pycg tensor or a nested list/tuple/dict of them; the result
     has the same structure, of JAX arrays.

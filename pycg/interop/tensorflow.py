@@ -26,7 +26,7 @@ from pycg.custom.bind import name_of
 from pycg.interop import _bridge, _tf_forward
 from pycg.interop._outputs import checked
 from pycg.api.tape import GradientTape
-from pycg.tensor import Tensor, is_float
+from pycg.tensor import Tensor, is_differentiable, is_float
 from pycg.tensor.convert import python_float_dtype
 
 def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -35,10 +35,12 @@ def to_tensorflow(f: Callable[..., Any]) -> Callable[..., Any]:
     with ``jit_compile=True``), in a Keras layer and under ``tf.distribute``.
 
     Float arguments (tf tensors and variables, Keras variables, pycg
-    tensors, NumPy arrays, Python floats, in nested lists/tuples/dicts) are
-    differentiable inputs; ints, bools, strings and None pass through
-    unchanged. `f` returns a pycg tensor or a nested list/tuple/dict of
-    them; the result has the same structure, of tf tensors. `f` runs on
+    tensors, NumPy arrays, Python floats, in nested lists/tuples/dicts) and
+    complex tf tensors are differentiable inputs (a complex gradient in
+    TensorFlow's convention, which is pycg's); ints, bools, strings and
+    None pass through unchanged. `f` returns a pycg tensor or a nested
+    list/tuple/dict of them; the result has the same structure, of tf
+    tensors. `f` runs on
     pycg's tensorflow backend, whatever the backend set
     (pycg.config.set_backend) and for the calling thread only (other
     threads keep theirs); a pycg.Variable that `f` closes over keeps the
@@ -190,7 +192,7 @@ def _tangents(f, name, call, xs, ts):
     (_bridge.jvp), f run again at `xs`."""
     leaves, slots, unflatten = call
     moving = [i for i, (x, t) in enumerate(zip(xs, ts))
-              if t is not None and x.dtype.is_floating]
+              if t is not None and (x.dtype.is_floating or x.dtype.is_complex)]
     if not moving:   # (an integer input watched: TensorFlow warns)
         return None
     ins = [Tensor(x) for x in xs]
@@ -204,8 +206,8 @@ def _tangents(f, name, call, xs, ts):
     with _shapes_hint(name, xs, "forward-mode tangent"):
         outs, touts = _bridge.jvp(flat, [ins[i] for i in moving],
                                   [Tensor(ts[i]) for i in moving])
-    return [t._value if t is not None and is_float(o.dtype) else None
-            for o, t in zip(outs, touts)]
+    return [t._value if t is not None and is_differentiable(o.dtype)
+            else None for o, t in zip(outs, touts)]
 
 
 def _variables_in_rule_call(name):

@@ -46,7 +46,8 @@ def to_torch(f):
     assigns to it is stored back in that storage.
 
     torch tensors in the arguments (in nested lists/tuples/dicts, keyword
-    arguments too) are inputs, differentiable where floating (integer and
+    arguments too) are inputs, differentiable where floating or complex
+    (PyTorch's complex convention is pycg's, TensorFlow's; integer and
     bool tensors get no gradient); other leaves (Python numbers, None,
     strings, NumPy arrays, pycg tensors) reach `f` unchanged, as constants
     (a NumPy array as a copy made at the call, so that a backward that
