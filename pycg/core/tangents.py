@@ -228,6 +228,20 @@ def tangent_of(fn, params):
     return getattr(grad_fn, "__pycg_tangent__", None)
 
 
+def _by_value_on(rec, s, call, *args):
+    """call(*args) with `rec` recording after the tapes of the calling
+    state `s` and custom_gradient calls recorded by value (by_value)."""
+    flag = _hooks["by_value"]
+    before = flag.on
+    restore(_ThreadState(s.recorders + (rec,), s.watching, s.branch))
+    try:
+        flag.on = True
+        return call(*args)
+    finally:
+        flag.on = before
+        restore(s)
+
+
 def _one(fn, x, out, params, t):
     """transposed() for an entry of one input and one output whose backward
     has `one_input` (a unary rule, a custom gradient of one tensor): the
@@ -237,15 +251,7 @@ def _one(fn, x, out, params, t):
     rec = Recorder(watch_accessed=False)
     rec.ids.add(u._id)
     s = state()
-    flag = _hooks["by_value"]
-    before = flag.on
-    restore(_ThreadState(s.recorders + (rec,), s.watching, s.branch))
-    try:
-        flag.on = True
-        g = fn.one_input(u, out, x, params, False)
-    finally:
-        flag.on = before
-        restore(s)
+    g = _by_value_on(rec, s, fn.one_input, u, out, x, params, False)
     if g is u:
         return t
     if type(g) is not Tensor or g._id not in rec.ids:
@@ -295,17 +301,9 @@ def transposed(fn, ins, outs, params, ts):
             seeds[o._id] = u
     sources = {x._id for x, t in zip(ins, ts) if t is not None}
     entries = [(fn, ins, outs, params)]
-    s = state()
-    flag = _hooks["by_value"]
-    before = flag.on
-    restore(_ThreadState(s.recorders + (rec,), s.watching, s.branch))
-    try:
-        flag.on = True
-        grads = _backward(entries, seeds, sources,
-                          *_loop_facts(entries, sources, None))
-    finally:
-        flag.on = before
-        restore(s)
+    grads = _by_value_on(rec, state(), lambda: _backward(   # (the loop's
+        entries, seeds, sources, *_loop_facts(entries, sources, None)))
+    # facts read inside: the VJP's ops recorded, not run on values)
     back = {}
     for x, t in zip(ins, ts):
         g = grads.get(x._id) if t is not None else None
