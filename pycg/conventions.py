@@ -116,9 +116,10 @@ table the test reads. The main choices:
   follows TensorFlow on purpose, each pinned by a strict xfail and listed in
   [tests/peers/README.md](tests/peers/README.md): complex gradients use
   TensorFlow's conjugate convention (the gradient of Re(z*z) at 1+2j is
-  2-4j, JAX gives its conjugate); a complex output is differentiated, not
-  refused; a tangent is converted to its primal's dtype; `jvp` runs through
-  custom gradients; tensors a custom_gradient function closes over get no
+  2-4j, JAX gives its conjugate; through `pycg.to_jax` JAX's own, and
+  through `pycg.to_torch` PyTorch's, which is TensorFlow's); a complex
+  output is differentiated, not refused; a tangent is converted to its
+  primal's dtype; `jvp` runs through custom gradients; tensors a custom_gradient function closes over get no
   gradient through it; shape mismatches raise ValueError and watching a
   NumPy array TypeError.
 
