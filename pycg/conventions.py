@@ -119,9 +119,9 @@ table the test reads. The main choices:
   2-4j, JAX gives its conjugate; through `pycg.to_jax` JAX's own, and
   through `pycg.to_torch` PyTorch's, which is TensorFlow's); a complex
   output is differentiated, not refused; a tangent is converted to its
-  primal's dtype; `jvp` runs through custom gradients; tensors a custom_gradient function closes over get no
-  gradient through it; shape mismatches raise ValueError and watching a
-  NumPy array TypeError.
+  primal's dtype; `jvp` runs through custom gradients; tensors a
+  custom_gradient function closes over get no gradient through it; shape
+  mismatches raise ValueError and watching a NumPy array TypeError.
 
 custom_gradient's calling conventions
 =====================================

@@ -117,37 +117,19 @@ class ForwardTrace(Recorder):
         return _array["zeros_like"](y) if t is None else t
 
     def arrive(self, entry):
+        """Answer one recorded entry: its outputs' tangents, where an input
+        has one."""
         fn, ins, outs, params = entry
         get = self.tangents.get
         if len(ins) == 1:   # (the hot case: a unary op, one output)
-            x = ins[0]
-            t = get(x._id)
+            t = get(ins[0]._id)
             if t is None:
                 return
             s = state()
-            if type(fn) is Rule and self.plain and (fn.forward or _way(fn)) \
-                    is _UNARY:
-                out = outs[0]
-                tv, ov, xv = t._value, out._value, x._value
-                if type(ov) is type(xv) and (type(ov) in _TYPED or (
-                        ov.dtype in _hooks["real"] and xv.dtype == ov.dtype)):
-                    if s.recorders[0] is self and fn.direct is not None \
-                            and not params and type(tv) is type(ov) and (
-                                type(ov) in _TYPED or tv.dtype == ov.dtype):
-                        v = fn.direct(tv, ov, xv)   # (nothing around it:
-                        if v is not None:   # the VJP on values, no ops)
-                            self.tangents[out._id] = Tensor(v)
-                            return
-                    inside = self._inside(s)
-                    restore(inside)
-                    try:
-                        jt = fn.one_input(t, out, x, params,
-                                          not inside.recorders)
-                    finally:
-                        restore(s)
-                    if jt is not None:
-                        self.tangents[out._id] = jt
-                    return
+            if type(fn) is Rule and self.plain and (
+                    fn.forward or _way(fn)) is _UNARY and \
+                    self._unary(fn, ins[0], t, outs[0], params, s):
+                return
             ts = (t,)
         else:
             ts = [get(x._id) for x in ins]
@@ -163,6 +145,32 @@ class ForwardTrace(Recorder):
         for o, t in zip(outs, touts):
             if t is not None:
                 self.tangents[o._id] = t
+
+    def _unary(self, fn, x, t, out, params, s):
+        """An elementwise rule of one input on real values of one dtype:
+        J t is its VJP of t, on values where nothing records around this
+        trace and the rule has a direct VJP, else by its ops. False where
+        the values are not so (the general way then)."""
+        tv, ov, xv = t._value, out._value, x._value
+        if type(ov) is not type(xv) or type(ov) not in _TYPED and (
+                ov.dtype not in _hooks["real"] or xv.dtype != ov.dtype):
+            return False
+        if s.recorders[0] is self and fn.direct is not None and \
+                not params and type(tv) is type(ov) and (
+                    type(ov) in _TYPED or tv.dtype == ov.dtype):
+            v = fn.direct(tv, ov, xv)
+            if v is not None:
+                self.tangents[out._id] = Tensor(v)
+                return True
+        inside = self._inside(s)
+        restore(inside)
+        try:
+            jt = fn.one_input(t, out, x, params, not inside.recorders)
+        finally:
+            restore(s)
+        if jt is not None:
+            self.tangents[out._id] = jt
+        return True
 
     def _inside(self, s):
         """The state the rules run in, from the calling state `s`: this
