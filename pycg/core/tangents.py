@@ -52,10 +52,11 @@ def deftangent(name, fn):
 def register(elementwise=None, by_value=None, real=None, zero=None,
              transposed=None):
     """pycg.ops hands over `elementwise(rule, tangents, output, inputs,
-    params, direct_ok)` (the VJP rule of an elementwise op applied to the
-    tangents, or None where it does not apply) and `real`, the dtypes whose
-    values the rules of 1 and 2 serve; pycg.custom its by_value flag (a
-    threading.local with `.on`), set while a rule's VJP is transposed;
+    params)` (the VJP rules of an elementwise op of several inputs
+    applied to their tangents, or None where they do not apply) and
+    `real`, the dtypes whose values the rules of 1 and 2 serve;
+    pycg.custom its by_value flag (a threading.local with `.on`), set while
+    a rule's VJP is transposed;
     `zero(y)`: a backend value of zeros of y's shape and dtype;
     `transposed`: names of elementwise ops whose VJP is transposed all the
     same."""
@@ -150,10 +151,11 @@ class ForwardTrace(Recorder):
         """An elementwise rule of one input on real values of one dtype:
         J t is its VJP of t, on values where nothing records around this
         trace and the rule has a direct VJP, else by its ops. False where
-        the values are not so (the general way then)."""
+        the values are not so (a cast, complex: transposed then)."""
         tv, ov, xv = t._value, out._value, x._value
-        if type(ov) is not type(xv) or type(ov) not in _TYPED and (
-                ov.dtype not in _hooks["real"] or xv.dtype != ov.dtype):
+        if not (type(ov) is type(xv) and type(ov) in _TYPED) and (
+                getattr(ov, "dtype", None) not in _hooks["real"] or
+                xv.dtype != ov.dtype):
             return False
         if s.recorders[0] is self and fn.direct is not None and \
                 not params and type(tv) is type(ov) and (
@@ -186,15 +188,14 @@ class ForwardTrace(Recorder):
     def _rule(self, fn, ins, outs, params, ts, inside):
         if type(fn) is Rule and self.plain and len(outs) == 1:
             out = outs[0]
-            way = fn.forward or _way(fn)
-            if way is not _TRANSPOSE and \
+            way = fn.forward or _way(fn)   # (_UNARY: arrive's _unary)
+            if (way is _TABLE or way is _ELEMENTWISE) and \
                     getattr(out._value, "dtype", None) in _hooks["real"]:
                 if way is _TABLE:
                     rule = TANGENTS[fn.name]
                     return (rule(ts, out, *ins, **params) if params else
                             rule(ts, out, *ins),)
-                t = _hooks["elementwise"](fn, ts, out, ins, params,
-                                          not inside.recorders)
+                t = _hooks["elementwise"](fn, ts, out, ins, params)
                 if t is not None:
                     return (t,)
         own = tangent_of(fn, params)
@@ -299,8 +300,9 @@ def transposed(fn, ins, outs, params, ts):
     gradients with the tangents as their cotangents (by value: a rule's
     gradient that declares its own rule is transposed as the values it
     returns, as pycg.jvp's double VJP always did)."""
-    zeros = _array["zeros_like"]
-    us = [zeros(o) if is_differentiable(o.dtype) else None for o in outs]
+    zero = _hooks["zero"]
+    us = [Tensor(zero(o)) if is_differentiable(o.dtype) else None
+          for o in outs]
     rec = Recorder(watch_accessed=False)
     seeds = {}
     for o, u in zip(outs, us):

@@ -23,7 +23,7 @@ class _Call:
     its way to the autograd context, and f's output structure."""
 
     __slots__ = ("f", "name", "tree", "leaves", "slots", "plain",
-                 "versions", "tape", "structure", "floats", "infloats",
+                 "versions", "tape", "structure", "outs_diff", "ins_diff",
                  "made")
 
     def __init__(self, f, name, args, kwargs, leaves, slots):
@@ -39,8 +39,9 @@ class _Call:
         self.made = ()   # the outputs' versions as forward made them
 
     def run(self, ins, tape, stage):
-        """f on the pycg tensors `ins` (watched by `tape` where floating),
-        in place of the torch inputs: f's outputs as pycg tensors."""
+        """f on the pycg tensors `ins` (watched by `tape` where floating
+        or complex), in place of the torch inputs: f's outputs as pycg
+        tensors."""
         if self.plain:
             call_args, call_kwargs = ins, {}
         else:
@@ -55,14 +56,14 @@ class _Call:
             "a torch tensor")
         if self.structure is None:
             self.structure = out
-            self.floats = [is_differentiable(o.dtype) for o in outs]
+            self.outs_diff = [is_differentiable(o.dtype) for o in outs]
         return outs
 
     def forward(self, xs, keep):
         # (inputs detached: pycg sees no tensor that requires grad)
         tape = _Direct()
         ins = [Tensor(x.detach()) for x in xs]
-        self.infloats = [is_differentiable(t.dtype) for t in ins]
+        self.ins_diff = [is_differentiable(t.dtype) for t in ins]
         outs = self.run(ins, tape, "forward")
         self.tape = (tape, ins, outs) if keep else None
         made = tuple([_fresh(o._value) for o in outs])
@@ -98,9 +99,10 @@ class _Call:
 
     def jvp(self, xs, tangents):
         """The tangents of f's outputs (J @ tangents; None for an output
-        that is not floating) at the torch inputs `xs`, the tangents of
-        the inputs given (None where torch has none), by pycg's forward
-        mode (_bridge.jvp: whatever pycg's jvp knows of f's rules)."""
+        that is neither floating nor complex) at the torch inputs `xs`,
+        the tangents of the inputs given (None where torch has none), by
+        pycg's forward mode (_bridge.jvp: whatever pycg's jvp knows of f's
+        rules)."""
         ins = [Tensor(x.detach()) for x in xs]
         moving = [i for i, (x, t) in enumerate(zip(ins, tangents))
                   if t is not None and is_differentiable(x.dtype)]
@@ -115,17 +117,17 @@ class _Call:
                                 [Tensor(tangents[i]) for i in moving])[1]
         else:
             touts = [ops.zeros_like(o) for o in flat()]
-        return tuple(t._value if floating else None
-                     for t, floating in zip(touts, self.floats))
+        return tuple(t._value if diff else None
+                     for t, diff in zip(touts, self.outs_diff))
 
     def vjp(self, tape, ins, outs, dys, needs, keep):
         """pycg's gradients of f's inputs `ins` (one per input, None where
         not needed or unconnected) from `tape`, the output gradients `dys`
         (pycg tensors or None) given."""
-        asked = [n and f for n, f in zip(needs, self.infloats)]
+        asked = [n and f for n, f in zip(needs, self.ins_diff)]
         wanted = [t for t, a in zip(ins, asked) if a]
-        pairs = [(o, dy) for o, dy, floating
-                 in zip(outs, dys, self.floats) if floating and dy is not None]
+        pairs = [(o, dy) for o, dy, diff
+                 in zip(outs, dys, self.outs_diff) if diff and dy is not None]
         if not wanted or not pairs:
             gs = [None] * len(wanted)
         elif True in keep:
@@ -142,8 +144,8 @@ class _Call:
 
     def _recorded(self, xs, dys, needs, keep, apply):
         """The backward as a call of the bridge that torch records."""
-        given = [j for j, (dy, floating) in enumerate(zip(dys, self.floats))
-                 if floating and dy is not None]
+        given = [j for j, (dy, diff) in enumerate(zip(dys, self.outs_diff))
+                 if diff and dy is not None]
         wanted = [i for i, (x, n) in enumerate(zip(xs, needs))
                   if n and is_differentiable(Tensor(x).dtype)]
         if not given or not wanted:
@@ -230,7 +232,8 @@ class _Tape:
         self.rec = core.Recorder()
 
     def record(self, f, args, kwargs, ins):
-        """f(*args, **kwargs) recorded, the floating `ins` tracked."""
+        """f(*args, **kwargs) recorded, the floating and complex `ins`
+        tracked."""
         rec = self.rec
         core.push(rec)
         try:
@@ -304,9 +307,10 @@ class _Direct:
 
 class _Vjp:
     """The VJP of one call of f, as a pycg function of (f's torch inputs,
-    the gradients of f's floating outputs that torch gave): the gradient
-    of each input torch asks for (`wanted`; zeros where f's output does
-    not depend on it: `unconnected`, for the backward to leave out), from
+    the gradients of f's floating and complex outputs that torch gave):
+    the gradient of each input torch asks for (`wanted`; zeros where f's
+    output does not depend on it: `unconnected`, for the backward to leave
+    out), from
     a tape of f inside the tape that records this function, so that
     pycg's backward of it (this call's backward) differentiates the
     rules' gradients and their outputs by their own rules."""
@@ -320,7 +324,7 @@ class _Vjp:
     def __call__(self, *args):
         call = self.call
         n = len(call.slots)
-        ins, dys = list(args[:n]), [None] * len(call.floats)
+        ins, dys = list(args[:n]), [None] * len(call.outs_diff)
         for j, dy in zip(self.given, args[n:]):
             dys[j] = dy
         tape = _Tape()

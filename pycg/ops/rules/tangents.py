@@ -23,31 +23,26 @@ from pycg.ops._machinery import dynamic as D
 # an infinite derivative it would give 0 where J t is NaN (0 * inf, as
 # JAX and TensorFlow's forward mode give); transposed instead
 ZERO_AT_ZERO = frozenset({"sqrt", "rsqrt", "reciprocal"})
-_SCALARS = frozenset((np.float16, np.float32, np.float64))   # (NumPy's:
+_SCALARS = backends.load("numpy").float_types   # (NumPy's float scalars:
 # the type says the dtype)
 
 
-def elementwise(rule, ts, out, ins, params, direct_ok):
-    """J t of an elementwise op: its VJP rule applied to each input's
-    tangent, summed, broadcast to the output's shape; None (transpose it)
-    where an input of another dtype moves (a cast). (The core calls it
-    for the elementwise rules of fixed arity but ZERO_AT_ZERO.)"""
-    fns = rule.fns
-    ov = out._value
-    total = None
+def elementwise(rule, ts, out, ins, params):
+    """J t of an elementwise op of several inputs: its VJP rules applied to
+    the inputs' tangents, summed, broadcast to the output's shape; None
+    (transpose it) where an input of another dtype moves. (The core calls
+    it for the elementwise rules of fixed arity but ZERO_AT_ZERO; one
+    input takes the core's own way, ForwardTrace._unary.)"""
+    fns, ov, total = rule.fns, out._value, None
     for i, t in enumerate(ts):
         if t is None:
             continue
-        x = ins[i]
-        xv = x._value
+        xv = ins[i]._value
         if (type(xv) is not type(ov) or type(ov) not in _SCALARS) and \
                 xv.dtype != ov.dtype:
             return None
-        if len(ins) == 1:
-            term = rule.one_input(t, out, x, params, direct_ok)
-        else:
-            term = fns[i](t, out, *ins, **params) if params else \
-                fns[i](t, out, *ins)
+        term = fns[i](t, out, *ins, **params) if params else \
+            fns[i](t, out, *ins)
         if term is None:
             return None
         total = term if total is None else total + term
